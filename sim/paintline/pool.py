@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import copy
 import csv
 import difflib
 import hashlib
 import io
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,6 +17,7 @@ import numpy as np
 from sim.paintline import keywords
 
 DECK_SIZE = 60
+MAX_VALUE = 999  # no printed card or rule value comes near this
 MAX_COPIES = 4
 
 # Card kinds, nations and shot types as the integer codes the engine reads.
@@ -155,7 +158,12 @@ class Rules:
     def replace(self, **changes) -> Rules:
         """A copy with some options changed, validated like a rules file."""
         values = {**self.values, **changes}
-        problems = _check_rule_values(values, "<override>", {k: 0 for k in values})
+        problems = [
+            Problem("<override>", 0, f"unknown rule option {k!r}{_suggest(k, RULE_DEFAULTS)}")
+            for k in changes
+            if k not in RULE_DEFAULTS
+        ]
+        problems += _check_rule_values(values, "<override>", {k: 0 for k in values})
         if problems:
             raise PoolError(problems)
         return Rules(values, _rule_vector(values))
@@ -163,7 +171,7 @@ class Rules:
 
 def _read_text(path: Path, problems: list[Problem]) -> str | None:
     try:
-        return path.read_bytes().decode("utf-8")
+        return path.read_bytes().decode("utf-8-sig")
     except FileNotFoundError:
         problems.append(Problem(str(path), 0, "file not found"))
     except UnicodeDecodeError as err:
@@ -235,8 +243,9 @@ def load_pool(path: Path | str) -> Pool:
         if cell["shot_type"] in SHOT_TYPES:
             out[C_TYPE] = SHOT_TYPES.index(cell["shot_type"])
         else:
+            hint = _suggest(cell["shot_type"], SHOT_TYPES)
             problems.append(Problem(where, line, f"{label}: unknown shot type "
-                                    f"{cell['shot_type']!r}{_suggest(cell['shot_type'], SHOT_TYPES)}"))
+                                    f"{cell['shot_type']!r}{hint}"))
         for col, idx in INT_COLUMNS.items():
             raw = cell[col]
             try:
@@ -248,6 +257,10 @@ def load_pool(path: Path | str) -> Pool:
             if value < 0:
                 problems.append(Problem(where, line, f"{label}: {col} must not be negative, "
                                         f"got {value}"))
+            elif value > MAX_VALUE:
+                problems.append(Problem(where, line, f"{label}: {col} is too large "
+                                        f"(at most {MAX_VALUE}), got {value}"))
+                value = 0
             out[idx] = value
         for col, idx in (("ability1", C_AB1), ("ability2", C_AB2)):
             word = cell[col]
@@ -301,7 +314,7 @@ def _check_card_shape(where: str, line: int, label: str, row: list[int]) -> list
 def load_rules(path: Path | str | None = None) -> Rules:
     """Read and validate rules.toml; missing keys take their defaults; None gives defaults."""
     if path is None:
-        values = dict(RULE_DEFAULTS)
+        values = copy.deepcopy(RULE_DEFAULTS)
         return Rules(values, _rule_vector(values))
     path = Path(path)
     problems: list[Problem] = []
@@ -311,10 +324,11 @@ def load_rules(path: Path | str | None = None) -> Rules:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
-        line = getattr(err, "lineno", 0) or 0
+        found = re.search(r"line (\d+)", str(err))
+        line = getattr(err, "lineno", 0) or (int(found.group(1)) if found else 0)
         raise PoolError([Problem(str(path), line, f"not valid TOML: {err}")]) from None
     lines = _key_lines(text)
-    values = dict(RULE_DEFAULTS)
+    values = copy.deepcopy(RULE_DEFAULTS)
     for key, value in data.items():
         if key not in RULE_DEFAULTS:
             problems.append(Problem(str(path), lines.get(key, 0), f"unknown rule option "
@@ -353,7 +367,7 @@ def _check_rule_values(values: dict, where: str, lines: dict[str, int]) -> list[
                 bad(key, f"must be strictly increasing, got {value}")
             elif len(value) > MAX_LADDER:
                 bad(key, f"at most {MAX_LADDER} steps")
-            elif value[0] < 1:
+            elif value[0] < 1 or value[-1] > MAX_VALUE:
                 bad(key, "targets start at 1 or more")
         elif isinstance(default, str):
             allowed = {"serve_miss": SERVE_MISS, "deck_out": DECK_OUT, "tie_rule": TIE_RULE}[key]
@@ -366,6 +380,8 @@ def _check_rule_values(values: dict, where: str, lines: dict[str, int]) -> list[
                 bad(key, f"must be an integer, got {value!r}")
             elif key == "match_games" and value not in MATCH_LENGTHS:
                 bad(key, f"must be one of {MATCH_LENGTHS}, got {value}")
+            elif not -MAX_VALUE <= value <= MAX_VALUE:
+                bad(key, f"out of range: {value}")
             elif value < (0 if key in ("mulligans", "untap_steps") else 1):
                 bad(key, f"out of range: {value}")
     return problems
@@ -416,7 +432,7 @@ def load_deck(path: Path | str, pool: Pool) -> Deck:
         last_line = line
         head, _, name = entry.partition(" ")
         name = name.strip()
-        if not head.isdigit() or not name:
+        if not head.isdecimal() or not name:
             problems.append(Problem(where, line, f"expected 'COUNT Card Name', got {entry!r}"))
             continue
         count = int(head)
@@ -440,9 +456,10 @@ def load_deck(path: Path | str, pool: Pool) -> Deck:
                                     f"most {MAX_COPIES} of any card but Stamina"))
         if kind == COACH:
             if coach >= 0 and card != coach or counts[card] > 1:
+                already = (f"already {pool.names[coach]!r} on line {coach_line}" if coach >= 0
+                           else f"{counts[card]} copies listed")
                 problems.append(Problem(where, line, f"card {cname!r}: a deck has at most one "
-                                        f"coach (already {pool.names[coach]!r} on line "
-                                        f"{coach_line})"))
+                                        f"coach ({already})"))
             else:
                 coach, coach_line = card, line
         card_nation = int(table[card, C_NATION])
@@ -506,7 +523,7 @@ def check_paths(paths: list[Path]) -> tuple[list[str], list[Problem]]:
             if path.is_dir():
                 folder = load_folder(path)
                 notes.append(f"{path}: {len(folder.pool)} cards, rule options valid")
-                for name, deck in folder.decks.items():
+                for deck in folder.decks.values():
                     notes.append(f"{deck.path}: legal ({describe_deck(deck, folder.pool)})")
             elif path.suffix == ".deck":
                 pool = load_pool(path.parent / "cards.csv")

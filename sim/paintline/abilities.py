@@ -1,0 +1,143 @@
+"""Keyword abilities: one handler per opcode, run when a card with that keyword is hit."""
+
+from __future__ import annotations
+
+from sim.jit import njit
+from sim.paintline import keywords as K
+from sim.paintline import pool as T
+from sim.paintline.rules import draw_card, untap_one_step
+from sim.paintline.state import (
+    COACH, COACH_USES, H_CRIT_LO, H_IGNORE, H_MUTE, H_SURGE, PLAY_N, TAP,
+)  # fmt: skip
+
+
+@njit
+def ability_arg(table, card, code):
+    """The argument of `code` on this card, or -1 when the card lacks that keyword."""
+    if card < 0:
+        return -1
+    if table[card, T.C_AB1] == code:
+        return table[card, T.C_ARG1]
+    if table[card, T.C_AB2] == code:
+        return table[card, T.C_ARG2]
+    return -1
+
+
+@njit
+def serve_only(table, card):
+    """Serve: the card can be hit only on the serve (a restriction Mute does not lift)."""
+    return ability_arg(table, card, K.SERVE) >= 0
+
+
+@njit
+def abilities_in_force(table, card, mute_cost, tie_rule):
+    """A card hit under Mute keeps its abilities only if it costs more than the Mute card,
+    or the same when the tie rule lets the hitter's card win."""
+    if mute_cost < 0:
+        return True
+    cost = table[card, T.C_COST]
+    return cost > mute_cost or (cost == mute_cost and tie_rule == 0)
+
+
+@njit
+def mute(table, card, arg, H):
+    H[H_MUTE] = table[card, T.C_COST]
+
+
+@njit
+def ignore(H):
+    H[H_IGNORE] = 1
+
+
+@njit
+def crit(arg, H):
+    lo = 20 - arg
+    H[H_CRIT_LO] = lo if lo > 2 else 2
+
+
+@njit
+def surge(arg, H):
+    H[H_SURGE] += arg
+
+
+@njit
+def draw(arg, P, G, R, p, seen):
+    for _ in range(arg):
+        if not draw_card(P, G, R, p, seen):
+            return False
+    return True
+
+
+@njit
+def ready(arg, P, p, skip_slot):
+    """Untap own other shot cards `arg` steps, each on the most tapped card (earliest first)."""
+    for _ in range(arg):
+        best = -1
+        for i in range(P[p, PLAY_N]):
+            if i != skip_slot and P[p, TAP + i] > 0 and (best < 0 or P[p, TAP + i] > P[p, TAP + best]):
+                best = i
+        if best < 0:
+            return
+        untap_one_step(P, p, best)
+
+
+@njit
+def shape_shot(table, card, H):
+    """Abilities that change the shot itself (how it lands and what it leaves behind)."""
+    for k in range(2):
+        code = table[card, T.C_AB1 + 2 * k]
+        arg = table[card, T.C_ARG1 + 2 * k]
+        if code == K.MUTE:
+            mute(table, card, arg, H)
+        elif code == K.IGNORE:
+            ignore(H)
+        elif code == K.CRIT:
+            crit(arg, H)
+        elif code == K.SURGE:
+            surge(arg, H)
+
+
+@njit
+def on_hit(table, card, slot, P, G, R, p, seen):
+    """Abilities that act when the card is hit, before the roll. False on a forfeit."""
+    for k in range(2):
+        code = table[card, T.C_AB1 + 2 * k]
+        arg = table[card, T.C_ARG1 + 2 * k]
+        if code == K.DRAW:
+            if not draw(arg, P, G, R, p, seen):
+                return False
+        elif code == K.READY:
+            ready(arg, P, p, slot)
+    return True
+
+
+@njit
+def coach_uses(table, coach):
+    """Uses of a coach's ability each game: Clutch once, Reroll n times."""
+    if coach < 0:
+        return 0
+    if ability_arg(table, coach, K.CLUTCH) >= 0:
+        return 1
+    n = ability_arg(table, coach, K.REROLL)
+    return n if n > 0 else 0
+
+
+@njit
+def clutch(table, P, p, roll, bonus, need):
+    """Coach Clutch n: once a game, a shot that misses by n or less lands (not a natural 1)."""
+    n = ability_arg(table, P[p, COACH], K.CLUTCH)
+    if n < 0 or P[p, COACH_USES] <= 0 or roll == 1:
+        return False
+    if need - (roll + bonus) <= n:
+        P[p, COACH_USES] -= 1
+        return True
+    return False
+
+
+@njit
+def reroll(table, P, p):
+    """Coach Reroll n: n times a game, a missed shot is rolled again."""
+    if ability_arg(table, P[p, COACH], K.REROLL) < 0 or P[p, COACH_USES] <= 0:
+        return False
+    P[p, COACH_USES] -= 1
+    return True

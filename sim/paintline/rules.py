@@ -1,0 +1,357 @@
+"""Paint the Line's rules, one small compiled function each, named as the rulebook names them."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.jit import njit
+from sim.paintline import pool as T
+from sim.paintline.state import (
+    BAG, BAG_LEN, BAG_TOP, CAP, COACH, COACH_USES, CRIT, DISC, DISC_N, FORFEIT, HAND, HAND_N,
+    IN_PEN, IN_TYPE, IS_SERVE, LANDED, MUTE_COST, NEW, PLAY, PLAY_N, PLAYED_N, PP, PP_N,
+    PP_READY, SCORE, SERVER, STEP, TAP, TOP, ATT,
+)  # fmt: skip
+from sim.rng import DICE, SHUFFLE, below
+
+# Card statistics kept per seat and card (summed over games), see sim/records.py.
+CS_GAMES_IN_DECK, CS_GAMES_DRAWN, CS_WINS_DRAWN, CS_WINS_NOT_DRAWN = 0, 1, 2, 3
+CS_PLAYED, CS_HIT, CS_LANDED, CS_DEAD = 4, 5, 6, 7
+N_CARD_STATS = 8
+
+
+# --- random numbers ---------------------------------------------------------------
+
+
+@njit
+def next_below(keys, ctr, p, purpose, n):
+    """Next number uniform on 0..n-1 from player p's stream of the given purpose."""
+    s = purpose * 2 + p
+    v = below(keys[s], ctr[s], n)
+    ctr[s] += 1
+    return v
+
+
+@njit
+def roll_the_ball(keys, ctr, p):
+    """Roll the d20 for player p."""
+    return next_below(keys, ctr, p, DICE, 20) + 1
+
+
+# --- set-up -----------------------------------------------------------------------
+
+
+@njit
+def shuffle_bag(P, p, keys, ctr):
+    """Fisher-Yates over the undrawn part of the bag, from the player's shuffle stream."""
+    top = P[p, BAG_TOP]
+    n = P[p, BAG_LEN] - top
+    for i in range(n - 1, 0, -1):
+        j = next_below(keys, ctr, p, SHUFFLE, i + 1)
+        a = BAG + top + i
+        b = BAG + top + j
+        P[p, a], P[p, b] = P[p, b], P[p, a]
+
+
+@njit
+def gather_cards(P, p, bag):
+    """Every card but the coach back into the bag, nothing in play, hand or discard."""
+    for i in range(bag.shape[0]):
+        P[p, BAG + i] = bag[i]
+    P[p, BAG_TOP] = 0
+    P[p, BAG_LEN] = bag.shape[0]
+    P[p, HAND_N] = 0
+    P[p, PLAY_N] = 0
+    P[p, PP_N] = 0
+    P[p, PP_READY] = 0
+    P[p, DISC_N] = 0
+    P[p, PLAYED_N] = 0
+
+
+@njit
+def roll_for_first_serve(keys, ctr):
+    """Both roll the ball, highest serves; ties roll again."""
+    while True:
+        a = roll_the_ball(keys, ctr, 0)
+        b = roll_the_ball(keys, ctr, 1)
+        if a != b:
+            return 0 if a > b else 1
+
+
+@njit
+def take_mulligan(P, p, keys, ctr):
+    """Shuffle the hand back into the bag (ready for a new opening hand)."""
+    top = P[p, BAG_TOP]
+    for i in range(P[p, HAND_N]):
+        top -= 1
+        P[p, BAG + top] = P[p, HAND + i]
+    P[p, BAG_TOP] = top
+    P[p, HAND_N] = 0
+    shuffle_bag(P, p, keys, ctr)
+
+
+# --- drawing and deck-out ---------------------------------------------------------
+
+
+@njit
+def bag_left(P, p):
+    return P[p, BAG_LEN] - P[p, BAG_TOP]
+
+
+@njit
+def draw_card(P, G, R, p, seen):
+    """Draw one card; drawing from an empty bag, or emptying it under forfeit_when_empty,
+    forfeits the game. Returns False on a forfeit."""
+    if bag_left(P, p) == 0:
+        G[FORFEIT] = p
+        return False
+    card = P[p, BAG + P[p, BAG_TOP]]
+    P[p, BAG_TOP] += 1
+    P[p, HAND + P[p, HAND_N]] = card
+    P[p, HAND_N] += 1
+    seen[p, card] = 1
+    if R[T.R_DECK_OUT] == 1 and bag_left(P, p) == 0:
+        G[FORFEIT] = p
+        return False
+    return True
+
+
+# --- zones ------------------------------------------------------------------------
+
+
+@njit
+def remove_from_hand(P, p, pos):
+    """Take the card at hand position pos out of the hand (order of the rest kept)."""
+    card = P[p, HAND + pos]
+    n = P[p, HAND_N]
+    for i in range(pos, n - 1):
+        P[p, HAND + i] = P[p, HAND + i + 1]
+    P[p, HAND_N] = n - 1
+    return card
+
+
+@njit
+def discard(P, p, card):
+    P[p, DISC + P[p, DISC_N]] = card
+    P[p, DISC_N] += 1
+
+
+@njit
+def remove_from_play(P, p, slot):
+    """A shot card leaves play (recycled): it and its attachment go to the discard pile."""
+    discard(P, p, P[p, PLAY + slot])
+    if P[p, ATT + slot] >= 0:
+        discard(P, p, P[p, ATT + slot])
+    n = P[p, PLAY_N]
+    for i in range(slot, n - 1):
+        P[p, PLAY + i] = P[p, PLAY + i + 1]
+        P[p, TAP + i] = P[p, TAP + i + 1]
+        P[p, ATT + i] = P[p, ATT + i + 1]
+        P[p, NEW + i] = P[p, NEW + i + 1]
+    P[p, PLAY_N] = n - 1
+
+
+# --- the turn -----------------------------------------------------------------------
+
+
+@njit
+def ready_stamina(P, p):
+    """Start of turn: ready all own stamina; nothing has been played from hand yet."""
+    P[p, PP_READY] = P[p, PP_N]
+    for i in range(P[p, PLAY_N]):
+        P[p, NEW + i] = 0
+    P[p, PLAYED_N] = 0
+
+
+@njit
+def put_stamina_into_play(P, p, pos):
+    """Once a turn: one Stamina from hand into the Power Plant, ready."""
+    card = remove_from_hand(P, p, pos)
+    P[p, PP + P[p, PP_N]] = card
+    P[p, PP_N] += 1
+    P[p, PP_READY] += 1
+
+
+@njit
+def untap_one_step(P, p, slot):
+    """Double tapped -> single tapped -> ready."""
+    if P[p, TAP + slot] > 0:
+        P[p, TAP + slot] -= 1
+
+
+@njit
+def pay_stamina(P, p, cost):
+    """Tap `cost` ready stamina; the caller has checked there is enough."""
+    P[p, PP_READY] -= cost
+
+
+@njit
+def play_shot_card(P, p, pos):
+    """A shot card from hand into the Arsenal, ready; its cost is paid by the caller."""
+    card = remove_from_hand(P, p, pos)
+    slot = P[p, PLAY_N]
+    P[p, PLAY + slot] = card
+    P[p, TAP + slot] = 0
+    P[p, ATT + slot] = -1
+    P[p, NEW + slot] = 1
+    P[p, PLAY_N] = slot + 1
+    P[p, PLAYED_N] += 1
+    return slot
+
+
+@njit
+def attach_enhancement(P, p, pos, slot):
+    """An Attach enhancement from hand onto the shot card in play at slot."""
+    P[p, ATT + slot] = remove_from_hand(P, p, pos)
+    P[p, PLAYED_N] += 1
+
+
+@njit
+def recycle(P, G, R, p, positions, k, seen):
+    """Discard ratio*k cards from hand (positions, any order), then draw k.
+    Returns False when a draw forfeits the game."""
+    n = k * R[T.R_RECYCLE_RATIO]
+    # Remove from the highest position down so earlier positions stay valid.
+    for a in range(n):
+        best = a
+        for b in range(a + 1, n):
+            if positions[b] > positions[best]:
+                best = b
+        positions[a], positions[best] = positions[best], positions[a]
+    for a in range(n):
+        discard(P, p, remove_from_hand(P, p, positions[a]))
+    for _ in range(k):
+        if not draw_card(P, G, R, p, seen):
+            return False
+    return True
+
+
+@njit
+def discard_to_hand_limit(P, R, p, positions, n):
+    """End of turn: discard the chosen hand positions (n of them, hand > limit)."""
+    for a in range(n):
+        best = a
+        for b in range(a + 1, n):
+            if positions[b] > positions[best]:
+                best = b
+        positions[a], positions[best] = positions[best], positions[a]
+    for a in range(n):
+        discard(P, p, remove_from_hand(P, p, positions[a]))
+
+
+# --- the shot -----------------------------------------------------------------------
+
+
+@njit
+def beats(shot_type, incoming_type):
+    """Lob beats Spin, Spin beats Drive, Drive beats Lob; every type beats the Default Shot."""
+    if shot_type == T.NO_TYPE:
+        return False
+    if incoming_type == T.NO_TYPE:
+        return True
+    return (
+        (shot_type == T.LOB and incoming_type == T.SPIN)
+        or (shot_type == T.SPIN and incoming_type == T.DRIVE)
+        or (shot_type == T.DRIVE and incoming_type == T.LOB)
+    )
+
+
+@njit
+def has_advantage(shot_type, incoming_type, is_serve):
+    """A shot card has Advantage on the serve, or when its type beats the incoming shot's.
+    The Default Shot (no type) never has it."""
+    if shot_type == T.NO_TYPE:
+        return False
+    return is_serve == 1 or beats(shot_type, incoming_type)
+
+
+@njit
+def escalation_target(G, R):
+    """The number to reach: the index value, or crit_target right after a critical."""
+    if G[CRIT] == 1:
+        return R[T.R_CRIT_TARGET]
+    return R[T.R_LADDER + G[STEP]]
+
+
+@njit
+def shot_lands(roll, bonus, need, crit_lo):
+    """Rule of 20 and 1: a natural 1 misses, a critical (natural crit_lo..20) lands;
+    otherwise the shot lands when roll + bonus >= target + incoming penalty (= need)."""
+    if roll == 1:
+        return False
+    if roll >= crit_lo:
+        return True
+    return roll + bonus >= need
+
+
+@njit
+def hit_chance(bonus, need, crit_lo):
+    """Exact probability that one d20 shot lands (for policies and the exact solver)."""
+    lo = need - bonus  # smallest natural roll that lands on its own
+    if crit_lo < lo:
+        lo = crit_lo
+    if lo < 2:
+        lo = 2
+    if lo > 20:
+        return 0.0
+    return (21 - lo) / 20.0
+
+
+@njit
+def climb_the_index(G, R, extra):
+    """A landed shot moves the index one step up (plus Surge steps); it stays at the top."""
+    top = R[T.R_LADDER_LEN] - 1
+    s = G[STEP] + 1 + extra
+    G[STEP] = s if s < top else top
+    if G[STEP] > G[TOP]:
+        G[TOP] = G[STEP]
+
+
+@njit
+def double_tap(P, p, slot):
+    """The shot card just hit is double tapped (it goes to the Reserve)."""
+    P[p, TAP + slot] = 2
+
+
+# --- points -------------------------------------------------------------------------
+
+
+@njit
+def score_point(P, p):
+    P[p, SCORE] += 1
+
+
+@njit
+def reset_after_point(P, G):
+    """After a point every card but coaches is ready again and the index starts over."""
+    for p in range(2):
+        for i in range(P[p, PLAY_N]):
+            P[p, TAP + i] = 0
+        P[p, PP_READY] = P[p, PP_N]
+    G[STEP] = 0
+    G[TOP] = 0
+    G[CRIT] = 0
+    G[IN_PEN] = 0
+    G[IN_TYPE] = T.NO_TYPE
+    G[MUTE_COST] = -1
+    G[IS_SERVE] = 1
+    G[LANDED] = 0
+
+
+@njit
+def alternate_serve(G):
+    """The serve alternates after every point, whoever scored."""
+    G[SERVER] = 1 - G[SERVER]
+
+
+@njit
+def game_winner(P, R):
+    """The player who has reached points_to_win with a lead of win_by, else -1."""
+    for p in range(2):
+        if P[p, SCORE] >= R[T.R_POINTS_TO_WIN] and P[p, SCORE] - P[1 - p, SCORE] >= R[T.R_WIN_BY]:
+            return p
+    return -1
+
+
+@njit
+def games_to_win_match(R):
+    return R[T.R_MATCH_GAMES] // 2 + 1

@@ -1,0 +1,79 @@
+"""One game's state as flat integer arrays, with the named slots every rule reads."""
+
+from __future__ import annotations
+
+import numpy as np
+
+# Every zone can hold a whole deck, so no zone ever overflows.
+CAP = 64
+
+# Player row P[p]: scalars first, then one block of CAP slots per zone.
+BAG_TOP = 0  # next card to draw is BAG + BAG_TOP
+BAG_LEN = 1  # cards in the bag block (drawn ones included)
+HAND_N = 2
+PLAY_N = 3  # shot cards in play (Arsenal and Reserve together)
+PP_N = 4  # stamina in the Power Plant
+PP_READY = 5  # of which untapped
+DISC_N = 6
+COACH = 7  # coach card, -1 for none
+COACH_USES = 8  # uses of the coach ability left this game
+SCORE = 9
+GAMES_WON = 10
+MULLIGANS = 11  # mulligans taken this match
+PLAYED_N = 12  # cards played from hand this turn (their slots are PLAY_NEW flags)
+BAG = 16
+HAND = BAG + CAP
+PLAY = HAND + CAP  # card in play
+TAP = PLAY + CAP  # 0 ready, 1 single tapped, 2 double tapped
+ATT = TAP + CAP  # attached enhancement card or -1
+NEW = ATT + CAP  # 1 when the card was played from hand this turn
+PP = NEW + CAP  # stamina cards in the Power Plant
+DISC = PP + CAP
+PLAYER_SIZE = DISC + CAP
+
+# Game row G: the rally and the match.
+SERVER = 0  # who serves the current point
+TO_HIT = 1  # whose turn it is
+STEP = 2  # escalation index step, 0 .. ladder length - 1
+CRIT = 3  # 1 when the last shot was a critical: the next target is crit_target
+IN_PEN = 4  # return penalty the player to hit must overcome
+IN_TYPE = 5  # shot type being returned (0: Default Shot or none)
+MUTE_COST = 6  # cost of the Mute card hit against the player to hit, -1 for none
+IS_SERVE = 7  # 1 while the shot to hit is the serve
+LANDED = 8  # shots landed in the current rally
+TOP = 9  # highest index step reached in the current rally
+TURNS = 10
+POINTS = 11
+SHOTS = 12
+FORFEIT = 13  # player who forfeited the current game, -1 for none
+GAME_OVER = 14
+GAME_NO = 15  # game of the match, 0-based
+DECKOUTS = 16
+END = 17  # how the last game ended: 0 points, 1 deck-out
+LOG_N = 18
+POINT_NO = 19
+GAME_SIZE = 24
+
+# Shot in progress H: what the hitting player is about to roll with.
+H_CARD = 0  # shot card, -1 for the Default Shot
+H_FROM_HAND = 1  # 1 when played from hand this turn (hit for free)
+H_SLOT = 2  # its slot in play
+H_ADV = 3  # 1 when hit with its Advantage values
+H_BONUS = 4
+H_PEN = 5  # return penalty it puts on the opponent
+H_CRIT_LO = 6  # lowest natural roll that is a critical
+H_SURGE = 7  # extra index steps if it lands
+H_IGNORE = 8  # 1 when it ignores the incoming penalty
+H_MUTE = 9  # cost of its Mute, -1 for none
+H_BOOST = 10  # single-use enhancement boosting it, -1 for none
+H_ACTIVE = 11  # 1 when its card abilities are in force (not muted)
+SHOT_SIZE = 12
+
+
+def new_state() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Fresh, zeroed player, game and shot arrays."""
+    return (
+        np.zeros((2, PLAYER_SIZE), dtype=np.int32),
+        np.zeros(GAME_SIZE, dtype=np.int64),
+        np.zeros(SHOT_SIZE, dtype=np.int64),
+    )
