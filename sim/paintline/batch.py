@@ -1,0 +1,89 @@
+"""Public wrapper around the kernel: a matchup in, validated and allocated, records out."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from sim.paintline.pool import R_LADDER_LEN, Deck, Pool, PoolError, Problem, Rules, load_folder
+from sim.paintline.state import CAP
+from sim.records import CARD_STATS, BatchRecords
+
+
+@dataclass(frozen=True)
+class Matchup:
+    """Two decks, each with its policy, on one card pool under one rule set."""
+
+    pool: Pool
+    rules: Rules
+    decks: tuple[Deck, Deck]
+    policy_names: tuple[str, str]
+    policies: tuple[np.ndarray, np.ndarray]
+
+    def arrays(self):
+        """The integer tables the kernel reads."""
+        n_cards = len(self.pool)
+        bags = np.full((2, CAP), -1, dtype=np.int64)
+        bag_lens = np.zeros(2, dtype=np.int64)
+        coaches = np.full(2, -1, dtype=np.int64)
+        in_deck = np.zeros((2, n_cards), dtype=np.int64)
+        for p, deck in enumerate(self.decks):
+            bag = deck.bag()
+            bags[p, : len(bag)] = bag
+            bag_lens[p] = len(bag)
+            coaches[p] = deck.coach
+            for card, count in deck.counts:
+                in_deck[p, card] = count
+        prms = np.stack(self.policies).astype(np.float64)
+        return self.pool.table, self.rules.vector, prms, bags, bag_lens, coaches, in_deck
+
+
+def load_matchup(folder: Path | str, deck_a: str | Path, deck_b: str | Path,
+                 policy_a: str = "greedy", policy_b: str | None = None,
+                 rules: Rules | None = None) -> Matchup:
+    """A matchup from a game folder: decks by file or by name, policies by name."""
+    from sim.paintline.pool import load_deck
+    from sim.paintline.policy import load_policies
+
+    folder = Path(folder)
+    data = load_folder(folder)
+    policies = load_policies(folder / "policies.toml")
+    decks = []
+    for d in (deck_a, deck_b):
+        path = Path(d)
+        if path.suffix == ".deck":
+            decks.append(load_deck(path, data.pool))
+        elif str(d) in data.decks:
+            decks.append(data.decks[str(d)])
+        else:
+            known = ", ".join(data.decks)
+            raise PoolError([Problem(str(d), 0, f"no such deck; known: {known}")])
+    names = (policy_a, policy_b or policy_a)
+    for name in names:
+        if name not in policies:
+            raise PoolError([Problem(str(folder / "policies.toml"), 0,
+                                     f"unknown policy {name!r}; known: {', '.join(policies)}")])
+    return Matchup(data.pool, rules or data.rules, (decks[0], decks[1]), names,
+                   (policies[names[0]], policies[names[1]]))
+
+
+def run_batch(matchup: Matchup, n: int, seed: int, first_game: int = 0, n_log: int = 0,
+              block: int = 64) -> BatchRecords:
+    """Play matches first_game .. first_game + n - 1 with the compiled kernel."""
+    from sim.paintline.engine import play_batch
+
+    if n < 0 or first_game < 0 or block < 1:
+        raise ValueError("n and first_game must be >= 0 and block >= 1")
+    if not 0 <= seed < 2**63:
+        raise ValueError("seed must be in 0 .. 2**63 - 1")
+    table, R, prms, bags, bag_lens, coaches, in_deck = matchup.arrays()
+    steps = int(R[R_LADDER_LEN])
+    rec = BatchRecords.allocate(n, steps, table.shape[0], n_log, first_game)
+    n_blocks = max(1, (n + block - 1) // block)
+    card_stats = np.zeros((n_blocks, 2, table.shape[0], len(CARD_STATS)), dtype=np.int64)
+    play_batch(table, R, prms, bags, bag_lens, coaches, in_deck, seed, first_game, block,
+               rec.matches, rec.rally_len, rec.rally_top, card_stats, rec.log, rec.log_n)
+    rec.card_stats = card_stats.sum(axis=0)
+    return rec

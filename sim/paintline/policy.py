@@ -1,0 +1,271 @@
+"""Scripted policies: decisions only, never rules; each policy is a row of weights and habits."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import numpy as np
+
+from sim.jit import njit
+from sim.paintline import pool as T
+from sim.paintline.pool import PoolError, Problem
+from sim.rng import POLICY, below
+
+# Parameter vector of a policy.
+RANDOM, PLAYS, W_HIT, W_PEN, W_LOOK, W_COST = 0, 1, 2, 3, 4, 5
+STAMINA_CAP, MULL_BELOW, MULL_ABOVE, RECYCLE_ABOVE, BAG_RESERVE, BUILD, ENHANCE = range(6, 13)
+N_PARAMS = 13
+
+FIELDS = {
+    "random": (RANDOM, bool, False),
+    "plays_cards": (PLAYS, bool, True),
+    "hit": (W_HIT, float, 0.0),
+    "pen": (W_PEN, float, 0.0),
+    "look": (W_LOOK, float, 0.0),
+    "cost": (W_COST, float, 0.0),
+    "stamina_cap": (STAMINA_CAP, int, 8),
+    "mulligan_below": (MULL_BELOW, int, 2),
+    "mulligan_above": (MULL_ABOVE, int, 5),
+    "recycle_above": (RECYCLE_ABOVE, int, 8),
+    "bag_reserve": (BAG_RESERVE, int, 15),
+    "build": (BUILD, bool, True),
+    "enhance": (ENHANCE, bool, True),
+}
+
+# Features of one hit option, as the engine fills them.
+F_HIT, F_PEN, F_LOOK, F_COST = 0, 1, 2, 3
+N_FEATURES = 4
+
+
+def load_policies(path: Path | str) -> dict[str, np.ndarray]:
+    """Read policies.toml into {name: parameter vector}; every problem is reported."""
+    path = Path(path)
+    where = str(path)
+    try:
+        data = tomllib.loads(path.read_bytes().decode("utf-8-sig"))
+    except FileNotFoundError:
+        raise PoolError([Problem(where, 0, "file not found")]) from None
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
+        raise PoolError([Problem(where, 0, f"cannot read: {err}")]) from None
+    lines = {}
+    for i, raw in enumerate(path.read_text(encoding="utf-8-sig").splitlines(), start=1):
+        head = raw.split("#", 1)[0].strip()
+        if head.startswith("[") and head.endswith("]"):
+            lines[head.strip("[] ")] = i
+    problems = []
+    out = {}
+    for name, table in data.items():
+        line = lines.get(name, 0)
+        if not isinstance(table, dict):
+            problems.append(Problem(where, line, f"policy {name!r}: expected a [table]"))
+            continue
+        vec = np.array([d for _, _, d in FIELDS.values()], dtype=np.float64)
+        for key, value in table.items():
+            if key not in FIELDS:
+                problems.append(Problem(where, line, f"policy {name!r}: unknown setting "
+                                        f"{key!r}; known: {', '.join(FIELDS)}"))
+                continue
+            slot, kind, _ = FIELDS[key]
+            ok = isinstance(value, bool) if kind is bool else (
+                isinstance(value, int | float) and not isinstance(value, bool)
+                and (kind is float or isinstance(value, int)))
+            if not ok:
+                problems.append(Problem(where, line, f"policy {name!r}: {key} must be "
+                                        f"{kind.__name__}, got {value!r}"))
+                continue
+            vec[slot] = float(value)
+        weights = vec[[W_HIT, W_PEN, W_LOOK]]
+        if vec[PLAYS] and not vec[RANDOM] and not np.any(weights != 0):
+            problems.append(Problem(where, line, f"policy {name!r}: plays cards but has no "
+                                    "weight (hit, pen or look)"))
+        vec.setflags(write=False)
+        out[name] = vec
+    if problems:
+        raise PoolError(problems)
+    return out
+
+
+# --- decisions (compiled; the engine and the reference engine both call them) ---------
+
+
+@njit
+def coin(keys, ctr, p):
+    s = POLICY * 2 + p
+    v = below(keys[s], ctr[s], 2)
+    ctr[s] += 1
+    return v == 1
+
+
+@njit
+def pick(keys, ctr, p, n):
+    s = POLICY * 2 + p
+    v = below(keys[s], ctr[s], n)
+    ctr[s] += 1
+    return v
+
+
+@njit
+def card_worth(prm, table, card, stamina_wanted):
+    """How much the policy wants to keep a card: wanted stamina first, then shot values."""
+    kind = table[card, T.C_KIND]
+    if kind == T.STAMINA:
+        return 100.0 if stamina_wanted else -1.0
+    v = table[card, T.C_NBONUS] + table[card, T.C_NPEN] + table[card, T.C_ABONUS]
+    v += table[card, T.C_APEN]
+    if kind == T.ENHANCEMENT:
+        return 5.0 + v
+    return 10.0 + v
+
+
+@njit
+def hand_worths(prm, table, hand, n, pp_n, out):
+    """Worth of each hand card; stamina beyond what the policy still wants is worth -1."""
+    want = prm[STAMINA_CAP] - pp_n
+    for i in range(n):
+        c = hand[i]
+        if table[c, T.C_KIND] == T.STAMINA:
+            out[i] = card_worth(prm, table, c, want > 0)
+            want -= 1
+        else:
+            out[i] = card_worth(prm, table, c, False)
+
+
+@njit
+def choose_mulligan(prm, hand_stamina, keys, ctr, p):
+    if prm[PLAYS] == 0:
+        return False
+    if prm[RANDOM] != 0:
+        return coin(keys, ctr, p)
+    return hand_stamina < prm[MULL_BELOW] or hand_stamina > prm[MULL_ABOVE]
+
+
+@njit
+def choose_stamina(prm, pp_n, keys, ctr, p):
+    """Put a Stamina into play this turn? (asked only when the hand holds one)."""
+    if prm[PLAYS] == 0:
+        return False
+    if prm[RANDOM] != 0:
+        return coin(keys, ctr, p)
+    return pp_n < prm[STAMINA_CAP]
+
+
+@njit
+def choose_untap(prm, worths, n, keys, ctr, p):
+    """Which of n tapped shot cards to untap one step (index), or -1."""
+    if n == 0 or prm[PLAYS] == 0:
+        return -1
+    if prm[RANDOM] != 0:
+        return pick(keys, ctr, p, n + 1) - 1
+    best = 0
+    for i in range(1, n):
+        if worths[i] > worths[best]:
+            best = i
+    return best
+
+
+@njit
+def lowest(worths, n, k, out):
+    """Positions of the k lowest worths (earliest first on ties), into out[:k]."""
+    taken = np.zeros(n, dtype=np.bool_)
+    for a in range(k):
+        best = -1
+        for i in range(n):
+            if not taken[i] and (best < 0 or worths[i] < worths[best]):
+                best = i
+        taken[best] = True
+        out[a] = best
+
+
+@njit
+def random_positions(n, k, keys, ctr, p, out):
+    """k distinct positions out of n, uniformly."""
+    pool = np.arange(n)
+    for a in range(k):
+        j = a + pick(keys, ctr, p, n - a)
+        pool[a], pool[j] = pool[j], pool[a]
+        out[a] = pool[a]
+
+
+@njit
+def choose_recycle(prm, worths, n, bag, ratio, keys, ctr, p, out):
+    """How many cards to draw by recycling (k), with the ratio*k hand positions in out."""
+    if prm[PLAYS] == 0 or n < ratio:
+        return 0
+    if prm[RANDOM] != 0:
+        if not coin(keys, ctr, p):
+            return 0
+        random_positions(n, ratio, keys, ctr, p, out)
+        return 1
+    if bag <= prm[BAG_RESERVE] or n <= prm[RECYCLE_ABOVE]:
+        return 0
+    k = int((n - prm[RECYCLE_ABOVE]) // ratio)
+    if k < 1:
+        k = 1
+    if k * ratio > n:
+        k = n // ratio
+    lowest(worths, n, k * ratio, out)
+    return k
+
+
+@njit
+def hit_score(prm, feats, i):
+    return (prm[W_HIT] * feats[i, F_HIT] + prm[W_PEN] * feats[i, F_PEN]
+            + prm[W_LOOK] * feats[i, F_LOOK] - prm[W_COST] * feats[i, F_COST])
+
+
+@njit
+def choose_hit(prm, feats, n, keys, ctr, p):
+    """Which hit option (0 is always the Default Shot)."""
+    if prm[PLAYS] == 0:
+        return 0
+    if prm[RANDOM] != 0:
+        return pick(keys, ctr, p, n)
+    best = 0
+    top = hit_score(prm, feats, 0)
+    for i in range(1, n):
+        s = hit_score(prm, feats, i)
+        if s > top:
+            best, top = i, s
+    return best
+
+
+@njit
+def choose_boost(prm, feats, n, base, keys, ctr, p):
+    """Which single-use enhancement to add (index), or -1; base is the unboosted score."""
+    if n == 0 or prm[PLAYS] == 0 or prm[ENHANCE] == 0:
+        return -1
+    if prm[RANDOM] != 0:
+        return pick(keys, ctr, p, n + 1) - 1
+    best = -1
+    top = base
+    for i in range(n):
+        s = hit_score(prm, feats, i)
+        if s > top:
+            best, top = i, s
+    return best
+
+
+@njit
+def choose_play(prm, worths, n, keys, ctr, p):
+    """Which affordable card to play into the table next (index), or -1 to stop."""
+    if n == 0 or prm[PLAYS] == 0:
+        return -1
+    if prm[RANDOM] != 0:
+        return pick(keys, ctr, p, n + 1) - 1
+    if prm[BUILD] == 0:
+        return -1
+    best = 0
+    for i in range(1, n):
+        if worths[i] > worths[best]:
+            best = i
+    return best
+
+
+@njit
+def choose_discards(prm, worths, n, k, keys, ctr, p, out):
+    """Which k hand positions to discard down to the hand limit."""
+    if prm[RANDOM] != 0:
+        random_positions(n, k, keys, ctr, p, out)
+    else:
+        lowest(worths, n, k, out)
