@@ -378,6 +378,9 @@ class ReferenceGame:
             self.mute_cost = sh.mute if sh.active else -1
             self.is_serve = False
             self.landed += 1
+            nxt = self.target()
+            self.say(f"   index now {self.ladder[self.step]}; {SEATS[1 - seat]} needs "
+                     f"{nxt} + {sh.penalty}")
         self.shots += 1
         self.shot_rows.append([self.game_no, self.point_no, self.turns, seat, card, adv,
                                sh.bonus, need, roll, int(landed), int(crit), self.step,

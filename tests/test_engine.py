@@ -1,0 +1,184 @@
+"""The compiled kernel against the reference engine, invariants, and reproducibility."""
+
+import numpy as np
+import pytest
+
+from sim.paintline import pool as T
+from sim.paintline.batch import load_matchup, run_batch
+from sim.paintline.reference import ReferenceGame, reference_batch
+
+from .conftest import FOLDER
+
+POLICIES = ("default", "random", "greedy", "pressure", "lookahead", "balanced")
+PAIRINGS = [
+    ("us-red-tide", "ussr-red-tide"),
+    ("ussr-red-tide", "us-red-tide"),
+    ("us-red-tide", "us-red-tide"),
+    ("ussr-red-tide", "ussr-red-tide"),
+]
+FIELDS = ("matches", "rally_len", "rally_top", "card_stats", "log", "log_n")
+
+
+def assert_same(kernel, reference):
+    for name in FIELDS:
+        a, b = getattr(kernel, name), getattr(reference, name)
+        assert a.shape == b.shape, name
+        if not np.array_equal(a, b):
+            rows = np.argwhere(a != b)
+            raise AssertionError(f"{name} differs first at {rows[0].tolist()}: "
+                                 f"kernel {a[tuple(rows[0])]} reference {b[tuple(rows[0])]}")
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_kernel_equals_reference(policy):
+    """Every record of 4 pairings x 6 policies x 21 games (504 games) matches the reference;
+    the opponent's policy is the next one in the list, so every pairing of styles occurs."""
+    other = POLICIES[(POLICIES.index(policy) + 1) % len(POLICIES)]
+    for k, (a, b) in enumerate(PAIRINGS):
+        m = load_matchup(FOLDER, a, b, policy, other)
+        first = 1000 * k
+        kernel = run_batch(m, 21, seed=7 + k, first_game=first, n_log=21)
+        reference = reference_batch(m, 21, seed=7 + k, first_game=first, n_log=21)
+        assert kernel.log_n.min() > 0
+        assert_same(kernel, reference)
+
+
+def test_kernel_equals_reference_under_other_rules():
+    """Rule options reach both engines alike: replayed serves, deck-out on empty, matches
+    of three, win by two, a short ladder, ties to the Mute."""
+    m = load_matchup(FOLDER, "us-red-tide", "ussr-red-tide", "random", "lookahead")
+    rules = m.rules.replace(serve_miss="replay", deck_out="forfeit_when_empty", match_games=3,
+                            win_by=2, escalation=[5, 9, 13, 17], crit_target=18,
+                            tie_rule="first", hand_limit=5, untap_steps=2, recycle_ratio=3,
+                            mulligans=2)
+    m = load_matchup(FOLDER, "us-red-tide", "ussr-red-tide", "random", "lookahead", rules)
+    assert_same(run_batch(m, 30, seed=3, n_log=30), reference_batch(m, 30, seed=3, n_log=30))
+
+
+class CheckedGame(ReferenceGame):
+    """The reference engine with the invariants checked after every turn."""
+
+    def take_turn(self, seat):
+        landed = super().take_turn(seat)
+        ladder = self.ladder
+        for p, s in enumerate(self.seats):
+            deck = sorted(int(c) for c in self.m.decks[p].bag())
+            zones = (s.bag + s.hand + s.power_plant + s.discard
+                     + [c.card for c in s.table] + [c.attached for c in s.table if c.attached >= 0])
+            if p == seat:
+                assert len(s.hand) <= self.rules["hand_limit"]
+            assert sorted(zones) == deck, "cards are conserved across zones"
+            assert 0 <= s.ready_stamina <= len(s.power_plant), "stamina never overspent"
+            assert all(0 <= c.tap <= 2 for c in s.table)
+            assert s.coach_uses >= 0
+        assert 0 <= self.step < len(ladder) and self.target() in (*ladder, self.rules["crit_target"])
+        return landed
+
+
+def test_invariants_over_random_games():
+    for pair, seed in ((PAIRINGS[0], 1), (PAIRINGS[2], 2)):
+        m = load_matchup(FOLDER, *pair, "random", "random")
+        for g in range(40):
+            game = CheckedGame(m, seed, g)
+            game.play_match()
+            winner = game.record[0]
+            assert winner in (0, 1)
+            assert game.seats[winner].games_won == 1 and game.seats[1 - winner].games_won == 0
+
+
+def test_records_are_consistent():
+    m = load_matchup(FOLDER, "us-red-tide", "ussr-red-tide", "random", "greedy")
+    rec = run_batch(m, 3000, seed=11)
+    df = rec.matches_frame()
+    assert set(df.winner) <= {0, 1}
+    by_points = df.end == 0
+    win_score = np.where(df.winner == 0, df.score_a, df.score_b)
+    assert (win_score[by_points] == 11).all()
+    assert ((df.score_a + df.score_b) == df.points).all()
+    assert (rec.rally_len.sum(axis=(1, 2)) == df.points).all()
+    assert (rec.rally_top.sum(axis=(1, 2)) == df.points).all()
+    assert (df.turns >= df.points).all() and (df.turns <= 2 * 60).all()
+    assert ((df.cut_len >= 0) == (df.end == 1)).all()
+    cs = rec.card_stats
+    assert (cs[..., 1] <= cs[..., 0]).all() and (cs[..., 6] <= cs[..., 5]).all()
+    assert (cs[..., 2] + cs[..., 3] <= cs[..., 0]).all()
+
+
+def test_same_seed_same_arrays_any_threads_or_split():
+    import numba
+
+    m = load_matchup(FOLDER, "us-red-tide", "ussr-red-tide", "random", "lookahead")
+    n = 400
+    before = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        one = run_batch(m, n, seed=99, n_log=5, block=7)
+        numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
+        two = run_batch(m, n, seed=99, n_log=5, block=64)
+    finally:
+        numba.set_num_threads(before)
+    assert_same(one, two)
+    first = run_batch(m, 150, seed=99, block=3)
+    rest = run_batch(m, n - 150, seed=99, first_game=150, block=50)
+    assert np.array_equal(np.vstack([first.matches, rest.matches]), one.matches)
+    assert np.array_equal(np.vstack([first.rally_len, rest.rally_len]), one.rally_len)
+    assert np.array_equal(first.card_stats + rest.card_stats, one.card_stats)
+    other = run_batch(m, n, seed=100)
+    assert not np.array_equal(other.matches, one.matches)
+
+
+def test_random_streams_match_plain_python():
+    from sim import rng
+
+    for seed, game, stream in ((0, 0, 0), (2**63 - 1, 12345, 5), (42, 7, 3)):
+        k = rng.stream_key(seed, game, stream)
+        assert int(k) == rng.py_stream_key(seed, game, stream)
+        for counter in (0, 1, 999, 2**40):
+            assert int(rng.stream_value(k, counter)) == rng.py_stream_value(int(k), counter)
+            assert rng.below(k, counter, 20) == rng.py_below(int(k), counter, 20)
+
+
+def test_d20_is_uniform():
+    from scipy.stats import chisquare
+
+    from sim import rng
+
+    key = rng.py_stream_key(5, 0, 2)
+    faces = np.bincount([rng.py_below(key, i, 20) for i in range(40000)], minlength=20)
+    assert chisquare(faces).pvalue > 1e-4
+
+
+def test_replay_log_reads_as_the_game():
+    m = load_matchup(FOLDER, "us-red-tide", "ussr-red-tide", "greedy")
+    from sim.paintline.reference import replay
+
+    game = replay(m, 5, 3)
+    text = "\n".join(game.text)
+    assert "Roll for first serve" in text and "draws" in text and "hits" in text
+    assert text.count("Point to") == game.record[5]
+    kernel = run_batch(m, 4, seed=5, n_log=4)
+    assert np.array_equal(kernel.matches[3], game.record)
+
+
+def test_every_rule_option_changes_the_games():
+    """Flipping any rule option changes the records of the same seeds."""
+    base = load_matchup(FOLDER, "us-red-tide", "ussr-red-tide", "greedy")
+    ref = run_batch(base, 300, seed=4)
+    changes = dict(escalation=[6, 9, 12, 15, 18, 20], crit_target=19, serve_miss="replay",
+                   deck_out="forfeit_when_empty", points_to_win=9, win_by=2, hand_limit=6,
+                   opening_hand=6, mulligans=0, untap_steps=0, recycle_ratio=3, match_games=3,
+                   tie_rule="first")
+    assert set(changes) == set(T.RULE_DEFAULTS)
+    long_games = load_matchup(FOLDER, "us-red-tide", "ussr-red-tide", "greedy", None,
+                              base.rules.replace(points_to_win=40))
+    for key, value in changes.items():
+        baseline = ref
+        if key == "deck_out":  # only games that reach the bottom of the bag can tell
+            baseline = run_batch(long_games, 300, seed=4)
+        m = load_matchup(FOLDER, "us-red-tide", "ussr-red-tide", "greedy", None,
+                         base.rules.replace(**{key: value}, **(
+                             {"points_to_win": 40} if key == "deck_out" else {})))
+        other = run_batch(m, 300, seed=4)
+        same = all(np.array_equal(getattr(baseline, f), getattr(other, f))
+                   for f in ("matches", "rally_len", "card_stats"))
+        assert not same, key
