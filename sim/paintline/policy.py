@@ -27,7 +27,7 @@ FIELDS = {
     "stamina_cap": (STAMINA_CAP, int, 8),
     "mulligan_below": (MULL_BELOW, int, 2),
     "mulligan_above": (MULL_ABOVE, int, 5),
-    "recycle_above": (RECYCLE_ABOVE, int, 8),
+    "recycle_above": (RECYCLE_ABOVE, int, 6),
     "bag_reserve": (BAG_RESERVE, int, 15),
     "build": (BUILD, bool, True),
     "enhance": (ENHANCE, bool, True),
