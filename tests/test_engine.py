@@ -63,15 +63,17 @@ class CheckedGame(ReferenceGame):
         ladder = self.ladder
         for p, s in enumerate(self.seats):
             deck = sorted(int(c) for c in self.m.decks[p].bag())
+            attached = [c.attached for c in s.table if c.attached >= 0]
             zones = (s.bag + s.hand + s.power_plant + s.discard
-                     + [c.card for c in s.table] + [c.attached for c in s.table if c.attached >= 0])
+                     + [c.card for c in s.table] + attached)
             if p == seat:
                 assert len(s.hand) <= self.rules["hand_limit"]
             assert sorted(zones) == deck, "cards are conserved across zones"
             assert 0 <= s.ready_stamina <= len(s.power_plant), "stamina never overspent"
             assert all(0 <= c.tap <= 2 for c in s.table)
             assert s.coach_uses >= 0
-        assert 0 <= self.step < len(ladder) and self.target() in (*ladder, self.rules["crit_target"])
+        assert 0 <= self.step < len(ladder)
+        assert self.target() in (*ladder, self.rules["crit_target"])
         return landed
 
 

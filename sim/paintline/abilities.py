@@ -7,7 +7,14 @@ from sim.paintline import keywords as K
 from sim.paintline import pool as T
 from sim.paintline.rules import draw_card, untap_one_step
 from sim.paintline.state import (
-    COACH, COACH_USES, H_CRIT_LO, H_IGNORE, H_MUTE, H_SURGE, PLAY_N, TAP,
+    COACH,
+    COACH_USES,
+    H_CRIT_LO,
+    H_IGNORE,
+    H_MUTE,
+    H_SURGE,
+    PLAY_N,
+    TAP,
 )  # fmt: skip
 
 
@@ -74,7 +81,8 @@ def ready(arg, P, p, skip_slot):
     for _ in range(arg):
         best = -1
         for i in range(P[p, PLAY_N]):
-            if i != skip_slot and P[p, TAP + i] > 0 and (best < 0 or P[p, TAP + i] > P[p, TAP + best]):
+            tap = P[p, TAP + i]
+            if i != skip_slot and tap > 0 and (best < 0 or tap > P[p, TAP + best]):
                 best = i
         if best < 0:
             return

@@ -44,8 +44,8 @@ def load_matchup(folder: Path | str, deck_a: str | Path, deck_b: str | Path,
                  policy_a: str = "greedy", policy_b: str | None = None,
                  rules: Rules | None = None) -> Matchup:
     """A matchup from a game folder: decks by file or by name, policies by name."""
-    from sim.paintline.pool import load_deck
     from sim.paintline.policy import load_policies
+    from sim.paintline.pool import load_deck
 
     folder = Path(folder)
     data = load_folder(folder)

@@ -10,8 +10,8 @@ from sim import records as Rec
 from sim.jit import njit
 from sim.paintline import abilities as A
 from sim.paintline import keywords as K
-from sim.paintline import pool as T
 from sim.paintline import policy as Pol
+from sim.paintline import pool as T
 from sim.paintline import rules as Ru
 from sim.paintline import state as S
 from sim.rng import N_STREAMS, stream_key
@@ -497,6 +497,16 @@ def play_batch(table, R, prms, bags, bag_lens, coaches, in_deck, seed, first_gam
     n_blocks = (n + block - 1) // block
     n_cards = table.shape[0]
     for b in numba.prange(n_blocks):
+        # Thread-private copies of the shared inputs: every call between compiled
+        # functions touches an array's reference count, and threads sharing one count
+        # would fight over its cache line.
+        tab = table.copy()
+        rul = R.copy()
+        pol = prms.copy()
+        bg = bags.copy()
+        bl = bag_lens.copy()
+        co = coaches.copy()
+        ind = in_deck.copy()
         P = np.zeros((2, S.PLAYER_SIZE), dtype=np.int32)
         G = np.zeros(S.GAME_SIZE, dtype=np.int64)
         H = np.zeros(S.SHOT_SIZE, dtype=np.int64)
@@ -507,6 +517,6 @@ def play_batch(table, R, prms, bags, bag_lens, coaches, in_deck, seed, first_gam
         cs = card_stats[b]
         for i in range(b * block, min(n, (b + 1) * block)):
             li = i if i < log.shape[0] else -1
-            play_match(table, R, prms, bags, bag_lens, coaches, in_deck, seed, first_game + i,
+            play_match(tab, rul, pol, bg, bl, co, ind, seed, first_game + i,
                        P, G, H, keys, ctr, seen, cs, work, out, rally_len, rally_top, log,
                        log_n, i, li)

@@ -166,25 +166,25 @@ def choose_untap(prm, worths, n, keys, ctr, p):
 
 @njit
 def lowest(worths, n, k, out):
-    """Positions of the k lowest worths (earliest first on ties), into out[:k]."""
-    taken = np.zeros(n, dtype=np.bool_)
+    """Positions of the k lowest worths (earliest first on ties), into out[:k]; the
+    chosen worths are overwritten (they are scratch)."""
     for a in range(k):
-        best = -1
-        for i in range(n):
-            if not taken[i] and (best < 0 or worths[i] < worths[best]):
+        best = 0
+        for i in range(1, n):
+            if worths[i] < worths[best]:
                 best = i
-        taken[best] = True
+        worths[best] = np.inf
         out[a] = best
 
 
 @njit
 def random_positions(n, k, keys, ctr, p, out):
-    """k distinct positions out of n, uniformly."""
-    pool = np.arange(n)
+    """k distinct positions out of n, uniformly (a partial shuffle inside out[:n])."""
+    for i in range(n):
+        out[i] = i
     for a in range(k):
         j = a + pick(keys, ctr, p, n - a)
-        pool[a], pool[j] = pool[j], pool[a]
-        out[a] = pool[a]
+        out[a], out[j] = out[j], out[a]
 
 
 @njit

@@ -2,14 +2,36 @@
 
 from __future__ import annotations
 
-import numpy as np
-
 from sim.jit import njit
 from sim.paintline import pool as T
 from sim.paintline.state import (
-    BAG, BAG_LEN, BAG_TOP, CAP, COACH, COACH_USES, CRIT, DISC, DISC_N, FORFEIT, HAND, HAND_N,
-    IN_PEN, IN_TYPE, IS_SERVE, LANDED, MUTE_COST, NEW, PLAY, PLAY_N, PLAYED_N, PP, PP_N,
-    PP_READY, SCORE, SERVER, STEP, TAP, TOP, ATT,
+    ATT,
+    BAG,
+    BAG_LEN,
+    BAG_TOP,
+    CRIT,
+    DISC,
+    DISC_N,
+    FORFEIT,
+    HAND,
+    HAND_N,
+    IN_PEN,
+    IN_TYPE,
+    IS_SERVE,
+    LANDED,
+    MUTE_COST,
+    NEW,
+    PLAY,
+    PLAY_N,
+    PLAYED_N,
+    PP,
+    PP_N,
+    PP_READY,
+    SCORE,
+    SERVER,
+    STEP,
+    TAP,
+    TOP,
 )  # fmt: skip
 from sim.rng import DICE, SHUFFLE, below
 

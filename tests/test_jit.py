@@ -1,0 +1,37 @@
+"""The compile cache: keyed to every kernel source, and never fatal when unwritable."""
+
+import shutil
+import tempfile
+from pathlib import Path
+
+from sim import jit
+
+
+def test_cache_key_follows_any_source_change(tmp_path, monkeypatch):
+    copy = tmp_path / "sim"
+    shutil.copytree(Path(jit.__file__).parent, copy,
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(jit, "_SOURCES", copy)
+    before = jit.source_hash()
+    assert jit.source_hash() == before
+    callee = copy / "paintline" / "rules.py"
+    callee.write_text(callee.read_text() + "\n# a changed callee in another module\n")
+    assert jit.source_hash() != before
+
+
+def test_unwritable_cache_folder_falls_back(tmp_path, monkeypatch):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv("CARDLAB_CACHE_DIR", str(blocker / "cache"))
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
+    folder = jit.cache_folder()
+    assert folder is not None and folder.is_relative_to(tmp_path / "tmp")
+    assert folder.name == jit.source_hash()
+
+
+def test_nothing_writable_compiles_in_memory(tmp_path, monkeypatch):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv("CARDLAB_CACHE_DIR", str(blocker / "cache"))
+    monkeypatch.setattr(tempfile, "tempdir", str(blocker / "tmp"))
+    assert jit.cache_folder() is None
