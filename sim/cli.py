@@ -8,7 +8,10 @@ import typer
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help=__doc__)
 
-DEFAULT_FOLDER = Path("decks/paintline")
+# The sample game folder: the working directory's, else the one beside the package.
+DEFAULT_FOLDER = next((p for p in (Path("decks/paintline"),
+                                   Path(__file__).resolve().parents[1] / "decks" / "paintline")
+                       if p.is_dir()), Path("decks/paintline"))
 
 
 @app.callback()
@@ -54,23 +57,10 @@ def parse_overrides(items: list[str]) -> dict:
     return out
 
 
-@app.command()
-def simulate(
-    deck_a: str = typer.Argument("us-red-tide", help="deck name in the folder, or a .deck file"),
-    deck_b: str = typer.Argument("ussr-red-tide", help="deck name in the folder, or a .deck file"),
-    games: int = typer.Option(100_000, "--games", "-n", min=1, help="matches to play"),
-    seed: int = typer.Option(1, "--seed", min=0, help="master seed"),
-    policy: str = typer.Option("greedy", "--policy", help="policy of both seats"),
-    policy_a: str = typer.Option(None, "--policy-a", help="policy of deck A"),
-    policy_b: str = typer.Option(None, "--policy-b", help="policy of deck B"),
-    rules: list[str] = typer.Option([], "--rules", help="rule option override KEY=VALUE"),
-    folder: Path = typer.Option(DEFAULT_FOLDER, "--folder", help="game folder"),
-    threads: int = typer.Option(0, "--threads", min=0, help="kernel threads (0: all cores)"),
-):
-    """Play DECK_A against DECK_B and print win rates with 95% intervals."""
-    import time
-
-    from sim.paintline.batch import load_matchup, run_batch
+def load_or_fail(folder: Path, deck_a: str, deck_b: str, policy_a: str, policy_b: str,
+                 rules: list[str], sets: list[str]):
+    """A matchup from the command line's words, or a one-line error and exit 2."""
+    from sim.paintline.batch import load_matchup
     from sim.paintline.pool import PoolError, load_folder
 
     if not folder.is_dir():
@@ -78,38 +68,157 @@ def simulate(
     try:
         base = load_folder(folder).rules
         rule_set = base.replace(**parse_overrides(rules)) if rules else base
-        m = load_matchup(folder, deck_a, deck_b, policy_a or policy, policy_b or policy,
-                         rule_set)
+        m = load_matchup(folder, deck_a, deck_b, policy_a, policy_b, rule_set)
     except PoolError as err:
         fail("\n".join(str(p) for p in err.problems))
-    import numba
+    if sets:
+        m = apply_card_sets(m, sets)
+    return m
 
-    if threads:
-        numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
-    run_batch(m, 1, seed)  # compile (or load from cache) outside the timed run
+
+def apply_card_sets(m, sets: list[str]):
+    """--set CARD.FIELD=VALUE: change card values for this run only."""
+    import dataclasses
+
+    from sim.paintline.pool import INT_COLUMNS
+
+    changes = {}
+    for item in sets:
+        target, sep, raw = item.partition("=")
+        card_name, dot, column = target.rpartition(".")
+        if not sep or not dot:
+            fail(f"--set expects CARD.FIELD=VALUE, got {item!r}")
+        card = m.pool.lookup(card_name)
+        if card is None:
+            close = ", ".join(m.pool.closest(card_name)) or "none"
+            fail(f"--set: unknown card {card_name!r}; closest: {close}")
+        if column not in INT_COLUMNS:
+            fail(f"--set: unknown field {column!r}; one of {', '.join(INT_COLUMNS)}")
+        try:
+            value = int(raw)
+        except ValueError:
+            fail(f"--set {item}: value must be an integer")
+        if value < 0:
+            fail(f"--set {item}: value must not be negative")
+        changes[(card, INT_COLUMNS[column])] = value
+    return dataclasses.replace(m, pool=m.pool.with_values(changes))
+
+
+def progress_bar(quiet: bool):
+    """A rich progress callback on a terminal; None in CI, with --quiet or when piped."""
+    import os
+    import sys
+
+    if quiet or os.environ.get("CI") or not sys.stdout.isatty():
+        return None, None
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    bar = Progress(TextColumn("matches"), BarColumn(), MofNCompleteColumn(),
+                   TextColumn("{task.fields[rate]}"), TimeElapsedColumn(),
+                   TimeRemainingColumn())
+    task = bar.add_task("run", total=None, rate="")
+    import time
+
     start = time.perf_counter()
-    rec = run_batch(m, games, seed)
-    wall = time.perf_counter() - start
-    print_summary(m, rec.matches_frame(), seed, wall)
+
+    def update(done: int, total: int, _: int) -> None:
+        rate = done / max(time.perf_counter() - start, 1e-9)
+        bar.update(task, completed=done, total=total, rate=f"{rate:,.0f}/s")
+
+    return bar, update
 
 
-def print_summary(m, df, seed: int, wall: float) -> None:
-    """Headline rates with Wilson 95% intervals and n."""
+def run_store(m, games, seed, results, run_id, chunk_size, workers, backend, scheduler,
+              resume, target_ci, max_games, quiet):
+    """simulate() with a progress bar, clear errors and the resume hint on Ctrl-C."""
+    from sim.paintline.pool import PoolError
+    from sim.run import simulate as run_simulation
+    from sim.store import StoreError
+
+    bar, update = progress_bar(quiet)
+    try:
+        if bar:
+            bar.start()
+        return run_simulation(m, games, seed, results=results, run_id=run_id,
+                              chunk_size=chunk_size, workers=workers, backend=backend,
+                              scheduler=scheduler, resume=resume, target_ci=target_ci,
+                              max_games=max_games, progress=update)
+    except (StoreError, PoolError) as err:
+        fail(str(err))
+    except KeyboardInterrupt:
+        typer.echo("\ninterrupted: finished chunks are kept. Resume with:\n  cardlab simulate "
+                   f"--results {results} --resume {resume or run_id}", err=True)
+        raise typer.Exit(130) from None
+    finally:
+        if bar:
+            bar.stop()
+
+
+@app.command()
+def simulate(
+    deck_a: str = typer.Argument("us-red-tide", help="deck name in the folder, or a .deck file"),
+    deck_b: str = typer.Argument("ussr-red-tide", help="deck name in the folder, or a .deck file"),
+    games: int = typer.Option(100_000, "--games", "-n", min=1, help="matches to play"),
+    seed: int = typer.Option(1, "--seed", min=0, max=2**63 - 1, help="master seed"),
+    policy: str = typer.Option("greedy", "--policy", help="policy of both seats"),
+    policy_a: str = typer.Option(None, "--policy-a", help="policy of deck A"),
+    policy_b: str = typer.Option(None, "--policy-b", help="policy of deck B"),
+    rules: list[str] = typer.Option([], "--rules", help="rule option KEY=VALUE (repeatable)"),
+    sets: list[str] = typer.Option([], "--set", help="card value CARD.FIELD=VALUE (repeatable)"),
+    folder: Path = typer.Option(DEFAULT_FOLDER, "--folder", help="game folder"),
+    results: Path = typer.Option(Path("results"), "--results", help="results directory"),
+    run_id: str = typer.Option(None, "--run-id", help="name of the run folder"),
+    resume: str = typer.Option(None, "--resume", help="finish an interrupted run"),
+    chunk_size: int = typer.Option(50_000, "--chunk-size", min=1, help="matches per chunk"),
+    workers: int = typer.Option(0, "--workers", min=0, help="worker processes (0: cores)"),
+    backend: str = typer.Option("loky", "--backend", help="loky, dask or serial"),
+    scheduler: str = typer.Option(None, "--scheduler", help="tcp://HOST:PORT of a Dask cluster"),
+    target_ci: float = typer.Option(None, "--target-ci", help="stop at this 95% half-width"),
+    max_games: int = typer.Option(None, "--max-games", min=1, help="cap with --target-ci"),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress bar"),
+):
+    """Play DECK_A against DECK_B into the results store; print win rates with 95% intervals."""
+    if scheduler:
+        backend = "dask"
+    m = None
+    if not resume:
+        m = load_or_fail(folder, deck_a, deck_b, policy_a or policy, policy_b or policy, rules,
+                         sets)
+    res = run_store(m, games, seed, results, run_id, chunk_size, workers or None, backend,
+                    scheduler, resume, target_ci, max_games, quiet)
+    print_summary(res.run.path)
+
+
+def print_summary(run_path: Path) -> None:
+    """Headline rates of a stored run with Wilson 95% intervals and n."""
+    import json
+
     from rich.console import Console
     from rich.table import Table
     from statsmodels.stats.proportion import proportion_confint
 
+    from sim.store import read_table
+
+    manifest = json.loads((run_path / "manifest.json").read_text())
+    df = read_table(run_path, "matches")
     n = len(df)
-    names = [d.name for d in m.decks]
-    table = Table(title=f"{names[0]} ({m.policy_names[0]}) vs {names[1]} "
-                  f"({m.policy_names[1]}), seed {seed}")
+    names = [d["name"] for d in manifest["decks"]]
+    pols = [p["name"] for p in manifest["policies"]]
+    table = Table(title=f"{names[0]} ({pols[0]}) vs {names[1]} ({pols[1]}), "
+                  f"seed {manifest['seed']}")
     for col in ("quantity", "count", "n", "rate", "95% interval"):
         table.add_column(col, justify="right" if col != "quantity" else "left")
 
     def rate(label: str, k: int, total: int) -> None:
-        lo, hi = proportion_confint(k, total, alpha=0.05, method="wilson") if total else (0, 0)
-        table.add_row(label, f"{k:,}", f"{total:,}", f"{k / total:.4f}" if total else "-",
-                      f"{lo:.4f} .. {hi:.4f}")
+        lo, hi = proportion_confint(k, total, alpha=0.05, method="wilson")
+        table.add_row(label, f"{k:,}", f"{total:,}", f"{k / total:.4f}", f"{lo:.4f} .. {hi:.4f}")
 
     rate(f"{names[0]} wins", int((df.winner == 0).sum()), n)
     rate(f"{names[1]} wins", int((df.winner == 1).sum()), n)
@@ -118,6 +227,59 @@ def print_summary(m, df, seed: int, wall: float) -> None:
     console = Console()
     console.print(table)
     sd = df.points.std(ddof=1) / n**0.5 if n > 1 else 0.0
+    gps = manifest.get("games_per_second")
     console.print(f"points per match {df.points.mean():.2f} (95% +- {1.96 * sd:.2f}), "
-                  f"turns per match {df.turns.mean():.1f}; {n:,} matches in {wall:.2f} s "
-                  f"({n / wall:,.0f} matches/s)")
+                  f"turns per match {df.turns.mean():.1f}; {n:,} matches"
+                  + (f", {gps:,.0f} matches/s" if gps else ""))
+    console.print(f"run: {run_path}")
+
+
+@app.command()
+def runs(results: Path = typer.Option(Path("results"), "--results")):
+    """List the runs in the results directory."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from sim.store import list_runs
+
+    table = Table()
+    for col in ("run", "created", "status", "matches", "decks", "policies"):
+        table.add_column(col)
+    for m in list_runs(results):
+        table.add_row(m["run_id"], m["created"], m["status"], f"{m['games_done']:,}",
+                      " vs ".join(d["name"] for d in m["decks"]),
+                      " vs ".join(p["name"] for p in m["policies"]))
+    Console().print(table)
+
+
+@app.command()
+def replay(run: str = typer.Argument(..., help="run id"),
+           game: int = typer.Argument(..., min=0, help="match index in the run"),
+           results: Path = typer.Option(Path("results"), "--results")):
+    """The full turn-by-turn log of one match of a run, from the reference engine."""
+    import numpy as np
+
+    from sim.paintline.reference import replay as replay_match
+    from sim.records import MATCH_COLUMNS
+    from sim.run import matchup_from_manifest
+    from sim.store import StoreError, open_run, read_table
+
+    try:
+        folder = open_run(results, run)
+        manifest = folder.read_manifest()
+    except StoreError as err:
+        fail(str(err))
+    if game >= manifest["games_done"] and manifest["status"] == "complete":
+        fail(f"run {run} has matches 0 .. {manifest['games_done'] - 1}")
+    m = matchup_from_manifest(manifest)
+    g = replay_match(m, manifest["seed"], game)
+    typer.echo("\n".join(g.text))
+    df = read_table(folder.path, "matches")
+    row = df[df.game_index == game]
+    if len(row):
+        stored = row[list(MATCH_COLUMNS)].to_numpy()[0]
+        same = np.array_equal(stored, g.record)
+        typer.echo(f"record {'matches' if same else 'DIFFERS FROM'} the batch record of match "
+                   f"{game}")
+        if not same:
+            raise typer.Exit(1)

@@ -10,16 +10,21 @@ from pathlib import Path
 import numba
 
 _SOURCES = Path(__file__).resolve().parent
+# Modules outside paintline/ that compiled code is built from (the CLI, runner and store
+# are not, so editing them keeps the cache).
+KERNEL_MODULES = ("jit.py", "rng.py", "records.py")
 
 
 def source_hash() -> str:
-    """Hash of every module under sim/ plus the numba version.
+    """Hash of every module the kernels are built from, plus the numba version.
 
     numba's own cache only notices a change in the file that defines a function, not in a
-    callee from another module, so the cache folder itself is keyed to all sources.
+    callee from another module, so the cache folder itself is keyed to all those sources.
     """
     h = hashlib.sha256(numba.__version__.encode())
-    for path in sorted(_SOURCES.rglob("*.py")):
+    paths = [_SOURCES / name for name in KERNEL_MODULES] + sorted(
+        (_SOURCES / "paintline").glob("*.py"))
+    for path in paths:
         h.update(path.relative_to(_SOURCES).as_posix().encode())
         h.update(path.read_bytes())
     return h.hexdigest()[:16]

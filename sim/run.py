@@ -76,7 +76,7 @@ def new_manifest(matchup: Matchup, run_id: str, seed: int, games: int, chunk_siz
         "card_pool": {"path": str(pool.path), "sha256": pool.sha256, "ids": list(pool.ids)},
         "card_table": matchup.pool.table.tolist(),
         "decks": [{"name": d.name, "path": str(d.path),
-                   "cards": {pool.ids[c]: n for c, n in d.counts}} for d in matchup.decks],
+                   "cards": [[pool.ids[c], n] for c, n in d.counts]} for d in matchup.decks],
         "policies": [{"name": name, "params": vec.tolist()}
                      for name, vec in zip(matchup.policy_names, matchup.policies, strict=True)],
         "status": "running",
@@ -106,7 +106,7 @@ def matchup_from_manifest(manifest: dict) -> Matchup:
     pool = Pool(path, ids, tuple(names), tuple(texts), table, cp["sha256"])
     decks = []
     for d in manifest["decks"]:
-        counts = tuple((ids.index(c), n) for c, n in d["cards"].items())
+        counts = tuple((ids.index(c), n) for c, n in d["cards"])
         coach = next((c for c, _ in counts if table[c, 0] == 0), -1)
         nation = max((int(table[c, 1]) for c, _ in counts), default=0)
         decks.append(Deck(Path(d["path"]), d["name"], counts, coach, nation))

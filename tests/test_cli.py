@@ -1,0 +1,28 @@
+"""The `cardlab simulate` command through a real subprocess."""
+
+import shutil
+import subprocess
+import sys
+
+from .conftest import ROOT
+
+
+def cardlab(*args):
+    exe = shutil.which("cardlab")
+    cmd = [exe] if exe else [sys.executable, "-c", "from sim.cli import app; app()"]
+    return subprocess.run([*cmd, *args], cwd=ROOT, capture_output=True, text=True, timeout=600)
+
+
+def test_simulate_prints_rates_with_intervals():
+    out = cardlab("simulate", "--games", "300", "--seed", "3")
+    assert out.returncode == 0, out.stderr
+    assert "us-red-tide wins" in out.stdout and "95% interval" in out.stdout
+    assert "300" in out.stdout
+
+
+def test_simulate_bad_arguments_exit_2_without_traceback():
+    for args in (["--rules", "win_by=zero"], ["--rules", "nokey"], ["--policy", "nope"],
+                 ["no-such-deck", "ussr-red-tide"], ["--rules", "escalation=[8,6]"]):
+        out = cardlab("simulate", "--games", "10", *args)
+        assert out.returncode == 2, args
+        assert "Traceback" not in out.stderr and "error:" in out.stderr, args
