@@ -132,7 +132,9 @@ def chunk_tables(rec: BatchRecords, pool_ids: tuple[str, ...]):
             "measure": kind, "value": value.astype(np.int16),
             "count": counts[g, server, value].astype(np.int32),
         }))
-    rallies = pd.concat(rows, ignore_index=True)
+    # Game-major order, so that any chunking concatenates to the same table.
+    rallies = pd.concat(rows, ignore_index=True).sort_values(
+        ["game_index", "measure", "server", "value"], kind="stable", ignore_index=True)
     seat, card = np.meshgrid(np.arange(2), np.arange(len(pool_ids)), indexing="ij")
     cards = pd.DataFrame({"seat": seat.ravel().astype(np.int8),
                           "card": np.array(pool_ids, dtype=object)[card.ravel()]})

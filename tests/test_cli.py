@@ -13,8 +13,8 @@ def cardlab(*args):
     return subprocess.run([*cmd, *args], cwd=ROOT, capture_output=True, text=True, timeout=600)
 
 
-def test_simulate_prints_rates_with_intervals():
-    out = cardlab("simulate", "--games", "300", "--seed", "3")
+def test_simulate_prints_rates_with_intervals(tmp_path):
+    out = cardlab("simulate", "--games", "300", "--seed", "3", "--results", str(tmp_path))
     assert out.returncode == 0, out.stderr
     assert "us-red-tide wins" in out.stdout and "95% interval" in out.stdout
     assert "300" in out.stdout
@@ -23,6 +23,6 @@ def test_simulate_prints_rates_with_intervals():
 def test_simulate_bad_arguments_exit_2_without_traceback():
     for args in (["--rules", "win_by=zero"], ["--rules", "nokey"], ["--policy", "nope"],
                  ["no-such-deck", "ussr-red-tide"], ["--rules", "escalation=[8,6]"]):
-        out = cardlab("simulate", "--games", "10", *args)
+        out = cardlab("simulate", "--games", "10", "--results", "/nonexistent-cardlab", *args)
         assert out.returncode == 2, args
         assert "Traceback" not in out.stderr and "error:" in out.stderr, args

@@ -634,6 +634,10 @@ def test_draw_and_ready_abilities():
     put_in_play(P, 0, [wind, drive, drive, drive], [2, 2, 1, 2])
     assert A.on_hit(TABLE, wind, 0, P, G, R, 0, seen)
     assert list(P[0, S.TAP:S.TAP + 4]) == [2, 1, 1, 1]
+    table1 = POOL.with_values({(wind, T.C_ARG1): 1}).table
+    put_in_play(P, 0, [wind, drive, drive, drive], [2, 2, 1, 2])
+    assert A.on_hit(table1, wind, 0, P, G, R, 0, seen)
+    assert list(P[0, S.TAP:S.TAP + 4]) == [2, 1, 1, 2]
     table5 = POOL.with_values({(wind, T.C_ARG1): 5}).table
     assert A.on_hit(table5, wind, 0, P, G, R, 0, seen)
     assert list(P[0, S.TAP:S.TAP + 4]) == [2, 0, 0, 0]

@@ -1,0 +1,140 @@
+"""Chunked runs into the results store: same bytes for any split or backend, resume, errors."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from sim.paintline.batch import load_matchup
+from sim.run import simulate
+from sim.store import StoreError, read_table
+
+from .conftest import FOLDER, ROOT
+from .test_cli import cardlab
+
+GAMES = 6000
+
+
+@pytest.fixture(scope="module")
+def m():
+    return load_matchup(FOLDER, "us-red-tide", "ussr-red-tide", "random", "greedy")
+
+
+def tables(path):
+    return [read_table(path, name) for name in ("matches", "rallies", "cards")]
+
+
+def assert_same_run(a, b):
+    for x, y in zip(tables(a), tables(b), strict=True):
+        assert x.equals(y)
+
+
+@pytest.fixture(scope="module")
+def baseline(m, tmp_path_factory):
+    root = tmp_path_factory.mktemp("base")
+    simulate(m, GAMES, 5, results=root, run_id="base", chunk_size=1000, backend="serial")
+    return root / "base"
+
+
+def test_workers_chunks_and_backends_give_the_same_bytes(m, baseline, tmp_path):
+    runs = {
+        "loky1": dict(workers=1, chunk_size=1500, backend="loky"),
+        "loky2": dict(workers=2, chunk_size=700, backend="loky"),
+        "dask": dict(workers=2, chunk_size=1000, backend="dask"),
+    }
+    for run_id, kw in runs.items():
+        res = simulate(m, GAMES, 5, results=tmp_path, run_id=run_id, **kw)
+        assert res.games == GAMES and res.status == "complete"
+        assert_same_run(baseline, tmp_path / run_id)
+    df = read_table(baseline, "matches")
+    assert df.game_index.tolist() == list(range(GAMES))
+
+
+def test_killed_run_resumes_to_the_same_result(m, tmp_path):
+    env = {**os.environ, "CI": "1"}
+    cmd = [sys.executable, "-c", "from sim.cli import app; app()", "simulate",
+           "-n", "60000", "--chunk-size", "1000", "--seed", "9", "--policy-a", "random",
+           "--policy-b", "greedy", "--results", str(tmp_path), "--run-id", "killed",
+           "--backend", "serial"]
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, start_new_session=True,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    chunks = tmp_path / "killed" / "chunks"
+    deadline = time.time() + 300
+    while time.time() < deadline:
+        if chunks.is_dir() and len([p for p in chunks.iterdir() if p.name.isdigit()]) >= 3:
+            break
+        assert proc.poll() is None, proc.stderr.read().decode()
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    done_before = len([p for p in chunks.iterdir() if p.name.isdigit()])
+    assert 3 <= done_before < 60
+    out = cardlab("simulate", "--resume", "killed", "--results", str(tmp_path), "-q")
+    assert out.returncode == 0, out.stderr
+    whole = simulate(load_matchup(FOLDER, "us-red-tide", "ussr-red-tide", "random", "greedy"),
+                     60000, 9, results=tmp_path, run_id="whole", chunk_size=1000,
+                     backend="serial")
+    assert whole.games == 60000
+    assert_same_run(tmp_path / "killed", tmp_path / "whole")
+    assert not [p for p in chunks.iterdir() if p.name.startswith(".")]
+
+
+def test_complete_runs_are_immutable_and_ids_are_safe(m, baseline, tmp_path):
+    with pytest.raises(StoreError, match="complete"):
+        simulate(None, 0, 0, results=baseline.parent, resume="base")
+    with pytest.raises(StoreError, match="exists"):
+        simulate(m, 10, 1, results=baseline.parent, run_id="base")
+    for bad in ("../up", "a/b", ".hidden", "", "x" * 200):
+        with pytest.raises(StoreError, match="safe name"):
+            simulate(m, 10, 1, results=tmp_path, run_id=bad)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_target_precision_is_met_and_independent_of_workers(m, tmp_path):
+    a = simulate(m, 0, 3, results=tmp_path, run_id="a", chunk_size=500, workers=1,
+                 backend="serial", target_ci=0.008, max_games=20000)
+    b = simulate(m, 0, 3, results=tmp_path, run_id="b", chunk_size=500, workers=3,
+                 backend="serial", target_ci=0.008, max_games=20000)
+    assert a.games == b.games < 20000
+    df = read_table(tmp_path / "a", "matches")
+    from sim.run import half_width
+
+    assert half_width(int((df.winner == 0).sum()), len(df)) <= 0.008
+    first = df.iloc[: len(df) - 500]
+    assert len(first) > 0
+    assert half_width(int((first.winner == 0).sum()), len(first)) > 0.008
+    assert_same_run(tmp_path / "a", tmp_path / "b")
+
+
+def test_cli_replay_equals_batch_record(tmp_path):
+    out = cardlab("simulate", "-n", "300", "--chunk-size", "100", "--results", str(tmp_path),
+                  "--run-id", "r", "-q", "--policy", "lookahead")
+    assert out.returncode == 0, out.stderr
+    for game in (0, 150, 299):
+        rep = cardlab("replay", "r", str(game), "--results", str(tmp_path))
+        assert rep.returncode == 0, rep.stderr
+        assert "matches the batch record" in rep.stdout and "hits" in rep.stdout
+    listing = cardlab("runs", "--results", str(tmp_path))
+    assert "complete" in listing.stdout and "lookahead" in listing.stdout
+
+
+def test_cli_bad_inputs(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    cases = [
+        ["simulate", "nowhere/x.deck", "ussr-red-tide"],
+        ["simulate", "--policy", "nope"],
+        ["simulate", "--rules", "points_to_win"],
+        ["simulate", "--set", "Drive Shot=3"],
+        ["simulate", "--set", "Drive Shot.colour=3"],
+        ["simulate", "--results", str(blocker / "sub")],
+        ["simulate", "--backend", "carrier-pigeon"],
+        ["replay", "missing-run", "0", "--results", str(tmp_path)],
+    ]
+    for args in cases:
+        out = cardlab(*args, "-n", "10") if args[0] == "simulate" else cardlab(*args)
+        assert out.returncode == 2, (args, out.stdout, out.stderr)
+        assert "Traceback" not in out.stderr and "error:" in out.stderr, args
