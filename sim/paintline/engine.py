@@ -496,10 +496,13 @@ def play_batch(table, R, prms, bags, bag_lens, coaches, in_deck, seed, first_gam
     n = out.shape[0]
     n_blocks = (n + block - 1) // block
     n_cards = table.shape[0]
+    n_log = log.shape[0]
     for b in numba.prange(n_blocks):
-        # Thread-private copies of the shared inputs: every call between compiled
-        # functions touches an array's reference count, and threads sharing one count
-        # would fight over its cache line.
+        lo = b * block
+        hi = min(n, lo + block)
+        # Everything a thread touches in its hot loop is its own: calls between compiled
+        # functions update each array's reference count, and threads sharing one count
+        # (inputs or outputs alike) would fight over its cache line.
         tab = table.copy()
         rul = R.copy()
         pol = prms.copy()
@@ -507,6 +510,12 @@ def play_batch(table, R, prms, bags, bag_lens, coaches, in_deck, seed, first_gam
         bl = bag_lens.copy()
         co = coaches.copy()
         ind = in_deck.copy()
+        o = np.zeros((hi - lo, out.shape[1]), dtype=out.dtype)
+        rl = np.zeros((hi - lo, 2, rally_len.shape[2]), dtype=rally_len.dtype)
+        rt = np.zeros((hi - lo, 2, rally_top.shape[2]), dtype=rally_top.dtype)
+        cs = np.zeros((2, n_cards, card_stats.shape[3]), dtype=card_stats.dtype)
+        lg = np.zeros((1, log.shape[1], log.shape[2]), dtype=log.dtype)
+        ln = np.zeros(1, dtype=log_n.dtype)
         P = np.zeros((2, S.PLAYER_SIZE), dtype=np.int32)
         G = np.zeros(S.GAME_SIZE, dtype=np.int64)
         H = np.zeros(S.SHOT_SIZE, dtype=np.int64)
@@ -514,9 +523,15 @@ def play_batch(table, R, prms, bags, bag_lens, coaches, in_deck, seed, first_gam
         ctr = np.zeros(N_STREAMS, dtype=np.int64)
         seen = np.zeros((2, n_cards), dtype=np.int8)
         work = new_work()
-        cs = card_stats[b]
-        for i in range(b * block, min(n, (b + 1) * block)):
-            li = i if i < log.shape[0] else -1
-            play_match(tab, rul, pol, bg, bl, co, ind, seed, first_game + i,
-                       P, G, H, keys, ctr, seen, cs, work, out, rally_len, rally_top, log,
-                       log_n, i, li)
+        for i in range(lo, hi):
+            li = 0 if i < n_log else -1
+            ln[0] = 0
+            play_match(tab, rul, pol, bg, bl, co, ind, seed, first_game + i, P, G, H, keys, ctr,
+                       seen, cs, work, o, rl, rt, lg, ln, i - lo, li)
+            if li == 0:
+                log[i, : ln[0]] = lg[0, : ln[0]]
+                log_n[i] = ln[0]
+        out[lo:hi] = o
+        rally_len[lo:hi] = rl
+        rally_top[lo:hi] = rt
+        card_stats[b] = cs
