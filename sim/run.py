@@ -77,6 +77,7 @@ def new_manifest(matchup: Matchup, run_id: str, seed: int, games: int, chunk_siz
         "card_table": matchup.pool.table.tolist(),
         "decks": [{"name": d.name, "path": str(d.path),
                    "cards": [[pool.ids[c], n] for c, n in d.counts]} for d in matchup.decks],
+        "arsenals": [[pool.ids[c] for c in cards] for cards in matchup.arsenals],
         "policies": [{"name": name, "params": vec.tolist()}
                      for name, vec in zip(matchup.policy_names, matchup.policies, strict=True)],
         "status": "running",
@@ -113,7 +114,10 @@ def matchup_from_manifest(manifest: dict) -> Matchup:
     rules = Rules(manifest["rules"], _rule_vector(manifest["rules"]))
     pols = manifest["policies"]
     vecs = tuple(np.array(p["params"], dtype=np.float64) for p in pols)
-    return Matchup(pool, rules, (decks[0], decks[1]), (pols[0]["name"], pols[1]["name"]), vecs)
+    arsenals = tuple(tuple(ids.index(c) for c in cards)
+                     for cards in manifest.get("arsenals", [[], []]))
+    return Matchup(pool, rules, (decks[0], decks[1]), (pols[0]["name"], pols[1]["name"]), vecs,
+                   (arsenals[0], arsenals[1]))
 
 
 def half_width(wins: int, n: int) -> float:

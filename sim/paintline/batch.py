@@ -7,7 +7,20 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.paintline.pool import R_LADDER_LEN, Deck, Pool, PoolError, Problem, Rules, load_folder
+from sim.paintline.pool import (
+    BASIC_SHOT,
+    C_KIND,
+    MAX_ARSENAL,
+    R_ARSENAL,
+    R_LADDER_LEN,
+    TRICK_SHOT,
+    Deck,
+    Pool,
+    PoolError,
+    Problem,
+    Rules,
+    load_folder,
+)
 from sim.paintline.state import CAP
 from sim.records import CARD_STATS, BatchRecords
 
@@ -21,6 +34,7 @@ class Matchup:
     decks: tuple[Deck, Deck]
     policy_names: tuple[str, str]
     policies: tuple[np.ndarray, np.ndarray]
+    arsenals: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
 
     def arrays(self):
         """The integer tables the kernel reads."""
@@ -37,12 +51,20 @@ class Matchup:
             for card, count in deck.counts:
                 in_deck[p, card] = count
         prms = np.stack(self.policies).astype(np.float64)
-        return self.pool.table, self.rules.vector, prms, bags, bag_lens, coaches, in_deck
+        R = self.rules.vector.copy()
+        if self.rules.values["rally_mode"]:
+            bag_lens[:] = 0
+            coaches[:] = -1
+            for p, cards in enumerate(self.arsenals):
+                for k, card in enumerate(cards):
+                    R[R_ARSENAL + p * MAX_ARSENAL + k] = card
+        return self.pool.table, R, prms, bags, bag_lens, coaches, in_deck
 
 
 def load_matchup(folder: Path | str, deck_a: str | Path, deck_b: str | Path,
                  policy_a: str = "greedy", policy_b: str | None = None,
-                 rules: Rules | None = None) -> Matchup:
+                 rules: Rules | None = None,
+                 arsenals: tuple[list[str], list[str]] | None = None) -> Matchup:
     """A matchup from a game folder: decks by file or by name, policies by name."""
     from sim.paintline.policy import load_policies
     from sim.paintline.pool import load_deck
@@ -65,8 +87,34 @@ def load_matchup(folder: Path | str, deck_a: str | Path, deck_b: str | Path,
         if name not in policies:
             raise PoolError([Problem(str(folder / "policies.toml"), 0,
                                      f"unknown policy {name!r}; known: {', '.join(policies)}")])
+    cards = resolve_arsenals(data.pool, arsenals or ([], []))
     return Matchup(data.pool, rules or data.rules, (decks[0], decks[1]), names,
-                   (policies[names[0]], policies[names[1]]))
+                   (policies[names[0]], policies[names[1]]), cards)
+
+
+def resolve_arsenals(pool: Pool, arsenals) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Rally-mode arsenals by card name or id: at most 4 shot cards a seat."""
+    problems = []
+    out = []
+    for seat, names in zip("AB", arsenals, strict=True):
+        cards = []
+        for name in names:
+            card = pool.lookup(name)
+            if card is None:
+                hint = ", ".join(pool.closest(name)) or "none"
+                problems.append(Problem(f"arsenal {seat}", 0, f"unknown card {name!r}; "
+                                        f"closest: {hint}"))
+            elif pool.table[card, C_KIND] not in (BASIC_SHOT, TRICK_SHOT):
+                problems.append(Problem(f"arsenal {seat}", 0, f"card {name!r} is not a shot "
+                                        "card"))
+            else:
+                cards.append(card)
+        if len(names) > MAX_ARSENAL:
+            problems.append(Problem(f"arsenal {seat}", 0, f"at most {MAX_ARSENAL} cards"))
+        out.append(tuple(cards))
+    if problems:
+        raise PoolError(problems)
+    return out[0], out[1]
 
 
 def run_batch(matchup: Matchup, n: int, seed: int, first_game: int = 0, n_log: int = 0,

@@ -370,8 +370,11 @@ def set_up_game(table, R, prms, bags, bag_lens, P, G, keys, ctr, seen):
         draw_opening_hand(P, R, p)
         P[p, S.SCORE] = 0
         P[p, S.COACH_USES] = A.coach_uses(table, P[p, S.COACH])
+    if R[T.R_RALLY_MODE] == 1:
+        for p in range(2):
+            Ru.set_up_rally_mode(P, R, p)
     for p in range(2):
-        for _ in range(R[T.R_MULLIGANS]):
+        for _ in range(R[T.R_MULLIGANS] * (1 - R[T.R_RALLY_MODE])):
             stamina = 0
             for i in range(P[p, S.HAND_N]):
                 if table[P[p, S.HAND + i], T.C_KIND] == T.STAMINA:

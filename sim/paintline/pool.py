@@ -62,13 +62,17 @@ RULE_DEFAULTS: dict[str, object] = {
     "recycle_ratio": 2,
     "match_games": 1,
     "tie_rule": "hitter",
+    "rally_mode": False,
 }
 (
     R_CRIT_TARGET, R_SERVE_MISS, R_DECK_OUT, R_POINTS_TO_WIN, R_WIN_BY, R_HAND_LIMIT,
     R_OPENING_HAND, R_MULLIGANS, R_UNTAP_STEPS, R_RECYCLE_RATIO, R_MATCH_GAMES, R_TIE_RULE,
     R_LADDER_LEN, R_LADDER,
 ) = range(14)  # fmt: skip
-N_RULES = R_LADDER + MAX_LADDER
+MAX_ARSENAL = 4  # rally mode: shot cards each player starts every rally with
+R_RALLY_MODE = R_LADDER + MAX_LADDER
+R_ARSENAL = R_RALLY_MODE + 1  # seat p's cards at R_ARSENAL + p * MAX_ARSENAL, -1 padded
+N_RULES = R_ARSENAL + 2 * MAX_ARSENAL
 
 
 @dataclass(frozen=True)
@@ -369,6 +373,9 @@ def _check_rule_values(values: dict, where: str, lines: dict[str, int]) -> list[
                 bad(key, f"at most {MAX_LADDER} steps")
             elif value[0] < 1 or value[-1] > MAX_VALUE:
                 bad(key, "targets start at 1 or more")
+        elif isinstance(default, bool):
+            if not isinstance(value, bool):
+                bad(key, f"must be true or false, got {value!r}")
         elif isinstance(default, str):
             allowed = {"serve_miss": SERVE_MISS, "deck_out": DECK_OUT, "tie_rule": TIE_RULE}[key]
             if not isinstance(value, str):
@@ -404,6 +411,8 @@ def _rule_vector(values: dict) -> np.ndarray:
     ladder = values["escalation"]
     v[R_LADDER_LEN] = len(ladder)
     v[R_LADDER : R_LADDER + len(ladder)] = ladder
+    v[R_RALLY_MODE] = int(values["rally_mode"])
+    v[R_ARSENAL : R_ARSENAL + 2 * MAX_ARSENAL] = -1
     v.setflags(write=False)
     return v
 

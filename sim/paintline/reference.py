@@ -16,6 +16,7 @@ from sim.records import BatchRecords
 from sim.rng import DICE, N_STREAMS, SHUFFLE, py_below, py_stream_key
 
 SEATS = ("A", "B")
+UNLIMITED_STAMINA = 999  # rally mode
 TYPES = ("Default", "Lob", "Spin", "Drive")
 
 
@@ -76,6 +77,7 @@ class ReferenceGame:
         self.names = matchup.pool.names
         r = matchup.rules.values
         self.rules = r
+        self.rally_mode = bool(r["rally_mode"])
         self.ladder = list(r["escalation"])
         self.policies = matchup.policies
         self.keys = np.array([py_stream_key(seed, game_index, s) for s in range(N_STREAMS)],
@@ -147,16 +149,22 @@ class ReferenceGame:
     def set_up_game(self) -> None:
         for seat, s in enumerate(self.seats):
             deck = self.m.decks[seat]
-            s.bag = [int(c) for c in deck.bag()]
+            s.bag = [] if self.rally_mode else [int(c) for c in deck.bag()]
             s.hand, s.table, s.power_plant, s.discard = [], [], [], []
             s.ready_stamina = 0
             self.shuffle(seat)
             self.draw_opening_hand(seat)
             s.score = 0
             s.coach_uses = self.coach_uses(s.coach)
+        if self.rally_mode:
+            for seat, s in enumerate(self.seats):
+                s.table = [InPlay(c, new=False) for c in self.m.arsenals[seat]]
+                s.ready_stamina = UNLIMITED_STAMINA
+                self.say(f"{SEATS[seat]} starts every rally with "
+                         f"{self.cards_text(self.m.arsenals[seat])}")
         for seat, s in enumerate(self.seats):
             prm = self.policies[seat]
-            for _ in range(self.rules["mulligans"]):
+            for _ in range(0 if self.rally_mode else self.rules["mulligans"]):
                 stamina = sum(self.col(c, T.C_KIND) == T.STAMINA for c in s.hand)
                 if not Pol.choose_mulligan(prm, stamina, self.keys, self.counters, seat):
                     break
@@ -177,12 +185,17 @@ class ReferenceGame:
             return 1
         return max(self.ability(coach, K.REROLL), 0)
 
+    def stamina_in_play(self, s: Seat) -> int:
+        return UNLIMITED_STAMINA if self.rally_mode else len(s.power_plant)
+
     def cards_text(self, cards) -> str:
         return ", ".join(self.names[c] for c in cards) or "nothing"
 
     # --- drawing ---------------------------------------------------------------------
 
     def draw_card(self, seat: int) -> None:
+        if self.rally_mode:
+            return  # no deck, no draws
         s = self.seats[seat]
         if not s.bag:
             self.say(f"{SEATS[seat]} must draw from an empty bag and forfeits")
@@ -266,7 +279,7 @@ class ReferenceGame:
         s = self.seats[seat]
         out = np.zeros(max(len(s.hand), 1))
         Pol.hand_worths(self.policies[seat], self.cards, np.array(s.hand, dtype=np.int32),
-                        len(s.hand), len(s.power_plant), out)
+                        len(s.hand), self.stamina_in_play(s), out)
         return out
 
     def worth(self, seat: int, card: int) -> float:
@@ -280,7 +293,7 @@ class ReferenceGame:
         self.turns += 1
         self.say(f"-- turn {self.turns}: {who} to hit ({'serve' if self.is_serve else 'return'})")
         # 1. Ready all stamina, draw a card.
-        s.ready_stamina = len(s.power_plant)
+        s.ready_stamina = self.stamina_in_play(s)
         for c in s.table:
             c.new = False
         self.draw_card(seat)
@@ -496,7 +509,7 @@ class ReferenceGame:
         for s in self.seats:
             for c in s.table:
                 c.tap = 0
-            s.ready_stamina = len(s.power_plant)
+            s.ready_stamina = self.stamina_in_play(s)
         self.step = self.top = 0
         self.after_crit = False
         self.incoming_penalty = 0
@@ -549,7 +562,7 @@ class ReferenceGame:
         rec = self.record
         rec[Rec.CUT_LEN] = rec[Rec.CUT_SERVER] = -1
         for seat in range(2):
-            self.seats[seat].coach = int(self.m.decks[seat].coach)
+            self.seats[seat].coach = -1 if self.rally_mode else int(self.m.decks[seat].coach)
         self.turns = self.points = self.shots = self.point_no = 0
         deckouts = 0
         end = 0

@@ -111,6 +111,25 @@ def take_mulligan(P, p, keys, ctr):
     shuffle_bag(P, p, keys, ctr)
 
 
+UNLIMITED_STAMINA = 999
+
+
+@njit
+def set_up_rally_mode(P, R, p):
+    """Rally mode: the seat's arsenal starts in play, ready, with stamina to spare."""
+    for k in range(T.MAX_ARSENAL):
+        card = R[T.R_ARSENAL + p * T.MAX_ARSENAL + k]
+        if card >= 0:
+            slot = P[p, PLAY_N]
+            P[p, PLAY + slot] = card
+            P[p, TAP + slot] = 0
+            P[p, ATT + slot] = -1
+            P[p, NEW + slot] = 0
+            P[p, PLAY_N] = slot + 1
+    P[p, PP_N] = UNLIMITED_STAMINA
+    P[p, PP_READY] = UNLIMITED_STAMINA
+
+
 # --- drawing and deck-out ---------------------------------------------------------
 
 
@@ -123,6 +142,8 @@ def bag_left(P, p):
 def draw_card(P, G, R, p, seen):
     """Draw one card; drawing from an empty bag, or emptying it under forfeit_when_empty,
     forfeits the game. Returns False on a forfeit."""
+    if R[T.R_RALLY_MODE] == 1:
+        return True  # rally mode: no deck, no draws
     if bag_left(P, p) == 0:
         G[FORFEIT] = p
         return False
