@@ -283,3 +283,81 @@ def replay(run: str = typer.Argument(..., help="run id"),
                    f"{game}")
         if not same:
             raise typer.Exit(1)
+
+
+def split_cards(text: str | None) -> list[str]:
+    return [c.strip() for c in (text or "").split(",") if c.strip()]
+
+
+@app.command()
+def exact(
+    arsenal_a: str = typer.Option("", "--arsenal-a", help="seat A's shot cards, comma separated"),
+    arsenal_b: str = typer.Option("", "--arsenal-b", help="seat B's shot cards, comma separated"),
+    policy: str = typer.Option("greedy", "--policy", help="policy of both seats"),
+    policy_a: str = typer.Option(None, "--policy-a"),
+    policy_b: str = typer.Option(None, "--policy-b"),
+    rules: list[str] = typer.Option([], "--rules", help="rule option KEY=VALUE (repeatable)"),
+    folder: Path = typer.Option(DEFAULT_FOLDER, "--folder", help="game folder"),
+    check_games: int = typer.Option(0, "--check", min=0, help="also simulate N matches"),
+    seed: int = typer.Option(1, "--seed", min=0),
+):
+    """Exact rally, game and match odds of a rally-mode setting (each seat starts every
+    rally with its arsenal); with --check N, a simulation beside it with z-scores."""
+    from sim.paintline import exact as ex
+    from sim.paintline.batch import load_matchup
+    from sim.paintline.pool import PoolError, load_folder
+
+    if not folder.is_dir():
+        fail(f"{folder}: no such game folder")
+    try:
+        data = load_folder(folder)
+        overrides = parse_overrides(rules)
+        overrides["rally_mode"] = True
+        rule_set = data.rules.replace(**overrides)
+        decks = list(data.decks)
+        m = load_matchup(folder, decks[0], decks[-1], policy_a or policy, policy_b or policy,
+                         rule_set, (split_cards(arsenal_a), split_cards(arsenal_b)))
+        answer = ex.solve(m)
+    except PoolError as err:
+        fail("\n".join(str(p) for p in err.problems))
+    except ValueError as err:
+        fail(str(err))
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    names = [", ".join(m.pool.names[c] for c in cards) or "Default Shot only"
+             for cards in m.arsenals]
+    console.print(f"A ({m.policy_names[0]}): {names[0]}")
+    console.print(f"B ({m.policy_names[1]}): {names[1]}")
+    table = Table(title="exact, rally mode")
+    for col in ("quantity", "A serves", "B serves"):
+        table.add_column(col, justify="right" if col != "quantity" else "left")
+    a, b = answer.rallies
+    table.add_row("P(server wins point)", f"{a.server_wins:.6f}", f"{b.server_wins:.6f}")
+    table.add_row("mean rally length (shots landed)", f"{a.mean_length:.4f}",
+                  f"{b.mean_length:.4f}")
+    for k in range(1, len(a.survival)):
+        table.add_row(f"P(index reaches {m.rules.values['escalation'][k]})",
+                      f"{a.survival[k]:.6f}", f"{b.survival[k]:.6f}")
+    console.print(table)
+    worth = ex.worth_on_the_die(m)
+    console.print(f"P(A wins game) {answer.game_a_opens:.6f} when A opens, "
+                  f"{answer.game_b_opens:.6f} when B opens; P(A wins match) "
+                  f"{answer.match:.6f}; A's arsenal is worth {worth:+.3f} on the d20")
+    if check_games:
+        from sim.paintline.batch import run_batch
+
+        rec = run_batch(m, check_games, seed)
+        df = ex.check(answer, rec.rally_len.sum(axis=0), rec.rally_top.sum(axis=0),
+                      int((rec.matches[:, 0] == 0).sum()), check_games)
+        cmp = Table(title=f"exact vs {check_games:,} simulated matches (seed {seed})")
+        for col in ("quantity", "server", "exact", "estimate", "se", "z", "n", ""):
+            cmp.add_column(col, justify="right" if col not in ("quantity", "") else "left")
+        for r in df.itertuples():
+            server = "AB"[r.server] if r.server >= 0 else "-"
+            cmp.add_row(r.quantity, server, f"{r.exact:.5f}", f"{r.estimate:.5f}",
+                        f"{r.se:.5f}", f"{r.z:+.2f}", f"{r.n:,}", "FLAG |z|>4" if r.flag else "")
+        console.print(cmp)
+        if df.flag.any():
+            raise typer.Exit(1)

@@ -10,21 +10,43 @@ from pathlib import Path
 import numba
 
 _SOURCES = Path(__file__).resolve().parent
-# Modules outside paintline/ that compiled code is built from (the CLI, runner and store
-# are not, so editing them keeps the cache).
-KERNEL_MODULES = ("jit.py", "rng.py", "records.py")
+
+
+def kernel_sources() -> list[Path]:
+    """Modules with compiled functions, and every sim module they import, transitively."""
+    import re
+
+    pattern = re.compile(r"^from sim(?:\.(\w+))?(?:\.(\w+))? import ([\w, ()]+)", re.M)
+
+    def deps(path: Path) -> set[Path]:
+        out = set()
+        for m in pattern.finditer(path.read_text(encoding="utf-8")):
+            parts = [x for x in m.groups()[:2] if x]
+            names = [n.split()[0] for n in m.group(3).strip("()").split(",") if n.strip()]
+            for cand in [_SOURCES.joinpath(*parts).with_suffix(".py")] + [
+                    _SOURCES.joinpath(*parts, n).with_suffix(".py") for n in names]:
+                if cand.is_file():
+                    out.add(cand)
+        return out
+
+    todo = [p for p in _SOURCES.rglob("*.py") if "@njit" in p.read_text(encoding="utf-8")]
+    seen = set(todo)
+    while todo:
+        for dep in deps(todo.pop()):
+            if dep not in seen:
+                seen.add(dep)
+                todo.append(dep)
+    return sorted(seen)
 
 
 def source_hash() -> str:
-    """Hash of every module the kernels are built from, plus the numba version.
+    """Hash of the kernel sources plus the numba version.
 
     numba's own cache only notices a change in the file that defines a function, not in a
-    callee from another module, so the cache folder itself is keyed to all those sources.
+    callee from another module, so the cache folder itself is keyed to all of them.
     """
     h = hashlib.sha256(numba.__version__.encode())
-    paths = [_SOURCES / name for name in KERNEL_MODULES] + sorted(
-        (_SOURCES / "paintline").glob("*.py"))
-    for path in paths:
+    for path in kernel_sources():
         h.update(path.relative_to(_SOURCES).as_posix().encode())
         h.update(path.read_bytes())
     return h.hexdigest()[:16]

@@ -409,3 +409,43 @@ def worth_on_the_die(matchup: Matchup) -> float:
     if f(lo) > 0 or f(hi) < 0:
         return float("nan")
     return brentq(f, lo, hi, xtol=1e-9)
+
+
+def check(answer: ExactAnswer, rally_len: np.ndarray, rally_top: np.ndarray, a_wins: int,
+          matches: int, flag_z: float = 4.0):
+    """Monte Carlo against exact: per quantity the exact value, the estimate, its standard
+    error, z and a flag when |z| > flag_z. rally_len and rally_top are rally counts summed
+    over matches, [server seat, shots landed] and [server seat, highest step]."""
+    import pandas as pd
+
+    rows = []
+
+    def add(quantity, server, exact_value, k, n, mean=None, var=None):
+        if n == 0:
+            return
+        if mean is None:
+            est = k / n
+            se = math.sqrt(max(est * (1 - est), 0.0) / n)
+        else:
+            est, se = mean, math.sqrt(var / n)
+        z = (est - exact_value) / se if se > 0 else (0.0 if est == exact_value else math.inf)
+        rows.append((quantity, server, exact_value, est, se, z, n))
+
+    bins = np.arange(rally_len.shape[1])
+    for s, ans in enumerate(answer.rallies):
+        counts = rally_len[s]
+        n = int(counts.sum())
+        add("P(server wins point)", s, ans.server_wins, int(counts[1::2].sum()), n)
+        exact_capped = float((bins * ans.length).sum())
+        if n > 1:
+            mean = float((bins * counts).sum() / n)
+            var = float((counts * (bins - mean) ** 2).sum() / (n - 1))
+            add("mean rally length", s, exact_capped, 0, n, mean, var)
+        top = rally_top[s]
+        reached = top[::-1].cumsum()[::-1]
+        for k in range(1, len(top)):
+            add(f"P(index step >= {k})", s, float(ans.survival[k]), int(reached[k]), n)
+    add("P(A wins match)", -1, answer.match, a_wins, matches)
+    df = pd.DataFrame(rows, columns=["quantity", "server", "exact", "estimate", "se", "z", "n"])
+    df["flag"] = df.z.abs() > flag_z
+    return df
