@@ -428,7 +428,10 @@ def check(answer: ExactAnswer, rally_len: np.ndarray, rally_top: np.ndarray, a_w
             se = math.sqrt(max(est * (1 - est), 0.0) / n)
         else:
             est, se = mean, math.sqrt(var / n)
-        z = (est - exact_value) / se if se > 0 else (0.0 if est == exact_value else math.inf)
+        if se > 0:
+            z = (est - exact_value) / se
+        else:  # every draw alike: the exact value must be that one, up to rounding
+            z = 0.0 if abs(est - exact_value) < 1e-9 else math.inf
         rows.append((quantity, server, exact_value, est, se, z, n))
 
     bins = np.arange(rally_len.shape[1])
