@@ -58,7 +58,7 @@ def parse_overrides(items: list[str]) -> dict:
 
 
 def load_or_fail(folder: Path, deck_a: str, deck_b: str, policy_a: str, policy_b: str,
-                 rules: list[str], sets: list[str]):
+                 rules: list[str], sets: list[str], arsenals=None):
     """A matchup from the command line's words, or a one-line error and exit 2."""
     from sim.paintline.batch import load_matchup
     from sim.paintline.pool import PoolError, load_folder
@@ -68,7 +68,7 @@ def load_or_fail(folder: Path, deck_a: str, deck_b: str, policy_a: str, policy_b
     try:
         base = load_folder(folder).rules
         rule_set = base.replace(**parse_overrides(rules)) if rules else base
-        m = load_matchup(folder, deck_a, deck_b, policy_a, policy_b, rule_set)
+        m = load_matchup(folder, deck_a, deck_b, policy_a, policy_b, rule_set, arsenals)
     except PoolError as err:
         fail("\n".join(str(p) for p in err.problems))
     if sets:
@@ -183,14 +183,20 @@ def simulate(
     target_ci: float = typer.Option(None, "--target-ci", help="stop at this 95% half-width"),
     max_games: int = typer.Option(None, "--max-games", min=1, help="cap with --target-ci"),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress bar"),
+    arsenal_a: str = typer.Option(None, "--arsenal-a", help="rally mode: seat A's shot cards"),
+    arsenal_b: str = typer.Option(None, "--arsenal-b", help="rally mode: seat B's shot cards"),
 ):
     """Play DECK_A against DECK_B into the results store; print win rates with 95% intervals."""
     if scheduler:
         backend = "dask"
     m = None
     if not resume:
+        arsenals = None
+        if arsenal_a is not None or arsenal_b is not None:
+            rules = [*rules, "rally_mode=true"]
+            arsenals = (split_cards(arsenal_a), split_cards(arsenal_b))
         m = load_or_fail(folder, deck_a, deck_b, policy_a or policy, policy_b or policy, rules,
-                         sets)
+                         sets, arsenals)
     res = run_store(m, games, seed, results, run_id, chunk_size, workers or None, backend,
                     scheduler, resume, target_ci, max_games, quiet)
     print_summary(res.run.path)
@@ -231,6 +237,12 @@ def print_summary(run_path: Path) -> None:
     console.print(f"points per match {df.points.mean():.2f} (95% +- {1.96 * sd:.2f}), "
                   f"turns per match {df.turns.mean():.1f}; {n:,} matches"
                   + (f", {gps:,.0f} matches/s" if gps else ""))
+    check = manifest.get("exact_check")
+    if check:
+        verdict = "FLAGGED" if check["flagged"] else "agrees"
+        console.print(f"exact check: {check['quantities']} quantities, max |z| "
+                      f"{check['max_abs_z']:.2f}, {check['flagged']} flagged: {verdict} "
+                      "(exact_check.parquet)")
     console.print(f"run: {run_path}")
 
 

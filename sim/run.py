@@ -239,6 +239,8 @@ def simulate(matchup: Matchup | None, games: int, seed: int, results: Path | str
                 run.remove_chunk(i)
         games_done = sum(_chunk_games(i, chunk_size, games) for i in keep)
         manifest["games"] = games_done
+    if matchup.rules.values["rally_mode"]:
+        manifest["exact_check"] = write_exact_check(run, matchup)
     manifest.update(status="complete", games_done=games_done,
                     wall_seconds=round(manifest.get("wall_seconds", 0.0) + wall, 3))
     new = games_done - games_before
@@ -286,3 +288,27 @@ def _target_prefix(run, done, chunk_size, games, target) -> tuple[list[int], boo
         if half_width(int(wins[n - 1]), n) <= target:
             return prefix[:k], True
     return prefix, False
+
+
+def write_exact_check(run: RunFolder, matchup: Matchup) -> dict:
+    """Rally mode is covered by the exact solver: put every Monte Carlo quantity beside its
+    exact value (exact_check.parquet) and summarise the check for the manifest."""
+    import numpy as np
+
+    from sim.paintline import exact
+    from sim.records import RALLY_BINS
+    from sim.store import read_table
+
+    answer = exact.solve(matchup)
+    rallies = read_table(run.path, "rallies")
+    steps = len(matchup.rules.values["escalation"])
+    counts = {"length": np.zeros((2, RALLY_BINS)), "top_step": np.zeros((2, steps))}
+    sums = rallies.groupby(["measure", "server", "value"])["count"].sum()
+    for (measure, server, value), c in sums.items():
+        counts[measure][server, value] = c
+    matches = read_table(run.path, "matches")
+    df = exact.check(answer, counts["length"], counts["top_step"],
+                     int((matches.winner == 0).sum()), len(matches))
+    df.to_parquet(run.path / "exact_check.parquet", index=False)
+    return {"quantities": len(df), "flagged": int(df.flag.sum()),
+            "max_abs_z": round(float(df.z.abs().max()), 3)}
