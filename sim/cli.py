@@ -373,3 +373,68 @@ def exact(
         console.print(cmp)
         if df.flag.any():
             raise typer.Exit(1)
+
+
+@app.command()
+def matchup(
+    decks: list[str] = typer.Argument(..., help="deck names or .deck files"),
+    policies: str = typer.Option("greedy", "--policies", help="comma-separated policies"),
+    games: int = typer.Option(20_000, "--games", "-n", min=1, help="matches per pairing"),
+    seed: int = typer.Option(1, "--seed", min=0, max=2**63 - 1),
+    rules: list[str] = typer.Option([], "--rules", help="rule option KEY=VALUE (repeatable)"),
+    folder: Path = typer.Option(DEFAULT_FOLDER, "--folder", help="game folder"),
+    results: Path = typer.Option(Path("results"), "--results", help="results directory"),
+    run_id: str = typer.Option(None, "--run-id", help="name of the round-robin folder"),
+    chunk_size: int = typer.Option(50_000, "--chunk-size", min=1),
+    workers: int = typer.Option(0, "--workers", min=0),
+    quiet: bool = typer.Option(False, "--quiet", "-q"),
+):
+    """Round robin: every (deck, policy) entrant against every other, one run each, in one
+    folder results/RUN/; prints the matrix of win rates."""
+    import json
+    from datetime import UTC, datetime
+
+    from sim.store import StoreError, check_run_id
+
+    entrants = [(d, p) for d in decks for p in split_cards(policies)]
+    if len(entrants) < 2:
+        fail("a round robin needs at least two (deck, policy) entrants")
+    run_id = run_id or datetime.now(UTC).strftime("rr-%Y%m%d-%H%M%S")
+    try:
+        check_run_id(run_id)
+    except StoreError as err:
+        fail(str(err))
+    root = results / run_id
+    pairings = []
+    for i, (da, pa) in enumerate(entrants):
+        for db, pb in entrants[i + 1:]:
+            m = load_or_fail(folder, da, db, pa, pb, rules, [])
+            name = f"{len(pairings):03d}"
+            res = run_store(m, games, seed, root, name, chunk_size, workers or None, "loky", None,
+                            None, None, None, quiet)
+            pairings.append({"run": name, "a": [m.decks[0].name, pa], "b": [m.decks[1].name, pb],
+                             "games": res.games})
+    (root / "roundrobin.json").write_text(json.dumps({"run_id": run_id, "seed": seed,
+                                                      "pairings": pairings}, indent=2))
+    from analysis.metrics import matchup_matrix
+
+    table = matchup_matrix(root)
+    typer.echo(table.to_string())
+    typer.echo(f"round robin: {root}")
+
+
+@app.command()
+def report(run: str = typer.Argument(..., help="run id, or a run folder"),
+           results: Path = typer.Option(Path("results"), "--results")):
+    """Write report.html (figures embedded) and report.md into the run folder."""
+    from analysis.report import build_report
+    from sim.store import StoreError, open_run
+
+    path = Path(run)
+    if not (path / "manifest.json").is_file():
+        try:
+            path = open_run(results, run).path
+        except StoreError as err:
+            fail(str(err))
+    html, md = build_report(path)
+    typer.echo(f"report: {html}\nsummary: {md}")

@@ -1,0 +1,1 @@
+"""cardlab analysis: tidy tables and figures from the results store (no compiled code)."""

@@ -1,0 +1,171 @@
+"""Figures, one function each (`plot_x(df, ax=None)`), all in one shared style."""
+
+from __future__ import annotations
+
+import numpy as np
+
+SEAT_COLOURS = ("#1f5fa8", "#c0392b")  # deck A blue, deck B red
+ACCENT = "#2c3e50"
+
+
+def _ax(ax, size=(6.4, 4.0)):
+    import matplotlib
+
+    matplotlib.use("Agg", force=False)
+    import matplotlib.pyplot as plt
+
+    if ax is None:
+        _, ax = plt.subplots(figsize=size, layout="constrained")
+    ax.grid(True, color="#dddddd", linewidth=0.7)
+    ax.set_axisbelow(True)
+    for side in ("top", "right"):
+        ax.spines[side].set_visible(False)
+    return ax
+
+
+def _err(center, lo, hi):
+    """Error-bar lengths, never negative (rounding can put a bound a hair past the rate)."""
+    c = np.asarray(center, dtype=float)
+    return [np.maximum(c - np.asarray(lo, dtype=float), 0),
+            np.maximum(np.asarray(hi, dtype=float) - c, 0)]
+
+
+def plot_headline(df, ax=None):
+    """Horizontal bars of the headline rates with their 95% intervals."""
+    ax = _ax(ax, (7.0, 0.45 * len(df) + 1.2))
+    y = np.arange(len(df))[::-1]
+    ax.barh(y, df.rate, color="#9fb8d6", height=0.6)
+    ax.errorbar(df.rate, y, xerr=_err(df.rate, df.lo, df.hi), fmt="none",
+                ecolor=ACCENT, capsize=3)
+    ax.axvline(0.5, color="#888888", linestyle=":", linewidth=1)
+    ax.set_yticks(y, [f"{q}  (n={n:,})" for q, n in zip(df.quantity, df.n, strict=True)])
+    ax.set_xlim(0, 1)
+    ax.set_xlabel("rate with 95% Wilson interval")
+    return ax
+
+
+def plot_survival(df, ax=None, labels=("A serves", "B serves")):
+    """P(rally reaches index >= k) per server with bands; exact curve dashed if present."""
+    ax = _ax(ax)
+    for server in (0, 1):
+        d = df[df.server == server]
+        c = SEAT_COLOURS[server]
+        ax.plot(d["index"], d.rate, "-", color=c, linewidth=2,
+                label=f"{labels[server]} (simulated)")
+        ax.fill_between(d["index"], d.lo, d.hi, color=c, alpha=0.2)
+        if "exact" in d and d.exact.notna().any():
+            ax.plot(d["index"], d.exact, "o--", color=c, markersize=4, linewidth=1,
+                    label=f"{labels[server]} (exact)")
+    ax.set_xlabel("escalation index")
+    ax.set_ylabel("P(rally reaches index >= k)")
+    ax.set_ylim(0, 1.02)
+    ax.legend(frameon=False)
+    return ax
+
+
+def plot_hazard(df, ax=None, labels=("A serves", "B serves")):
+    """Per-step hazard: P(the rally ends at this index | it reached it)."""
+    ax = _ax(ax)
+    for server in (0, 1):
+        d = df[(df.server == server) & (df.k > 0)]
+        c = SEAT_COLOURS[server]
+        ax.errorbar(d["index"] + (server - 0.5) * 0.3, d.hazard,
+                    yerr=_err(d.hazard, d.hazard_lo, d.hazard_hi), fmt="o", color=c,
+                    capsize=3, label=labels[server])
+    ax.set_xlabel("escalation index")
+    ax.set_ylabel("P(rally ends here | reached)")
+    ax.set_ylim(0, 1.02)
+    ax.legend(frameon=False)
+    return ax
+
+
+def plot_lengths(matches, ax=None):
+    """Distribution of points per match."""
+    ax = _ax(ax)
+    counts = matches.points.value_counts().sort_index()
+    ax.bar(counts.index, counts / counts.sum(), color="#9fb8d6")
+    ax.set_xlabel("points per match")
+    ax.set_ylabel("share of matches")
+    return ax
+
+
+def plot_matrix(df, ax=None, row="entrant", col="opponent", title=""):
+    """Heatmap of win rates (row's win rate against column) with the rate and interval."""
+    ax = _ax(ax, (6.4, 5.0))
+    ax.grid(False)
+    piv = df.pivot(index=row, columns=col, values="rate")
+    lo = df.pivot(index=row, columns=col, values="lo")
+    hi = df.pivot(index=row, columns=col, values="hi")
+    im = ax.imshow(piv.to_numpy(dtype=float), cmap="RdBu", vmin=0, vmax=1)
+    ax.set_xticks(range(len(piv.columns)), piv.columns, rotation=30, ha="right")
+    ax.set_yticks(range(len(piv.index)), piv.index)
+    for i in range(piv.shape[0]):
+        for j in range(piv.shape[1]):
+            v = piv.iat[i, j]
+            if np.isfinite(v):
+                ax.text(j, i, f"{v:.3f}\n[{lo.iat[i, j]:.3f}, {hi.iat[i, j]:.3f}]",
+                        ha="center", va="center", fontsize=8,
+                        color="white" if abs(v - 0.5) > 0.3 else "black")
+    ax.figure.colorbar(im, ax=ax, label="win rate")
+    ax.set_title(title)
+    return ax
+
+
+def plot_card_iwd(df, ax=None, effect="iwd_relative"):
+    """Improvement when drawn (relative to the deck's median card) per card with 95%
+    intervals, coloured by verdict."""
+    d = df.sort_values(effect).assign(iwd=lambda x: x[effect])
+    ax = _ax(ax, (7.0, 0.28 * len(d) + 1.5))
+    colours = {"over-powered": "#c0392b", "under-powered": "#1f5fa8",
+               "no evidence": "#7f8c8d", "not enough games": "#cccccc"}
+    y = np.arange(len(d))
+    # Interval of a difference of two independent proportions, from the two Wilson bands.
+    lo = d.iwd - np.hypot(d.gih_wr - d.gih_lo, d.gns_hi - d.gns_wr)
+    hi = d.iwd + np.hypot(d.gih_hi - d.gih_wr, d.gns_wr - d.gns_lo)
+    for verdict, c in colours.items():
+        s = (d.verdict == verdict).to_numpy() if "verdict" in d else np.ones(len(d), bool)
+        ax.errorbar(d.iwd[s], y[s], xerr=_err(d.iwd[s], lo[s], hi[s]), fmt="o", color=c,
+                    capsize=2, label=verdict)
+    ax.axvline(0, color="#888888", linewidth=1)
+    ax.set_yticks(y, [f"{n} ({deck})" for n, deck in zip(d.name, d.deck, strict=True)])
+    ax.set_xlabel("improvement when drawn, relative to the deck's median card")
+    ax.legend(frameon=False, fontsize=8)
+    return ax
+
+
+def plot_curve(df, x, ax=None, label="", exact=None):
+    """A response curve (sweep or sensitivity): rate with its 95% band against x."""
+    ax = _ax(ax)
+    ax.plot(df[x], df.rate, "o-", color=SEAT_COLOURS[0], label=label or "simulated")
+    ax.fill_between(df[x], df.lo, df.hi, color=SEAT_COLOURS[0], alpha=0.2)
+    if exact is not None:
+        ax.plot(df[x], exact, "s--", color=ACCENT, label="exact")
+    ax.set_xlabel(x)
+    ax.set_ylabel("win rate (95% interval)")
+    ax.legend(frameon=False)
+    return ax
+
+
+def plot_deltas(df, ax=None, label="delta"):
+    """Paired deltas with intervals, one row per item (sensitivity, what-if)."""
+    d = df.sort_values("delta")
+    ax = _ax(ax, (7.0, 0.3 * len(d) + 1.5))
+    y = np.arange(len(d))
+    ax.errorbar(d.delta, y, xerr=_err(d.delta, d.lo, d.hi), fmt="o", color=ACCENT,
+                capsize=2)
+    ax.axvline(0, color="#888888", linewidth=1)
+    ax.set_yticks(y, d.item)
+    ax.set_xlabel(label)
+    return ax
+
+
+def to_png(ax) -> bytes:
+    """The figure of an axes as PNG bytes (and closes it)."""
+    import io
+
+    import matplotlib.pyplot as plt
+
+    buf = io.BytesIO()
+    ax.figure.savefig(buf, format="png", dpi=110)
+    plt.close(ax.figure)
+    return buf.getvalue()
