@@ -10,7 +10,7 @@ import pandas as pd
 
 from analysis.stats import bh, mean_table, two_proportion_p, with_rate
 
-KINDS = ("coach", "stamina", "basic_shot", "trick_shot", "enhancement")
+KINDS = ("coach", "stamina", "basic_shot", "trick_shot", "enhancement", "blank")
 MIN_GAMES = 200  # fewer drawn (or not drawn) games than this: "not enough games"
 
 

@@ -438,3 +438,138 @@ def report(run: str = typer.Argument(..., help="run id, or a run folder"),
             fail(str(err))
     html, md = build_report(path)
     typer.echo(f"report: {html}\nsummary: {md}")
+
+
+def print_frame(df, title: str, columns: list[str]) -> None:
+    """A DataFrame as a rich table (floats to 4 places)."""
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=title)
+    for c in columns:
+        table.add_column(c, justify="left" if df[c].dtype == object else "right")
+    for row in df[columns].itertuples(index=False):
+        table.add_row(*[f"{v:.4f}" if isinstance(v, float) else str(v) for v in row])
+    Console().print(table)
+
+
+@app.command()
+def sensitivity(
+    deck_a: str = typer.Argument("us-red-tide"), deck_b: str = typer.Argument("ussr-red-tide"),
+    games: int = typer.Option(10_000, "--games", "-n", min=10),
+    seed: int = typer.Option(1, "--seed", min=0),
+    policy: str = typer.Option("greedy", "--policy"),
+    card: list[str] = typer.Option([], "--card", help="only these cards (repeatable)"),
+    rules: list[str] = typer.Option([], "--rules"),
+    folder: Path = typer.Option(DEFAULT_FOLDER, "--folder"),
+    results: Path = typer.Option(Path("results"), "--results"),
+    run_id: str = typer.Option(None, "--run-id"),
+):
+    """Change in win rate per +1 of each shot card's bonus and penalty (both value sets),
+    paired on the same seeds, with each card's worth on the d20."""
+    from sim.experiments import sensitivity as run_sensitivity
+
+    m = load_or_fail(folder, deck_a, deck_b, policy, policy, rules, [])
+    df = guarded(lambda: run_sensitivity(m, games, seed, results, run_id, card or None))
+    print_frame(df, f"card-value sensitivity, {games:,} paired matches each",
+                ["item", "deck", "delta", "lo", "hi", "variance_reduction", "worth_d20"])
+
+
+@app.command()
+def ablation(
+    deck_a: str = typer.Argument("us-red-tide"), deck_b: str = typer.Argument("ussr-red-tide"),
+    games: int = typer.Option(10_000, "--games", "-n", min=10),
+    seed: int = typer.Option(1, "--seed", min=0),
+    policy: str = typer.Option("greedy", "--policy"),
+    rules: list[str] = typer.Option([], "--rules"),
+    folder: Path = typer.Option(DEFAULT_FOLDER, "--folder"),
+    results: Path = typer.Option(Path("results"), "--results"),
+    run_id: str = typer.Option(None, "--run-id"),
+):
+    """Each card's causal worth: all its copies swapped for Blanks on the same seeds."""
+    from sim.experiments import ablation as run_ablation
+
+    m = load_or_fail(folder, deck_a, deck_b, policy, policy, rules, [])
+    df = guarded(lambda: run_ablation(m, games, seed, results, run_id))
+    print_frame(df.sort_values("delta", ascending=False), "win rate the card adds to its deck",
+                ["item", "copies", "delta", "lo", "hi", "p_adjusted", "reject"])
+
+
+@app.command()
+def sweep(
+    deck_a: str = typer.Argument("us-red-tide"), deck_b: str = typer.Argument("ussr-red-tide"),
+    vary: str = typer.Option("stamina", "--vary", help="stamina or copies"),
+    card: str = typer.Option(None, "--card", help="with --vary copies"),
+    values: str = typer.Option(None, "--values", help="comma-separated; default full range"),
+    seat: int = typer.Option(0, "--seat", min=0, max=1, help="0 sweeps deck A, 1 deck B"),
+    games: int = typer.Option(10_000, "--games", "-n", min=10),
+    seed: int = typer.Option(1, "--seed", min=0),
+    policy: str = typer.Option("greedy", "--policy"),
+    rules: list[str] = typer.Option([], "--rules"),
+    folder: Path = typer.Option(DEFAULT_FOLDER, "--folder"),
+    results: Path = typer.Option(Path("results"), "--results"),
+    run_id: str = typer.Option(None, "--run-id"),
+):
+    """Win rate against a deck-composition count (stamina 10..30, or copies of a card 0..4),
+    same seeds at every point, with the optimum and the values it is not told apart from."""
+    from sim.experiments import sweep as run_sweep
+
+    default = range(10, 31, 2) if vary == "stamina" else range(0, 5)
+    try:
+        vals = [int(v) for v in split_cards(values)] if values else list(default)
+    except ValueError:
+        fail(f"--values must be integers, got {values!r}")
+    m = load_or_fail(folder, deck_a, deck_b, policy, policy, rules, [])
+    df = guarded(lambda: run_sweep(m, seat, vary, vals, games, seed, results, run_id, card))
+    cols = ["value", "k", "n", "rate", "lo", "hi", "optimum_set"] + [
+        c for c in df.columns if c.startswith("p_stamina")]
+    print_frame(df, f"sweep of {vary} in {m.decks[seat].name}", cols)
+
+
+@app.command()
+def whatif(
+    deck_a: str = typer.Argument("us-red-tide"), deck_b: str = typer.Argument("ussr-red-tide"),
+    rules: list[str] = typer.Option(..., "--rules", help="the variant's KEY=VALUE changes"),
+    games: int = typer.Option(20_000, "--games", "-n", min=10),
+    seed: int = typer.Option(1, "--seed", min=0),
+    policy: str = typer.Option("greedy", "--policy"),
+    folder: Path = typer.Option(DEFAULT_FOLDER, "--folder"),
+    results: Path = typer.Option(Path("results"), "--results"),
+    run_id: str = typer.Option(None, "--run-id"),
+):
+    """Baseline against variant rules on the same seeds: every delta with its interval."""
+    from sim.experiments import whatif as run_whatif
+
+    m = load_or_fail(folder, deck_a, deck_b, policy, policy, [], [])
+    changes = parse_overrides(rules)
+    df = guarded(lambda: run_whatif(m, changes, games, seed, results, run_id))
+    print_frame(df, f"what if {', '.join(rules)} ({games:,} paired matches)",
+                ["item", "baseline", "variant", "delta", "lo", "hi"])
+
+
+@app.command()
+def diff(run_a: str, run_b: str, results: Path = typer.Option(Path("results"), "--results")):
+    """What moved between two runs beyond noise (Benjamini-Hochberg at 5%)."""
+    from sim.experiments import diff_runs
+    from sim.store import StoreError, open_run
+
+    try:
+        a, b = open_run(results, run_a).path, open_run(results, run_b).path
+    except StoreError as err:
+        fail(str(err))
+    df = diff_runs(a, b)
+    print_frame(df, f"{run_a} -> {run_b} ({'paired' if df.paired.iat[0] else 'unpaired'})",
+                ["item", "run_a", "run_b", "delta", "lo", "hi", "p_adjusted", "moved"])
+
+
+def guarded(fn):
+    """Run an experiment; bad input becomes one clear line and exit status 2."""
+    from sim.paintline.pool import PoolError
+    from sim.store import StoreError
+
+    try:
+        return fn()
+    except PoolError as err:
+        fail("\n".join(str(p) for p in err.problems))
+    except (StoreError, FileExistsError) as err:
+        fail(str(err))

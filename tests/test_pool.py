@@ -108,12 +108,12 @@ def sample_pool():
 def test_sample_folder_round_trip():
     folder = load_folder(SAMPLE)
     pool = folder.pool
-    assert len(pool) == 35
-    assert len(pool.ids) == len(pool.names) == len(pool.texts) == 35
-    assert len(set(pool.ids)) == 35
-    assert len({n.lower() for n in pool.names}) == 35
+    assert len(pool) == 36
+    assert len(pool.ids) == len(pool.names) == len(pool.texts) == 36
+    assert len(set(pool.ids)) == 36
+    assert len({n.lower() for n in pool.names}) == 36
     assert all(re.fullmatch(r"[a-z0-9-]+", cid) for cid in pool.ids)
-    assert pool.table.shape == (35, N_CARD_COLUMNS)
+    assert pool.table.shape == (36, N_CARD_COLUMNS)
     assert pool.table.dtype == np.int64
     assert not pool.table.flags.writeable
     with pytest.raises(ValueError):
@@ -548,7 +548,7 @@ def test_cli_check_sample_folder():
     assert "Traceback" not in result.stderr
     for name in DECKS:
         assert re.search(rf"{name}\.deck: legal \(60 cards", result.stdout), result.stdout
-    assert "35 cards" in result.stdout
+    assert "36 cards" in result.stdout
 
 
 def test_cli_check_reports_every_deck_problem(folder):

@@ -21,8 +21,8 @@ MAX_VALUE = 999  # no printed card or rule value comes near this
 MAX_COPIES = 4
 
 # Card kinds, nations and shot types as the integer codes the engine reads.
-KINDS = ("coach", "stamina", "basic_shot", "trick_shot", "enhancement")
-COACH, STAMINA, BASIC_SHOT, TRICK_SHOT, ENHANCEMENT = range(5)
+KINDS = ("coach", "stamina", "basic_shot", "trick_shot", "enhancement", "blank")
+COACH, STAMINA, BASIC_SHOT, TRICK_SHOT, ENHANCEMENT, BLANK = range(6)
 NATIONS = ("neutral", "US", "USSR")
 NEUTRAL = 0
 SHOT_TYPES = ("", "lob", "spin", "drive")
@@ -460,7 +460,7 @@ def load_deck(path: Path | str, pool: Pool) -> Deck:
         counts[card] = before + count
         first_line.setdefault(card, line)
         kind = table[card, C_KIND]
-        if kind != STAMINA and counts[card] > MAX_COPIES:
+        if kind not in (STAMINA, BLANK) and counts[card] > MAX_COPIES:
             problems.append(Problem(where, line, f"card {cname!r}: {counts[card]} copies, at "
                                     f"most {MAX_COPIES} of any card but Stamina"))
         if kind == COACH:
