@@ -19,7 +19,7 @@ def main() -> None:
     extra = sys.argv[2:]
     results = tempfile.mkdtemp(prefix="cardlab-mem-")
     cmd = [sys.executable, "-c", "from sim.cli import app; app()", "simulate", "-n", games,
-           "--chunk-size", "100000", "--results", results, "--run-id", "mem", "-q", *extra]
+           "--results", results, "--run-id", "mem", "-q", *extra]
     start = time.perf_counter()
     proc = subprocess.Popen(cmd)
     root = psutil.Process(proc.pid)

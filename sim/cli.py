@@ -210,11 +210,11 @@ def print_summary(run_path: Path) -> None:
     from rich.table import Table
     from statsmodels.stats.proportion import proportion_confint
 
-    from sim.store import read_table
+    from sim.store import summarise
 
     manifest = json.loads((run_path / "manifest.json").read_text())
-    df = read_table(run_path, "matches")
-    n = len(df)
+    c = summarise(run_path)
+    n = c["n"]
     names = [d["name"] for d in manifest["decks"]]
     pols = [p["name"] for p in manifest["policies"]]
     table = Table(title=f"{names[0]} ({pols[0]}) vs {names[1]} ({pols[1]}), "
@@ -226,16 +226,17 @@ def print_summary(run_path: Path) -> None:
         lo, hi = proportion_confint(k, total, alpha=0.05, method="wilson")
         table.add_row(label, f"{k:,}", f"{total:,}", f"{k / total:.4f}", f"{lo:.4f} .. {hi:.4f}")
 
-    rate(f"{names[0]} wins", int((df.winner == 0).sum()), n)
-    rate(f"{names[1]} wins", int((df.winner == 1).sum()), n)
-    rate("first server wins", int((df.winner == df.first_server).sum()), n)
-    rate("match ended by deck-out", int((df.end == 1).sum()), n)
+    rate(f"{names[0]} wins", c["a_wins"], n)
+    rate(f"{names[1]} wins", c["b_wins"], n)
+    rate("first server wins", c["first_server_wins"], n)
+    rate("match ended by deck-out", c["deckouts"], n)
     console = Console()
     console.print(table)
-    sd = df.points.std(ddof=1) / n**0.5 if n > 1 else 0.0
+    mean = c["points_sum"] / n
+    var = max(c["points_sq"] / n - mean**2, 0.0) * n / max(n - 1, 1)
     gps = manifest.get("games_per_second")
-    console.print(f"points per match {df.points.mean():.2f} (95% +- {1.96 * sd:.2f}), "
-                  f"turns per match {df.turns.mean():.1f}; {n:,} matches"
+    console.print(f"points per match {mean:.2f} (95% +- {1.96 * (var / n) ** 0.5:.2f}), "
+                  f"turns per match {c['turns_sum'] / n:.1f}; {n:,} matches"
                   + (f", {gps:,.0f} matches/s" if gps else ""))
     check = manifest.get("exact_check")
     if check:

@@ -268,8 +268,6 @@ def _waves(done: list[int], n_chunks: int, workers: int, adaptive: bool) -> Iter
 def _target_prefix(run, done, chunk_size, games, target) -> tuple[list[int], bool]:
     """The shortest run of chunks 0..k-1 whose headline interval meets the target: the
     same chunks whatever the number of workers."""
-    from sim.store import read_table
-
     done = sorted(done)
     prefix = []
     for i in done:
@@ -278,8 +276,12 @@ def _target_prefix(run, done, chunk_size, games, target) -> tuple[list[int], boo
         prefix.append(i)
     if not prefix:
         return [], False
-    df = read_table(run.path, "matches", prefix)
-    wins = (df.winner == 0).to_numpy().cumsum()
+    import numpy as np
+    import pyarrow.parquet as pq
+
+    wins = np.concatenate([
+        pq.read_table(run.chunk_path(i) / "matches.parquet", columns=["winner"])
+        .column("winner").to_numpy() == 0 for i in prefix]).cumsum()
     ends = [0]
     for i in prefix:
         ends.append(ends[-1] + _chunk_games(i, chunk_size, games))

@@ -18,6 +18,7 @@ MANIFEST = "manifest.json"
 CHUNKS = "chunks"
 SAFE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
 TABLES = ("matches", "rallies", "cards")
+MEASURES = ("length", "top_step")  # rally measures: shots landed, highest index step
 
 
 class StoreError(Exception):
@@ -129,7 +130,9 @@ def chunk_tables(rec: BatchRecords, pool_ids: tuple[str, ...]):
         g, server, value = np.nonzero(counts)
         rows.append(pd.DataFrame({
             "game_index": games[g], "server": server.astype(np.int8),
-            "measure": kind, "value": value.astype(np.int16),
+            "measure": pd.Categorical.from_codes(np.full(len(g), MEASURES.index(kind)),
+                                                 categories=list(MEASURES)),
+            "value": value.astype(np.int16),
             "count": counts[g, server, value].astype(np.int32),
         }))
     # Game-major order, so that any chunking concatenates to the same table.
@@ -186,3 +189,26 @@ def list_runs(root: Path) -> list[dict]:
                 continue
     return out
 
+
+
+def summarise(run_path: Path | str) -> dict:
+    """Headline counts of a run, read chunk by chunk (a few columns at a time), so a run of
+    any size is summarised in constant memory."""
+    import pyarrow.parquet as pq
+
+    cols = ["winner", "first_server", "end", "points", "turns"]
+    out = {"n": 0, "a_wins": 0, "b_wins": 0, "first_server_wins": 0, "deckouts": 0,
+           "points_sum": 0.0, "points_sq": 0.0, "turns_sum": 0.0}
+    base = Path(run_path) / CHUNKS
+    for folder in sorted(p for p in base.iterdir() if p.is_dir() and p.name.isdigit()):
+        t = pq.read_table(folder / "matches.parquet", columns=cols)
+        w, fs, end, pts, turns = (t.column(c).to_numpy() for c in cols)
+        out["n"] += len(w)
+        out["a_wins"] += int((w == 0).sum())
+        out["b_wins"] += int((w == 1).sum())
+        out["first_server_wins"] += int((w == fs).sum())
+        out["deckouts"] += int((end == 1).sum())
+        out["points_sum"] += float(pts.sum())
+        out["points_sq"] += float((pts.astype(np.float64) ** 2).sum())
+        out["turns_sum"] += float(turns.sum())
+    return out
