@@ -1,0 +1,201 @@
+"""Analysis on hand-made frames with known answers, and on small real runs."""
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from analysis import metrics, stats, survival
+from analysis.load import Run, load_run
+
+from .conftest import FOLDER
+from .test_cli import cardlab
+
+
+def test_wilson_known_values():
+    lo, hi = stats.wilson(8, 10)
+    assert (lo, hi) == (pytest.approx(0.4902, abs=1e-4), pytest.approx(0.9433, abs=1e-4))
+    lo, hi = stats.wilson(0, 20)
+    assert lo == pytest.approx(0, abs=1e-12) and hi == pytest.approx(0.1611, abs=1e-4)
+    lo, hi = stats.wilson(np.array([5, 0]), np.array([10, 0]))
+    assert lo[0] == pytest.approx(0.2366, abs=1e-4) and np.isnan(lo[1])
+
+
+def test_benjamini_hochberg_known_values():
+    reject, adjusted = stats.bh([0.01, 0.04, 0.03, 0.005])
+    assert adjusted == pytest.approx([0.02, 0.04, 0.04, 0.02])
+    assert reject.tolist() == [True, True, True, True]
+    reject, adjusted = stats.bh([0.01, 0.2, 0.03, 0.5], alpha=0.05)
+    assert adjusted == pytest.approx([0.04, 0.2666667, 0.06, 0.5])
+    assert reject.tolist() == [True, False, False, False]
+
+
+def test_rates_means_and_paired_differences():
+    df = pd.DataFrame({"g": ["x"] * 4 + ["y"] * 6, "win": [1, 1, 1, 0, 0, 0, 0, 0, 1, 1]})
+    t = stats.rate_table(df, ["g"], "win").set_index("g")
+    assert t.loc["x", "k"] == 3 and t.loc["x", "n"] == 4 and t.loc["y", "rate"] == pytest.approx(
+        2 / 6)
+    m = stats.mean_table(pd.DataFrame({"g": [0, 0, 0], "v": [1.0, 2.0, 3.0]}), ["g"], "v")
+    assert m["mean"].iat[0] == 2 and m.hi.iat[0] == pytest.approx(2 + 1.959964 / np.sqrt(3))
+    base = np.array([0, 1, 0, 1, 1, 0, 0, 1])
+    var = np.array([1, 1, 0, 1, 1, 1, 0, 1])
+    d = stats.paired_difference(base, var)
+    assert d["delta"] == pytest.approx(0.25) and d["n"] == 8
+    assert d["se"] == pytest.approx(np.std(var - base, ddof=1) / np.sqrt(8))
+    assert d["variance_reduction"] > 1
+    assert stats.two_proportion_p(50, 100, 50, 100) == pytest.approx(1.0)
+    assert stats.two_proportion_p(70, 100, 50, 100) == pytest.approx(0.0039, abs=2e-4)
+
+
+def hand_run(tmp_path):
+    """A tiny run written by hand: four matches, rally counts and card counts."""
+    manifest = {
+        "run_id": "hand", "seed": 1, "decks": [{"name": "A"}, {"name": "B"}],
+        "policies": [{"name": "p"}, {"name": "q"}], "rules": {"escalation": [6, 8, 10]},
+        "card_pool": {"ids": ["shot", "stamina"], "path": str(tmp_path / "none.csv")},
+        "card_table": [[2] + [0] * 11, [1] + [0] * 11],
+    }
+    matches = pd.DataFrame({
+        "game_index": range(4), "winner": [0, 0, 1, 0], "first_server": [0, 1, 0, 1],
+        "end": [0, 0, 1, 0], "points": [11, 13, 15, 20], "turns": [30, 40, 50, 60],
+        "mulligans_a": [0, 1, 0, 0], "mulligans_b": [0, 0, 0, 0],
+        "cut_len": [-1, -1, 1, -1], "cut_server": [-1, -1, 0, -1]})
+    rallies = pd.DataFrame({
+        "game_index": 0, "server": [0, 0, 0, 0, 0, 0],
+        "measure": ["top_step"] * 3 + ["length"] * 3, "value": [0, 1, 2, 0, 1, 2],
+        "count": [2, 3, 5, 2, 1, 0]})
+    cards = pd.DataFrame({
+        "seat": [0, 0], "card": ["shot", "stamina"], "games_in_deck": [1000, 1000],
+        "games_drawn": [800, 1000], "wins_drawn": [480, 500], "wins_not_drawn": [80, 0],
+        "played": [1600, 0], "hit": [1200, 0], "landed": [900, 0], "dead_turns": [50, 0]})
+    return Run(tmp_path, manifest, matches, rallies, cards, None)
+
+
+def test_index_survival_and_hazard_by_hand(tmp_path):
+    df = survival.index_survival(hand_run(tmp_path))
+    s0 = df[df.server == 0].set_index("step")
+    assert s0.n.tolist() == [10, 10, 10]
+    assert s0.rate.tolist() == pytest.approx([1.0, 0.8, 0.5])
+    assert s0.hazard.tolist() == pytest.approx([0.2, 3 / 8, 1.0])
+    assert s0["index"].tolist() == [6, 8, 10]
+
+
+def test_kaplan_meier_with_a_censored_rally(tmp_path):
+    km = survival.length_km(hand_run(tmp_path))
+    s = km[km.server == 0].set_index("length").survival
+    # Two rallies end at 0, one at 1, one is cut short (censored) at 1.
+    assert s.loc[0] == pytest.approx(0.5) and s.loc[1] == pytest.approx(0.25)
+
+
+def test_headline_and_card_metrics_by_hand(tmp_path):
+    run = hand_run(tmp_path)
+    h = metrics.headline(run).set_index("quantity")
+    assert h.loc["A (p) wins", "k"] == 3 and h.loc["first server wins", "k"] == 1
+    assert h.loc["ended by deck-out", "rate"] == pytest.approx(0.25)
+    c = metrics.card_metrics(run).set_index("card")
+    assert c.loc["shot", "gih_wr"] == pytest.approx(0.6)
+    assert c.loc["shot", "gns_wr"] == pytest.approx(0.4)
+    assert c.loc["shot", "iwd"] == pytest.approx(0.2)
+    assert c.loc["shot", "land_rate"] == pytest.approx(0.75)
+    assert c.loc["shot", "plays_per_game"] == pytest.approx(1.6)
+    flags = metrics.balance_flags(c.reset_index())
+    assert flags.verdict.tolist() == ["no evidence"]  # one card is its deck's median
+    few = metrics.balance_flags(c.reset_index().assign(games_drawn=950,
+                                                       games_not_drawn=50))
+    assert few.verdict.tolist() == ["not enough games"]
+
+
+def test_robustness_flags_sign_changes():
+    frames = {p: pd.DataFrame({"deck": "A", "card": ["x", "y", "z"], "iwd": v})
+              for p, v in (("g", [0.1, -0.1, 0.0]), ("h", [0.2, 0.05, 0.0]),
+                           ("k", [0.1, -0.2, 0.01]))}
+    r = metrics.robustness(frames).set_index("card")
+    assert not r.loc["x", "sign_change"] and r.loc["y", "sign_change"]
+    assert r.loc["x", "robust"] and not r.loc["y", "robust"]
+
+
+@pytest.fixture(scope="module")
+def small_run(tmp_path_factory):
+    root = tmp_path_factory.mktemp("runs")
+    out = cardlab("simulate", "-n", "3000", "--chunk-size", "1000", "--results", str(root),
+                  "--run-id", "small", "-q")
+    assert out.returncode == 0, out.stderr
+    return root / "small"
+
+
+def test_report_from_a_real_run(small_run):
+    out = cardlab("report", str(small_run))
+    assert out.returncode == 0, out.stderr
+    html = (small_run / "report.html").read_text()
+    md = (small_run / "report.md").read_text()
+    for section in ("Headline", "Game length", "Escalation survival", "Matchup", "Cards",
+                    "Balance flags", "Exact check"):
+        assert f"<h2>{section}</h2>" in html and f"## {section}" in md
+    assert html.count("data:image/png;base64,") >= 6
+    assert "Order of Lenin" in html and "95%" in html
+
+
+def test_rally_mode_report_shows_the_exact_overlay(tmp_path):
+    out = cardlab("simulate", "-n", "2000", "--results", str(tmp_path), "--run-id", "r", "-q",
+                  "--arsenal-a", "Drive Shot,Topspin", "--arsenal-b", "Order of Lenin")
+    assert out.returncode == 0, out.stderr
+    assert "exact check" in out.stdout
+    run = load_run(tmp_path / "r")
+    assert run.exact_check is not None and not run.exact_check.flag.any()
+    surv = survival.index_survival(run)
+    assert surv.exact.notna().all()
+    assert (abs(surv.rate - surv.exact) < 0.05).all()
+    assert cardlab("report", str(tmp_path / "r")).returncode == 0
+
+
+def test_sweep_keeps_decks_legal_and_reports_availability(tmp_path):
+    from scipy.stats import hypergeom
+
+    from sim.experiments import stamina_deck, sweep
+    from sim.paintline.batch import load_matchup
+
+    m = load_matchup(FOLDER, "us-red-tide", "ussr-red-tide", "greedy")
+    for s in (10, 16, 30):
+        d = stamina_deck(m.decks[0], m.pool, s)
+        counts = dict(d.counts)
+        assert sum(counts.values()) == 60 and counts[m.pool.lookup("Stamina")] == s
+        assert max(n for c, n in counts.items() if c != m.pool.lookup("Stamina")) <= 4
+    df = sweep(m, 0, "stamina", [12, 20], 300, 5, results=tmp_path, run_id="sw")
+    assert df.n.tolist() == [300, 300] and df.rate.between(0, 1).all()
+    assert df.p_stamina_by_turn_3.iat[0] == pytest.approx(1 - hypergeom(59, 12, 10).pmf(0))
+    assert df.optimum_set.any()
+    assert (tmp_path / "sw" / "sweep.parquet").exists()
+    copies = sweep(m, 0, "copies", [0, 4], 300, 5, results=tmp_path, run_id="cp",
+                   card="Liberty Lob")
+    assert len(copies) == 2
+
+
+def test_ablation_sensitivity_whatif_and_diff(tmp_path, small_run):
+    from sim.experiments import ablation, diff_runs, sensitivity, whatif
+    from sim.paintline.batch import load_matchup
+
+    m = load_matchup(FOLDER, "us-red-tide", "ussr-red-tide", "greedy")
+    s = sensitivity(m, 400, 2, results=tmp_path, run_id="s", cards=["Order of Lenin"])
+    assert len(s) == 4 and s.worth_d20.between(1, 10).all()
+    assert (s.variance_reduction > 1).all()  # common random numbers pay off
+    a = ablation(m, 100, 2, results=tmp_path, run_id="a")
+    assert set(a.deck) == {"us-red-tide", "ussr-red-tide"} and a.p_adjusted.between(0, 1).all()
+    w = whatif(m, {"points_to_win": 7}, 400, 2, results=tmp_path, run_id="w").set_index("item")
+    assert w.loc["points per match", "delta"] < 0
+    assert w.loc["points per match", "hi"] < 0
+    d = diff_runs(small_run, small_run)
+    assert (d.delta == 0).all() and not d.moved.any() and d.paired.all()
+    manifest = json.loads((tmp_path / "w" / "manifest.json").read_text())
+    assert manifest["changes"] == {"points_to_win": 7}
+
+
+def test_round_robin_matrix(tmp_path):
+    out = cardlab("matchup", "us-red-tide", "ussr-red-tide", "--policies", "greedy,random",
+                  "-n", "200", "--results", str(tmp_path), "--run-id", "rr", "-q")
+    assert out.returncode == 0, out.stderr
+    mat = metrics.matchup_matrix(tmp_path / "rr")
+    assert len(mat) == 12  # 4 entrants, 6 pairings, both directions
+    pair = mat.groupby(["entrant", "opponent"]).rate.sum()
+    for (e, o), r in pair.items():
+        assert r + pair[(o, e)] == pytest.approx(1.0)
