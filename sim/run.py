@@ -191,7 +191,8 @@ def simulate(matchup: Matchup | None, games: int, seed: int, results: Path | str
                 raise StoreError("--target-ci must be between 0 and 0.5")
             games = max_games or 10_000_000
         if run_id is None:
-            run_id = datetime.now(UTC).strftime("%Y%m%d-%H%M%S") + f"-s{seed}"
+            run_id = (datetime.now(UTC).strftime("%Y%m%d-%H%M%S") + f"-s{seed}-"
+                      + os.urandom(2).hex())
         manifest = new_manifest(matchup, run_id, seed, games, chunk_size, target_ci)
         run = create_run(results, run_id, manifest)
     cores = os.cpu_count() or 1

@@ -1,0 +1,189 @@
+"""Writes the tutorial notebooks from the cell texts below (outputs are never committed).
+
+Run `python notebooks/build.py` after editing a cell here; the .ipynb files are what
+designers open.
+"""
+
+from pathlib import Path
+
+import nbformat
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+
+HERE = Path(__file__).resolve().parent
+
+SETUP = '''import os
+from pathlib import Path
+
+# Small game counts when the test suite runs the notebooks; full counts otherwise.
+GAMES = int(os.environ.get("CARDLAB_NOTEBOOK_GAMES", "20000"))
+FOLDER = Path("..") / "decks" / "paintline"
+RESULTS = Path(os.environ.get("CARDLAB_RESULTS", Path("..") / "results"))
+print(f"{GAMES:,} matches per run, results in {RESULTS}")'''
+
+FIRST_LOOK = [
+    new_markdown_cell("""# 01 · A first look at Paint the Line
+
+This notebook plays the two sample decks against each other, reads the results back with
+their 95% intervals, draws the escalation survival curve (with the exact solution beside a
+rally-mode run), and replays one match turn by turn."""),
+    new_code_cell(SETUP),
+    new_markdown_cell("""## Simulate
+
+`load_matchup` reads the card pool, rule options, decks and policies from the game folder;
+`simulate` plays the matches in chunks and streams them to the results store."""),
+    new_code_cell('''from sim.paintline.batch import load_matchup
+from sim.run import simulate
+
+m = load_matchup(FOLDER, "us-red-tide", "ussr-red-tide", "greedy")
+result = simulate(m, GAMES, seed=1, results=RESULTS, chunk_size=max(GAMES // 4, 1),
+                  workers=1, backend="serial")
+result.run.path'''),
+    new_markdown_cell("""## Win rates with intervals
+
+Every rate comes with its count, n and a Wilson 95% interval; the match is the unit."""),
+    new_code_cell('''from analysis import metrics, plots, survival
+from analysis.load import load_run
+
+run = load_run(result.run.path)
+head = metrics.headline(run)
+head[["quantity", "k", "n", "rate", "lo", "hi"]]'''),
+    new_code_cell('''plots.plot_headline(head);'''),
+    new_markdown_cell("""## How far rallies climb
+
+`index_survival` gives P(a rally reaches index >= k) for each server. Full-deck games are
+not covered by the exact solver (draws and stamina matter), so the next cell also runs
+rally mode, where each player starts every rally with a fixed arsenal: there the exact
+Markov solution is drawn dashed beside the simulation, and the two must agree."""),
+    new_code_cell('''surv = survival.index_survival(run)
+plots.plot_survival(surv, labels=run.deck_names);'''),
+    new_code_cell('''rally = load_matchup(FOLDER, "us-red-tide", "ussr-red-tide", "greedy",
+                     rules=m.rules.replace(rally_mode=True),
+                     arsenals=(["Drive Shot", "Topspin"], ["Order of Lenin"]))
+rally_run = load_run(simulate(rally, GAMES, seed=1, results=RESULTS, workers=1,
+                              backend="serial").run.path)
+print(rally_run.manifest["exact_check"])
+plots.plot_survival(survival.index_survival(rally_run),
+                    labels=("Drive Shot + Topspin serves", "Order of Lenin serves"));'''),
+    new_markdown_cell("""## One match, turn by turn
+
+The reference engine replays any match of a run from its seed and index, and its record
+equals the batch record."""),
+    new_code_cell('''from sim.paintline.reference import replay
+
+game = replay(m, seed=1, game_index=0)
+print("\\n".join(game.text[:40]))
+assert (run.matches.iloc[0, 1:].to_numpy() == game.record).all()'''),
+]
+
+TUNING = [
+    new_markdown_cell("""# 02 · Tuning a card: Order of Lenin
+
+What if Order of Lenin's bonus were different? Every variant is played on the same seeds
+as the baseline (common random numbers), so the differences are sharp. Then: what the card
+is worth on the die, and what a rule option (win by 2) does."""),
+    new_code_cell(SETUP),
+    new_code_cell('''import dataclasses
+
+import pandas as pd
+
+from analysis import plots
+from analysis.stats import paired_difference, with_rate
+from sim.paintline.batch import load_matchup, run_batch
+from sim.paintline.pool import INT_COLUMNS
+
+m = load_matchup(FOLDER, "us-red-tide", "ussr-red-tide", "greedy")
+lenin = m.pool.lookup("Order of Lenin")
+base = run_batch(m, GAMES, seed=7)
+rows = []
+for bonus in range(5, 11):
+    pool = m.pool.with_values({(lenin, INT_COLUMNS["normal_bonus"]): bonus,
+                               (lenin, INT_COLUMNS["advantage_bonus"]): bonus})
+    rec = run_batch(dataclasses.replace(m, pool=pool), GAMES, seed=7)
+    ussr_wins = (rec.matches[:, 0] == 1)
+    d = paired_difference(base.matches[:, 0] == 1, ussr_wins)
+    rows.append({"bonus": bonus, "k": int(ussr_wins.sum()), "n": GAMES,
+                 "delta_vs_printed": d["delta"], "delta_lo": d["lo"], "delta_hi": d["hi"]})
+curve = with_rate(pd.DataFrame(rows))
+curve'''),
+    new_code_cell('''plots.plot_curve(curve, "bonus", label="USSR win rate");'''),
+    new_markdown_cell("""## Worth on the die
+
+The exact solver puts the card alone in a rally against the Default Shot and finds the flat
+d20 modifier that would give a player with no cards the same odds: the designers' unit of
+card strength."""),
+    new_code_cell('''from sim.experiments import card_worth_on_die
+
+for bonus in (6, 8, 10):
+    pool = m.pool.with_values({(lenin, INT_COLUMNS["normal_bonus"]): bonus,
+                               (lenin, INT_COLUMNS["advantage_bonus"]): bonus})
+    worth = card_worth_on_die(dataclasses.replace(m, pool=pool), lenin)
+    print(f"Order of Lenin at +{bonus}: worth {worth:+.2f} on the d20")'''),
+    new_markdown_cell("""## A rule option: win by 2
+
+`whatif` plays baseline and variant rules on the same seeds and tabulates every delta with
+its interval."""),
+    new_code_cell('''from sim.experiments import whatif
+
+w = whatif(m, {"win_by": 2}, GAMES, seed=7, results=RESULTS)
+w[["item", "baseline", "variant", "delta", "lo", "hi"]]'''),
+]
+
+DECK = [
+    new_markdown_cell("""# 03 · Building a deck
+
+How many Stamina should the US deck run? Which cards pull their weight? This notebook
+sweeps the Stamina count (same seeds at every point), then reads the card metrics and the
+balance flags of a run."""),
+    new_code_cell(SETUP),
+    new_code_cell('''from analysis import metrics, plots
+from analysis.load import load_run
+from sim.experiments import sweep
+from sim.paintline.batch import load_matchup
+from sim.run import simulate
+
+m = load_matchup(FOLDER, "us-red-tide", "ussr-red-tide", "greedy")
+curve = sweep(m, 0, "stamina", list(range(12, 29, 4)), GAMES, seed=3, results=RESULTS)
+curve[["value", "k", "n", "rate", "lo", "hi", "optimum_set", "p_stamina_by_turn_3"]]'''),
+    new_markdown_cell("""`optimum_set` marks the counts whose interval overlaps the best one's: the
+simulation cannot tell them apart. `p_stamina_by_turn_3` is the exact (hypergeometric)
+chance of holding a Stamina by your third draw."""),
+    new_code_cell('''plots.plot_curve(curve, "value", label="US win rate by Stamina count");'''),
+    new_markdown_cell("""## Card metrics
+
+Games-in-hand win rate, not-drawn win rate and improvement when drawn (IWD) are
+correlational; `cardlab ablation` gives the causal counterpart."""),
+    new_code_cell('''run = load_run(simulate(m, GAMES, seed=3, results=RESULTS, workers=1,
+                        backend="serial").run.path)
+cards = metrics.card_metrics(run)
+cards[cards.kind != "stamina"][["deck", "name", "games_drawn", "gih_wr", "gns_wr", "iwd",
+                                "iwd_relative", "hits_per_game", "land_rate"]].head(12)'''),
+    new_markdown_cell("""## Balance flags
+
+Each card's IWD against its deck's median card, tested with Benjamini-Hochberg control of
+false discoveries; small samples say "not enough games" instead of guessing."""),
+    new_code_cell('''flags = metrics.balance_flags(cards)
+print(flags.verdict.value_counts().to_string())
+plots.plot_card_iwd(flags);'''),
+]
+
+
+def notebooks() -> dict[str, str]:
+    """File name -> notebook text, with stable cell ids so rebuilding changes nothing."""
+    out = {}
+    for name, cells in (("01-first-look", FIRST_LOOK), ("02-tuning-a-card", TUNING),
+                        ("03-building-a-deck", DECK)):
+        for i, cell in enumerate(cells):
+            cell["id"] = f"{name[:2]}-{i:02d}"
+        nb = new_notebook(cells=cells, metadata={
+            "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}})
+        out[f"{name}.ipynb"] = nbformat.writes(nb) + "\n"
+    return out
+
+
+def main() -> None:
+    for name, text in notebooks().items():
+        (HERE / name).write_text(text, encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
