@@ -169,7 +169,7 @@ def test_every_rule_option_changes_the_games():
     changes = dict(escalation=[6, 9, 12, 15, 18, 20], crit_target=19, serve_miss="replay",
                    deck_out="forfeit_when_empty", points_to_win=9, win_by=2, hand_limit=6,
                    opening_hand=6, mulligans=0, untap_steps=0, recycle_ratio=3, match_games=3,
-                   tie_rule="first")
+                   tie_rule="first", rally_mode=True)
     assert set(changes) == set(T.RULE_DEFAULTS)
     long_games = load_matchup(FOLDER, "us-red-tide", "ussr-red-tide", "greedy", None,
                               base.rules.replace(points_to_win=40))
