@@ -199,3 +199,14 @@ def test_round_robin_matrix(tmp_path):
     pair = mat.groupby(["entrant", "opponent"]).rate.sum()
     for (e, o), r in pair.items():
         assert r + pair[(o, e)] == pytest.approx(1.0)
+
+
+def test_analysis_never_imports_compiled_code():
+    import subprocess
+    import sys
+
+    code = ("import sys, analysis.report, analysis.metrics, analysis.survival, analysis.plots,"
+            " analysis.load, analysis.stats; print('numba' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "False"
