@@ -157,6 +157,12 @@ def choose_untap(prm, worths, n, keys, ctr, p):
         return -1
     if prm[RANDOM] != 0:
         return pick(keys, ctr, p, n + 1) - 1
+    return highest(worths, n)
+
+
+@njit
+def highest(worths, n):
+    """Position of the highest of n worths (earliest first on ties)."""
     best = 0
     for i in range(1, n):
         if worths[i] > worths[best]:
@@ -255,11 +261,7 @@ def choose_play(prm, worths, n, keys, ctr, p):
         return pick(keys, ctr, p, n + 1) - 1
     if prm[BUILD] == 0:
         return -1
-    best = 0
-    for i in range(1, n):
-        if worths[i] > worths[best]:
-            best = i
-    return best
+    return highest(worths, n)
 
 
 @njit

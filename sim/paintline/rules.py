@@ -252,16 +252,7 @@ def attach_enhancement(P, p, pos, slot):
 def recycle(P, G, R, p, positions, k, seen):
     """Discard ratio*k cards from hand (positions, any order), then draw k.
     Returns False when a draw forfeits the game."""
-    n = k * R[T.R_RECYCLE_RATIO]
-    # Remove from the highest position down so earlier positions stay valid.
-    for a in range(n):
-        best = a
-        for b in range(a + 1, n):
-            if positions[b] > positions[best]:
-                best = b
-        positions[a], positions[best] = positions[best], positions[a]
-    for a in range(n):
-        discard(P, p, remove_from_hand(P, p, positions[a]))
+    discard_from_hand(P, p, positions, k * R[T.R_RECYCLE_RATIO])
     for _ in range(k):
         if not draw_card(P, G, R, p, seen):
             return False
@@ -271,6 +262,13 @@ def recycle(P, G, R, p, positions, k, seen):
 @njit
 def discard_to_hand_limit(P, R, p, positions, n):
     """End of turn: discard the chosen hand positions (n of them, hand > limit)."""
+    discard_from_hand(P, p, positions, n)
+
+
+@njit
+def discard_from_hand(P, p, positions, n):
+    """Discard the hand cards at n distinct positions (in any order)."""
+    # Remove from the highest position down so earlier positions stay valid.
     for a in range(n):
         best = a
         for b in range(a + 1, n):
