@@ -47,27 +47,6 @@ def abilities_in_force(table, card, mute_cost, tie_rule):
 
 
 @njit
-def mute(table, card, arg, H):
-    H[H_MUTE] = table[card, T.C_COST]
-
-
-@njit
-def ignore(H):
-    H[H_IGNORE] = 1
-
-
-@njit
-def crit(arg, H):
-    lo = 20 - arg
-    H[H_CRIT_LO] = lo if lo > 2 else 2
-
-
-@njit
-def surge(arg, H):
-    H[H_SURGE] += arg
-
-
-@njit
 def draw(arg, P, G, R, p, seen):
     for _ in range(arg):
         if not draw_card(P, G, R, p, seen):
@@ -90,19 +69,28 @@ def ready(arg, P, p, skip_slot):
 
 
 @njit
-def shape_shot(table, card, H):
-    """Abilities that change the shot itself (how it lands and what it leaves behind)."""
+def shot_shape(table, card):
+    """Abilities that change the shot itself: (lowest critical roll, extra index steps,
+    ignores the incoming penalty, cost of its Mute or -1)."""
+    crit_lo, surge, ignore, mute = 20, 0, 0, -1
     for k in range(2):
         code = table[card, T.C_AB1 + 2 * k]
         arg = table[card, T.C_ARG1 + 2 * k]
-        if code == K.MUTE:
-            mute(table, card, arg, H)
-        elif code == K.IGNORE:
-            ignore(H)
-        elif code == K.CRIT:
-            crit(arg, H)
-        elif code == K.SURGE:
-            surge(arg, H)
+        if code == K.MUTE:  # the opponent's next shot loses its card abilities
+            mute = table[card, T.C_COST]
+        elif code == K.IGNORE:  # this shot ignores the incoming penalty
+            ignore = 1
+        elif code == K.CRIT:  # a natural 20-n or more is a critical
+            crit_lo = max(20 - arg, 2)
+        elif code == K.SURGE:  # a landed shot climbs n extra steps
+            surge += arg
+    return crit_lo, surge, ignore, mute
+
+
+@njit
+def shape_shot(table, card, H):
+    """Write the card's shot-shaping abilities into the shot in progress."""
+    H[H_CRIT_LO], H[H_SURGE], H[H_IGNORE], H[H_MUTE] = shot_shape(table, card)
 
 
 @njit

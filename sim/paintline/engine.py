@@ -24,14 +24,18 @@ O_SRC, O_WHERE, O_CARD, O_ADV = 0, 1, 2, 3
 
 
 @njit
-def new_work():
-    """Scratch arrays a thread reuses from turn to turn."""
+def new_work(n_cards):
+    """Scratch arrays a thread reuses from turn to turn (the last three: the per-turn
+    memo of option odds, its turn stamps and the turn clock)."""
     return (
         np.zeros((MAX_OPTIONS, 4), dtype=np.int64),
         np.zeros((MAX_OPTIONS, Pol.N_FEATURES), dtype=np.float64),
         np.zeros(S.CAP, dtype=np.float64),
         np.zeros(S.CAP, dtype=np.int64),
         np.zeros(S.CAP, dtype=np.int64),
+        np.zeros((2 * n_cards, 3), dtype=np.float64),
+        np.zeros(2 * n_cards, dtype=np.int64),
+        np.zeros(1, dtype=np.int64),
     )
 
 
@@ -83,45 +87,57 @@ def shot_need(R, G, H):
 
 
 @njit
-def shot_features(R, G, H, cost, feats, i):
-    """What a policy weighs: P(land), penalty put on the opponent, P(land and a plain
-    return misses), stamina spent."""
-    crit_lo = H[S.H_CRIT_LO]
-    p_hit = Ru.hit_chance(H[S.H_BONUS], shot_need(R, G, H), crit_lo)
+def option_odds(bonus, pen, crit_lo, need, next_target, crit_target):
+    """(P(land), P(land and a plain return then misses)) of a shot, exact over the d20."""
+    p_hit = Ru.hit_chance(bonus, need, crit_lo)
     p_crit = (21 - crit_lo) / 20.0
     if p_crit > p_hit:
         p_crit = p_hit
+    miss_after_crit = 1.0 - Ru.hit_chance(0, crit_target + pen, 20)
+    miss_after = 1.0 - Ru.hit_chance(0, next_target + pen, 20)
+    return p_hit, p_crit * miss_after_crit + (p_hit - p_crit) * miss_after
+
+
+@njit
+def next_target(R, G, surge):
+    """The index value the return would face (before any critical)."""
     top = R[T.R_LADDER_LEN] - 1
-    nxt = G[S.STEP] + 1 + H[S.H_SURGE]
-    if nxt > top:
-        nxt = top
-    pen = H[S.H_PEN]
-    miss_after_crit = 1.0 - Ru.hit_chance(0, R[T.R_CRIT_TARGET] + pen, 20)
-    miss_after = 1.0 - Ru.hit_chance(0, R[T.R_LADDER + nxt] + pen, 20)
+    nxt = G[S.STEP] + 1 + surge
+    return R[T.R_LADDER + (nxt if nxt < top else top)]
+
+
+@njit
+def shot_features(R, G, H, cost, feats, i):
+    """What a policy weighs: P(land), penalty put on the opponent, P(land and a plain
+    return misses), stamina spent."""
+    p_hit, look = option_odds(H[S.H_BONUS], H[S.H_PEN], H[S.H_CRIT_LO], shot_need(R, G, H),
+                              next_target(R, G, H[S.H_SURGE]), R[T.R_CRIT_TARGET])
     feats[i, Pol.F_HIT] = p_hit
-    feats[i, Pol.F_PEN] = pen
-    feats[i, Pol.F_LOOK] = p_crit * miss_after_crit + (p_hit - p_crit) * miss_after
+    feats[i, Pol.F_PEN] = H[S.H_PEN]
+    feats[i, Pol.F_LOOK] = look
     feats[i, Pol.F_COST] = cost
 
 
 @njit
-def add_option(table, R, G, H, opts, feats, n, src, where, card, adv, att, cost):
-    opts[n, O_SRC] = src
-    opts[n, O_WHERE] = where
-    opts[n, O_CARD] = card
-    opts[n, O_ADV] = adv
-    prepare_shot(table, R, G, card, adv, att, -1, H)
-    shot_features(R, G, H, cost, feats, n)
-    return n + 1
-
-
-@njit
-def legal_hits(table, R, P, G, H, p, opts, feats):
+def legal_hits(table, R, P, G, p, opts, feats, memo, stamp, clock):
     """Every legal hit: the Default Shot, each ready Arsenal card it can pay for, each shot
-    card in hand it can pay for, in each value set open to it."""
-    n = add_option(table, R, G, H, opts, feats, 0, SRC_DEFAULT, -1, -1, 0, -1, 0)
+    card in hand it can pay for, in each value set open to it. The odds of a card without
+    attachment are worked out once a turn (copies share them)."""
+    clock[0] += 1
+    now = clock[0]
     ready = P[p, S.PP_READY]
     serve = G[S.IS_SERVE]
+    target = Ru.escalation_target(G, R)
+    in_pen = G[S.IN_PEN]
+    mute_cost = G[S.MUTE_COST]
+    tie = R[T.R_TIE_RULE]
+    crit_target = R[T.R_CRIT_TARGET]
+    # The Default Shot: no bonus, no penalty, no abilities.
+    p_hit, look = option_odds(0, 0, 20, target + in_pen, next_target(R, G, 0), crit_target)
+    opts[0, O_SRC], opts[0, O_WHERE], opts[0, O_CARD], opts[0, O_ADV] = SRC_DEFAULT, -1, -1, 0
+    feats[0, Pol.F_HIT], feats[0, Pol.F_PEN] = p_hit, 0.0
+    feats[0, Pol.F_LOOK], feats[0, Pol.F_COST] = look, 0.0
+    n = 1
     for src in (SRC_PLAY, SRC_HAND):
         count = P[p, S.PLAY_N] if src == SRC_PLAY else P[p, S.HAND_N]
         for i in range(count):
@@ -139,9 +155,31 @@ def legal_hits(table, R, P, G, H, p, opts, feats):
             cost = table[card, T.C_COST]
             if cost > ready or (serve == 0 and A.serve_only(table, card)):
                 continue
-            n = add_option(table, R, G, H, opts, feats, n, src, i, card, 0, att, cost)
-            if Ru.has_advantage(table[card, T.C_TYPE], G[S.IN_TYPE], serve):
-                n = add_option(table, R, G, H, opts, feats, n, src, i, card, 1, att, cost)
+            sets = 2 if Ru.has_advantage(table[card, T.C_TYPE], G[S.IN_TYPE], serve) else 1
+            for adv in range(sets):
+                key = card * 2 + adv
+                if att < 0 and stamp[key] == now:
+                    p_hit, pen, look = memo[key, 0], memo[key, 1], memo[key, 2]
+                else:
+                    b, pen = value_set(table, card, adv)
+                    if att >= 0:
+                        b2, p2 = value_set(table, att, adv)
+                        b += b2
+                        pen += p2
+                    crit_lo, surge, ignore = 20, 0, 0
+                    if A.abilities_in_force(table, card, mute_cost, tie):
+                        crit_lo, surge, ignore, _ = A.shot_shape(table, card)
+                    need = target + (0 if ignore == 1 else in_pen)
+                    p_hit, look = option_odds(b, pen, crit_lo, need, next_target(R, G, surge),
+                                              crit_target)
+                    if att < 0:
+                        stamp[key] = now
+                        memo[key, 0], memo[key, 1], memo[key, 2] = p_hit, pen, look
+                opts[n, O_SRC], opts[n, O_WHERE] = src, i
+                opts[n, O_CARD], opts[n, O_ADV] = card, adv
+                feats[n, Pol.F_HIT], feats[n, Pol.F_PEN] = p_hit, pen
+                feats[n, Pol.F_LOOK], feats[n, Pol.F_COST] = look, cost
+                n += 1
     return n
 
 
@@ -157,7 +195,7 @@ def first_in_hand(table, P, p, kind):
 def choose_boost_card(table, R, P, G, H, p, prm, slot, adv, keys, ctr, work):
     """Offer the affordable single-use enhancements in hand to the policy; returns the
     enhancement card chosen (paid, out of hand) or -1."""
-    opts, feats, worths, sel, cand = work
+    opts, feats, worths, sel, cand, memo, stamp, clock = work
     card = P[p, S.PLAY + slot]
     att = P[p, S.ATT + slot]
     prepare_shot(table, R, G, card, adv, att, -1, H)
@@ -188,7 +226,7 @@ def choose_boost_card(table, R, P, G, H, p, prm, slot, adv, keys, ctr, work):
 def play_to_table(table, P, p, prm, hit_slot, keys, ctr, work, cs):
     """With stamina left over, the policy may put shot cards into the Arsenal and attach
     enhancements (to the shot about to be hit first), one card at a time."""
-    opts, feats, worths, sel, cand = work
+    opts, feats, worths, sel, cand, memo, stamp, clock = work
     while True:
         n = 0
         free_slot = -1
@@ -252,7 +290,7 @@ def log_shot(G, H, p, roll, need, landed, crit, saved, log, log_n, li):
 def take_turn(table, R, prm, P, G, H, p, keys, ctr, seen, cs, work, log, log_n, li):
     """One shot is one turn of the player to hit. Returns True when the shot lands;
     a forfeit is left in G[FORFEIT]."""
-    opts, feats, worths, sel, cand = work
+    opts, feats, worths, sel, cand, memo, stamp, clock = work
     G[S.TURNS] += 1
     # 1. Ready stamina and draw.
     Ru.ready_stamina(P, p)
@@ -282,7 +320,7 @@ def take_turn(table, R, prm, P, G, H, p, keys, ctr, seen, cs, work, log, log_n, 
     if k > 0 and not Ru.recycle(P, G, R, p, sel, k, seen):
         return False
     # 5. Choose the hit and pay for it.
-    n_opt = legal_hits(table, R, P, G, H, p, opts, feats)
+    n_opt = legal_hits(table, R, P, G, p, opts, feats, memo, stamp, clock)
     o = Pol.choose_hit(prm, feats, n_opt, keys, ctr, p)
     src = opts[o, O_SRC]
     card = opts[o, O_CARD]
@@ -525,7 +563,7 @@ def play_batch(table, R, prms, bags, bag_lens, coaches, in_deck, seed, first_gam
         keys = np.zeros(N_STREAMS, dtype=np.uint64)
         ctr = np.zeros(N_STREAMS, dtype=np.int64)
         seen = np.zeros((2, n_cards), dtype=np.int8)
-        work = new_work()
+        work = new_work(n_cards)
         for i in range(lo, hi):
             li = 0 if i < n_log else -1
             ln[0] = 0
