@@ -499,8 +499,9 @@ def ablation(
 @app.command()
 def sweep(
     deck_a: str = typer.Argument("us-red-tide"), deck_b: str = typer.Argument("ussr-red-tide"),
-    vary: str = typer.Option("stamina", "--vary", help="stamina or copies"),
+    vary: str = typer.Option("stamina", "--vary", help="stamina, copies or mix"),
     card: str = typer.Option(None, "--card", help="with --vary copies"),
+    mix: str = typer.Option("drive,lob", "--mix", help="with --vary mix: FROM,TO shot types"),
     values: str = typer.Option(None, "--values", help="comma-separated; default full range"),
     seat: int = typer.Option(0, "--seat", min=0, max=1, help="0 sweeps deck A, 1 deck B"),
     games: int = typer.Option(10_000, "--games", "-n", min=10),
@@ -515,13 +516,18 @@ def sweep(
     same seeds at every point, with the optimum and the values it is not told apart from."""
     from sim.experiments import sweep as run_sweep
 
-    default = range(10, 31, 2) if vary == "stamina" else range(0, 5)
+    default = {"stamina": range(10, 31, 2), "copies": range(0, 5), "mix": range(0, 7)}.get(
+        vary, range(0, 5))
+    mix_types = tuple(split_cards(mix))
+    if len(mix_types) != 2:
+        fail(f"--mix expects FROM,TO, got {mix!r}")
     try:
         vals = [int(v) for v in split_cards(values)] if values else list(default)
     except ValueError:
         fail(f"--values must be integers, got {values!r}")
     m = load_or_fail(folder, deck_a, deck_b, policy, policy, rules, [])
-    df = guarded(lambda: run_sweep(m, seat, vary, vals, games, seed, results, run_id, card))
+    df = guarded(lambda: run_sweep(m, seat, vary, vals, games, seed, results, run_id, card,
+                                   mix=mix_types))
     cols = ["value", "k", "n", "rate", "lo", "hi", "optimum_set"] + [
         c for c in df.columns if c.startswith("p_stamina")]
     print_frame(df, f"sweep of {vary} in {m.decks[seat].name}", cols)
@@ -574,3 +580,26 @@ def guarded(fn):
         fail("\n".join(str(p) for p in err.problems))
     except (StoreError, FileExistsError) as err:
         fail(str(err))
+
+
+@app.command()
+def flags(
+    deck_a: str = typer.Argument("us-red-tide"), deck_b: str = typer.Argument("ussr-red-tide"),
+    policies: str = typer.Option("greedy,pressure,lookahead", "--policies"),
+    games: int = typer.Option(20_000, "--games", "-n", min=10),
+    seed: int = typer.Option(1, "--seed", min=0),
+    folder: Path = typer.Option(DEFAULT_FOLDER, "--folder"),
+    results: Path = typer.Option(Path("results"), "--results"),
+    run_id: str = typer.Option(None, "--run-id"),
+):
+    """Balance flags under several policies: which verdicts are robust to how cards are
+    played (no sign change, no large rank change, at least three policies)."""
+    from sim.experiments import robust_flags
+
+    names = split_cards(policies)
+    if len(names) < 3:
+        typer.echo("note: robustness needs at least three policies", err=True)
+    df = guarded(lambda: robust_flags(folder, deck_a, deck_b, names, games, seed, results,
+                                      run_id))
+    print_frame(df.sort_values(["deck", "robust"]), "verdicts by policy",
+                ["deck", "name", *names, "sign_change", "rank_change", "robust"])

@@ -210,12 +210,38 @@ def copies_deck(deck: Deck, pool, card: int, copies: int, blank: int) -> Deck:
     return with_counts(deck, counts, f"{deck.name}-{pool.ids[card]}x{copies}")
 
 
+def mix_deck(deck: Deck, pool, k: int, from_type: str, to_type: str) -> Deck:
+    """The lob/spin/drive mix: k copies of the deck's basic shots of one type swapped for
+    neutral basic shots of another (taken from the card with the most copies, ties to the
+    one listed last; added to the pool's cheapest basic shots of the new type first, at
+    most 4 copies each)."""
+    src, dst = T.SHOT_TYPES.index(from_type), T.SHOT_TYPES.index(to_type)
+    t = pool.table
+    counts = dict(deck.counts)
+    takers = [c for c, _ in deck.counts if t[c, T.C_KIND] == T.BASIC_SHOT and t[c, T.C_TYPE] == src]
+    givers = sorted((c for c in range(len(pool)) if t[c, T.C_KIND] == T.BASIC_SHOT
+                     and t[c, T.C_TYPE] == dst and t[c, T.C_AB1] == 0),
+                    key=lambda c: (t[c, T.C_COST], c))
+    for _ in range(k):
+        have = [c for c in takers if counts.get(c, 0) > 0]
+        room = [c for c in givers if counts.get(c, 0) < T.MAX_COPIES]
+        if not have or not room:
+            raise PoolError([Problem(str(deck.path), 0, f"cannot move {k} copies from "
+                                     f"{from_type} to {to_type} basic shots")])
+        c = max(reversed(have), key=lambda x: counts[x])
+        counts[c] -= 1
+        counts[room[0]] = counts.get(room[0], 0) + 1
+    return with_counts(deck, counts, f"{deck.name}-{from_type}-to-{to_type}-{k}")
+
+
 def sweep(m: Matchup, seat: int, vary: str, values: list[int], games: int, seed: int,
-          results="results", run_id=None, card: str | None = None, by_turn: int = 3):
+          results="results", run_id=None, card: str | None = None, by_turn: int = 3,
+          mix: tuple[str, str] = ("drive", "lob")):
     """Deck A's (seat 0) or B's composition swept over `values`: vary "stamina" (count of
-    Stamina, filler rule in stamina_deck) or "copies" (copies of `card`, Blank fillers).
-    Every point uses the same seeds. Returns the win-rate curve and, for stamina, the exact
-    hypergeometric P(at least one Stamina in the opening hand plus `by_turn` draws)."""
+    Stamina, filler rule in stamina_deck), "copies" (copies of `card`, Blank fillers) or
+    "mix" (copies moved between basic-shot types, mix_deck). Every point uses the same
+    seeds. Returns the win-rate curve and, for stamina, the exact hypergeometric P(at least
+    one Stamina in the opening hand plus `by_turn` draws)."""
     from scipy.stats import hypergeom
 
     from analysis.stats import with_rate
@@ -225,12 +251,19 @@ def sweep(m: Matchup, seat: int, vary: str, values: list[int], games: int, seed:
     card_i = m.pool.lookup(card) if card else None
     if vary == "copies" and card_i is None:
         raise PoolError([Problem("--card", 0, f"unknown card {card!r}")])
-    if vary not in ("stamina", "copies"):
-        raise PoolError([Problem("--vary", 0, f"unknown sweep {vary!r}; stamina or copies")])
+    if vary not in ("stamina", "copies", "mix"):
+        raise PoolError([Problem("--vary", 0, f"unknown sweep {vary!r}; stamina, copies "
+                                 "or mix")])
+    if vary == "mix" and not set(mix) <= {"lob", "spin", "drive"}:
+        raise PoolError([Problem("--mix", 0, f"shot types are lob, spin, drive; got {mix}")])
     rows = []
     for v in values:
-        d = (stamina_deck(deck, m.pool, v) if vary == "stamina"
-             else copies_deck(deck, m.pool, card_i, v, blank))
+        if vary == "stamina":
+            d = stamina_deck(deck, m.pool, v)
+        elif vary == "copies":
+            d = copies_deck(deck, m.pool, card_i, v, blank)
+        else:
+            d = mix_deck(deck, m.pool, v, *mix)
         decks = list(m.decks)
         decks[seat] = d
         rec = run_batch(dataclasses.replace(m, decks=tuple(decks)), games, seed)
@@ -247,8 +280,38 @@ def sweep(m: Matchup, seat: int, vary: str, values: list[int], games: int, seed:
     df["optimum_set"] = df.hi >= best.lo
     path = _folder(results, run_id, "sweep")
     _save(path, {"sweep": df}, {**_describe(m, seed, games, "sweep"), "vary": vary,
-                                "seat": seat, "card": card})
+                                "seat": seat, "card": card, "mix": list(mix)})
     return df
+
+
+def robust_flags(folder, deck_a, deck_b, policies: list[str], games: int, seed: int,
+                 results="results", run_id=None, rules=None) -> pd.DataFrame:
+    """Card verdicts under several policies (one run each, same seeds): a verdict that holds
+    across at least three policies without a sign or large rank change is robust."""
+    from analysis import metrics
+    from analysis.load import load_run
+    from sim.paintline.batch import load_matchup
+    from sim.run import simulate
+
+    path = _folder(results, run_id, "flags")
+    by_policy = {}
+    verdicts = []
+    for policy in policies:
+        m = load_matchup(folder, deck_a, deck_b, policy, policy, rules)
+        res = simulate(m, games, seed, results=path, run_id=policy, backend="serial")
+        flags = metrics.balance_flags(metrics.card_metrics(load_run(res.run.path)))
+        by_policy[policy] = flags.assign(iwd=flags.iwd_relative)
+        verdicts.append(flags[["deck", "card", "name", "verdict"]].assign(policy=policy))
+    table = metrics.robustness(by_policy)
+    v = pd.concat(verdicts).pivot_table(index=["deck", "card", "name"], columns="policy",
+                                        values="verdict", aggfunc="first").reset_index()
+    out = v.merge(table, on=["deck", "card"])
+    same = out[policies].nunique(axis=1) == 1
+    settled = out[policies[0]] != "not enough games"
+    out["robust"] = out.robust & same & settled
+    _save(path, {"robustness": out}, {"kind": "flags", "policies": policies, "seed": seed,
+                                       "games": games})
+    return out
 
 
 def whatif(m: Matchup, changes: dict, games: int, seed: int, results="results", run_id=None):

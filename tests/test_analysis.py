@@ -210,3 +210,26 @@ def test_analysis_never_imports_compiled_code():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_mix_sweep_and_robust_flags(tmp_path):
+    from sim.experiments import mix_deck, robust_flags, sweep
+    from sim.paintline.batch import load_matchup
+    from sim.paintline.pool import C_KIND, C_TYPE, DRIVE, LOB
+
+    m = load_matchup(FOLDER, "us-red-tide", "ussr-red-tide", "greedy")
+    t = m.pool.table
+
+    def typed(deck, kind_type):
+        return sum(n for c, n in deck.counts if t[c, C_KIND] == 2 and t[c, C_TYPE] == kind_type)
+
+    d = mix_deck(m.decks[0], m.pool, 3, "drive", "lob")
+    assert sum(n for _, n in d.counts) == 60
+    assert typed(d, DRIVE) == typed(m.decks[0], DRIVE) - 3
+    assert typed(d, LOB) == typed(m.decks[0], LOB) + 3
+    df = sweep(m, 0, "mix", [0, 2], 200, 1, results=tmp_path, run_id="mix")
+    assert df.value.tolist() == [0, 2]
+    flags = robust_flags(FOLDER, "us-red-tide", "ussr-red-tide", ["greedy", "pressure",
+                         "lookahead"], 300, 1, results=tmp_path, run_id="fl")
+    assert {"greedy", "pressure", "lookahead", "robust", "sign_change"} <= set(flags.columns)
+    assert not flags[flags.greedy == "not enough games"].robust.any()
