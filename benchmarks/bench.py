@@ -98,6 +98,17 @@ def main() -> None:
     rows.append(("raw d20 stream, 1 thread", f"{raw:,.0f}", "rolls/s"))
     rows.append(("dice-only shots / raw d20 rolls", f"{shots / dwall / raw:.3f}", "x"))
     rows.append(("warm start: new process to first match", f"{warm_start_seconds():.2f}", "s"))
+    import tempfile
+
+    from sim.run import simulate
+
+    with tempfile.TemporaryDirectory() as results:
+        for workers in (1, 2):
+            res, wall = timed(simulate, m, args.games, 1, results=results,
+                              run_id=f"w{workers}", chunk_size=args.games // 8,
+                              workers=workers, backend="loky")
+            rows.append((f"simulate() end to end, loky, {workers} worker(s), store included",
+                         f"{args.games / wall:,.0f}", "matches/s"))
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     rows.append((f"peak RSS of this process ({args.games:,} matches a batch)", f"{peak:,.0f}",
                  "MiB"))

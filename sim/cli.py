@@ -177,7 +177,7 @@ def simulate(
     run_id: str = typer.Option(None, "--run-id", help="name of the run folder"),
     resume: str = typer.Option(None, "--resume", help="finish an interrupted run"),
     chunk_size: int = typer.Option(50_000, "--chunk-size", min=1, help="matches per chunk"),
-    workers: int = typer.Option(0, "--workers", min=0, help="worker processes (0: cores)"),
+    workers: int = typer.Option(0, "--workers", min=0, help="worker processes (0: cores / 2)"),
     backend: str = typer.Option("loky", "--backend", help="loky, dask or serial"),
     scheduler: str = typer.Option(None, "--scheduler", help="tcp://HOST:PORT of a Dask cluster"),
     target_ci: float = typer.Option(None, "--target-ci", help="stop at this 95% half-width"),

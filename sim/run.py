@@ -196,7 +196,9 @@ def simulate(matchup: Matchup | None, games: int, seed: int, results: Path | str
         manifest = new_manifest(matchup, run_id, seed, games, chunk_size, target_ci)
         run = create_run(results, run_id, manifest)
     cores = os.cpu_count() or 1
-    workers = max(1, workers or cores)
+    # Two numba threads per worker process by default: the same speed as one thread each,
+    # half the processes (each holds its own compiled engine in memory).
+    workers = max(1, workers or cores // 2)
     threads = max(1, cores // workers)
     n_chunks = math.ceil(games / chunk_size)
     done = [i for i in run.complete_chunks() if run.verify_chunk(i, _chunk_games(i, chunk_size,
