@@ -34,7 +34,6 @@ class InPlay:
     card: int
     tap: int = 0
     attached: int = -1
-    new: bool = True
 
 
 @dataclass
@@ -158,7 +157,7 @@ class ReferenceGame:
             s.coach_uses = self.coach_uses(s.coach)
         if self.rally_mode:
             for seat, s in enumerate(self.seats):
-                s.table = [InPlay(c, new=False) for c in self.m.arsenals[seat]]
+                s.table = [InPlay(c) for c in self.m.arsenals[seat]]
                 s.ready_stamina = UNLIMITED_STAMINA
                 self.say(f"{SEATS[seat]} starts every rally with "
                          f"{self.cards_text(self.m.arsenals[seat])}")
@@ -294,8 +293,6 @@ class ReferenceGame:
         self.say(f"-- turn {self.turns}: {who} to hit ({'serve' if self.is_serve else 'return'})")
         # 1. Ready all stamina, draw a card.
         s.ready_stamina = self.stamina_in_play(s)
-        for c in s.table:
-            c.new = False
         self.draw_card(seat)
         # 2. One Stamina into play.
         pos = next((i for i, c in enumerate(s.hand) if self.col(c, T.C_KIND) == T.STAMINA), -1)

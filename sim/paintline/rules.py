@@ -20,10 +20,8 @@ from sim.paintline.state import (
     IS_SERVE,
     LANDED,
     MUTE_COST,
-    NEW,
     PLAY,
     PLAY_N,
-    PLAYED_N,
     PP,
     PP_N,
     PP_READY,
@@ -86,7 +84,6 @@ def gather_cards(P, p, bag):
     P[p, PP_N] = 0
     P[p, PP_READY] = 0
     P[p, DISC_N] = 0
-    P[p, PLAYED_N] = 0
 
 
 @njit
@@ -124,7 +121,6 @@ def set_up_rally_mode(P, R, p):
             P[p, PLAY + slot] = card
             P[p, TAP + slot] = 0
             P[p, ATT + slot] = -1
-            P[p, NEW + slot] = 0
             P[p, PLAY_N] = slot + 1
     P[p, PP_N] = UNLIMITED_STAMINA
     P[p, PP_READY] = UNLIMITED_STAMINA
@@ -189,7 +185,6 @@ def remove_from_play(P, p, slot):
         P[p, PLAY + i] = P[p, PLAY + i + 1]
         P[p, TAP + i] = P[p, TAP + i + 1]
         P[p, ATT + i] = P[p, ATT + i + 1]
-        P[p, NEW + i] = P[p, NEW + i + 1]
     P[p, PLAY_N] = n - 1
 
 
@@ -198,11 +193,8 @@ def remove_from_play(P, p, slot):
 
 @njit
 def ready_stamina(P, p):
-    """Start of turn: ready all own stamina; nothing has been played from hand yet."""
+    """Start of turn: ready all own stamina."""
     P[p, PP_READY] = P[p, PP_N]
-    for i in range(P[p, PLAY_N]):
-        P[p, NEW + i] = 0
-    P[p, PLAYED_N] = 0
 
 
 @njit
@@ -235,9 +227,7 @@ def play_shot_card(P, p, pos):
     P[p, PLAY + slot] = card
     P[p, TAP + slot] = 0
     P[p, ATT + slot] = -1
-    P[p, NEW + slot] = 1
     P[p, PLAY_N] = slot + 1
-    P[p, PLAYED_N] += 1
     return slot
 
 
@@ -245,7 +235,6 @@ def play_shot_card(P, p, pos):
 def attach_enhancement(P, p, pos, slot):
     """An Attach enhancement from hand onto the shot card in play at slot."""
     P[p, ATT + slot] = remove_from_hand(P, p, pos)
-    P[p, PLAYED_N] += 1
 
 
 @njit

@@ -20,14 +20,12 @@ COACH_USES = 8  # uses of the coach ability left this game
 SCORE = 9
 GAMES_WON = 10
 MULLIGANS = 11  # mulligans taken this match
-PLAYED_N = 12  # cards played from hand this turn (their slots are PLAY_NEW flags)
 BAG = 16
 HAND = BAG + CAP
 PLAY = HAND + CAP  # card in play
 TAP = PLAY + CAP  # 0 ready, 1 single tapped, 2 double tapped
 ATT = TAP + CAP  # attached enhancement card or -1
-NEW = ATT + CAP  # 1 when the card was played from hand this turn
-PP = NEW + CAP  # stamina cards in the Power Plant
+PP = ATT + CAP  # stamina cards in the Power Plant
 DISC = PP + CAP
 PLAYER_SIZE = DISC + CAP
 
