@@ -138,3 +138,38 @@ def test_cli_bad_inputs(tmp_path):
         out = cardlab(*args, "-n", "10") if args[0] == "simulate" else cardlab(*args)
         assert out.returncode == 2, (args, out.stdout, out.stderr)
         assert "Traceback" not in out.stderr and "error:" in out.stderr, args
+
+
+def test_joining_an_existing_dask_cluster(m, baseline, tmp_path):
+    from distributed import LocalCluster
+
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, host="127.0.0.1",
+                      dashboard_address=None) as cluster:
+        res = simulate(m, GAMES, 5, results=tmp_path, run_id="joined", chunk_size=2000,
+                       backend="dask", scheduler=cluster.scheduler_address)
+    assert res.games == GAMES
+    assert_same_run(baseline, tmp_path / "joined")
+
+
+def test_ctrl_c_keeps_chunks_and_prints_the_resume_command(tmp_path):
+    env = {**os.environ, "CI": "1"}
+    cmd = [sys.executable, "-c", "from sim.cli import app; app()", "simulate", "-n", "200000",
+           "--chunk-size", "1000", "--results", str(tmp_path), "--run-id", "int",
+           "--backend", "serial"]
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    chunks = tmp_path / "int" / "chunks"
+    deadline = time.time() + 300
+    while time.time() < deadline:
+        if chunks.is_dir() and len([p for p in chunks.iterdir() if p.name.isdigit()]) >= 2:
+            break
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert "--resume int" in err and "Traceback" not in err
+    import json
+
+    manifest = json.loads((tmp_path / "int" / "manifest.json").read_text())
+    assert manifest["status"] == "interrupted"
+    assert len([p for p in chunks.iterdir() if p.name.isdigit()]) >= 2
