@@ -94,6 +94,11 @@ def test_game_odds_match_brute_force(points, win_by):
         exact = ex.game_win(pa, pb, points, win_by, first)
         assert exact == pytest.approx(brute_game(pa, pb, points, win_by, first), abs=1e-10)
     assert ex.game_win(0.5, 0.5, 11, 2, True) == pytest.approx(0.5)
+    # From 10-10 with win by 1, the next point decides: A serves it when A served first.
+    assert ex.game_win(0.6, 0.55, 11, 1, True, (10, 10)) == pytest.approx(0.6)
+    assert ex.game_win(0.6, 0.55, 11, 1, False, (10, 10)) == pytest.approx(0.45)
+    table = ex.game_table(0.6, 0.55, 11, 2, True)
+    assert table.p_a_wins_game.between(0, 1).all() and len(table) == 13 * 13
 
 
 def test_match_odds():

@@ -295,9 +295,10 @@ def rally_answers(matchup: Matchup, flat=(0.0, 0.0)) -> tuple[RallyAnswer, Rally
 
 
 def game_win(p_a_serving: float, p_b_serving: float, points: int, win_by: int,
-             a_serves_first: bool) -> float:
-    """P(seat A wins a game): the serve alternates every point; first to `points` with a
-    lead of `win_by`. p_x_serving is P(the server wins the point) when x serves."""
+             a_serves_first: bool, score: tuple[int, int] = (0, 0)) -> float:
+    """P(seat A wins a game from `score` (A's points, B's points)): the serve alternates
+    every point, A served the game's first point when a_serves_first; first to `points`
+    with a lead of `win_by`. p_x_serving is P(the server wins the point) when x serves."""
 
     def p_a_point(t: int) -> float:
         a_serves = (t % 2 == 0) == a_serves_first
@@ -329,7 +330,17 @@ def game_win(p_a_serving: float, p_b_serving: float, points: int, win_by: int,
         p = p_a_point(a + b)
         return p * win(a + 1, b) + (1 - p) * win(a, b + 1)
 
-    return win(0, 0)
+    return win(*score)
+
+
+def game_table(p_a_serving: float, p_b_serving: float, points: int, win_by: int,
+               a_serves_first: bool):
+    """P(A wins the game) from every score up to points + win_by, as a tidy table."""
+    import pandas as pd
+
+    rows = [(a, b, game_win(p_a_serving, p_b_serving, points, win_by, a_serves_first, (a, b)))
+            for a in range(points + win_by) for b in range(points + win_by)]
+    return pd.DataFrame(rows, columns=["score_a", "score_b", "p_a_wins_game"])
 
 
 def match_win(g_a_opens: float, g_b_opens: float, games: int) -> float:
