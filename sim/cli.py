@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Annotated
 
 import typer
 
@@ -12,6 +13,18 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, help=__doc__)
 DEFAULT_FOLDER = next((p for p in (Path("decks/paintline"),
                                    Path(__file__).resolve().parents[1] / "decks" / "paintline")
                        if p.is_dir()), Path("decks/paintline"))
+
+
+# Options the designed experiments share.
+DeckA = Annotated[str, typer.Argument(help="deck A: a name in the folder or a .deck file")]
+DeckB = Annotated[str, typer.Argument(help="deck B: a name in the folder or a .deck file")]
+Games = Annotated[int, typer.Option("--games", "-n", min=10, help="matches per run")]
+Seed = Annotated[int, typer.Option("--seed", min=0, max=2**63 - 1, help="master seed")]
+Policy = Annotated[str, typer.Option("--policy", help="policy of both seats")]
+RuleChanges = Annotated[list[str], typer.Option("--rules", help="rule option KEY=VALUE")]
+Folder = Annotated[Path, typer.Option("--folder", help="game folder")]
+Results = Annotated[Path, typer.Option("--results", help="results directory")]
+RunId = Annotated[str | None, typer.Option("--run-id", help="name of the output folder")]
 
 
 @app.callback()
@@ -456,15 +469,16 @@ def print_frame(df, title: str, columns: list[str]) -> None:
 
 @app.command()
 def sensitivity(
-    deck_a: str = typer.Argument("us-red-tide"), deck_b: str = typer.Argument("ussr-red-tide"),
-    games: int = typer.Option(10_000, "--games", "-n", min=10),
-    seed: int = typer.Option(1, "--seed", min=0),
-    policy: str = typer.Option("greedy", "--policy"),
+    deck_a: DeckA = "us-red-tide",
+    deck_b: DeckB = "ussr-red-tide",
+    games: Games = 10_000,
+    seed: Seed = 1,
+    policy: Policy = "greedy",
     card: list[str] = typer.Option([], "--card", help="only these cards (repeatable)"),
-    rules: list[str] = typer.Option([], "--rules"),
-    folder: Path = typer.Option(DEFAULT_FOLDER, "--folder"),
-    results: Path = typer.Option(Path("results"), "--results"),
-    run_id: str = typer.Option(None, "--run-id"),
+    rules: RuleChanges = [],  # noqa: B006 (typer reads the default, never mutates it)
+    folder: Folder = DEFAULT_FOLDER,
+    results: Results = Path("results"),
+    run_id: RunId = None,
 ):
     """Change in win rate per +1 of each shot card's bonus and penalty (both value sets),
     paired on the same seeds, with each card's worth on the d20."""
@@ -478,14 +492,15 @@ def sensitivity(
 
 @app.command()
 def ablation(
-    deck_a: str = typer.Argument("us-red-tide"), deck_b: str = typer.Argument("ussr-red-tide"),
-    games: int = typer.Option(10_000, "--games", "-n", min=10),
-    seed: int = typer.Option(1, "--seed", min=0),
-    policy: str = typer.Option("greedy", "--policy"),
-    rules: list[str] = typer.Option([], "--rules"),
-    folder: Path = typer.Option(DEFAULT_FOLDER, "--folder"),
-    results: Path = typer.Option(Path("results"), "--results"),
-    run_id: str = typer.Option(None, "--run-id"),
+    deck_a: DeckA = "us-red-tide",
+    deck_b: DeckB = "ussr-red-tide",
+    games: Games = 10_000,
+    seed: Seed = 1,
+    policy: Policy = "greedy",
+    rules: RuleChanges = [],  # noqa: B006 (typer reads the default, never mutates it)
+    folder: Folder = DEFAULT_FOLDER,
+    results: Results = Path("results"),
+    run_id: RunId = None,
 ):
     """Each card's causal worth: all its copies swapped for Blanks on the same seeds."""
     from sim.experiments import ablation as run_ablation
@@ -498,19 +513,20 @@ def ablation(
 
 @app.command()
 def sweep(
-    deck_a: str = typer.Argument("us-red-tide"), deck_b: str = typer.Argument("ussr-red-tide"),
+    deck_a: DeckA = "us-red-tide",
+    deck_b: DeckB = "ussr-red-tide",
     vary: str = typer.Option("stamina", "--vary", help="stamina, copies or mix"),
     card: str = typer.Option(None, "--card", help="with --vary copies"),
     mix: str = typer.Option("drive,lob", "--mix", help="with --vary mix: FROM,TO shot types"),
     values: str = typer.Option(None, "--values", help="comma-separated; default full range"),
     seat: int = typer.Option(0, "--seat", min=0, max=1, help="0 sweeps deck A, 1 deck B"),
-    games: int = typer.Option(10_000, "--games", "-n", min=10),
-    seed: int = typer.Option(1, "--seed", min=0),
-    policy: str = typer.Option("greedy", "--policy"),
-    rules: list[str] = typer.Option([], "--rules"),
-    folder: Path = typer.Option(DEFAULT_FOLDER, "--folder"),
-    results: Path = typer.Option(Path("results"), "--results"),
-    run_id: str = typer.Option(None, "--run-id"),
+    games: Games = 10_000,
+    seed: Seed = 1,
+    policy: Policy = "greedy",
+    rules: RuleChanges = [],  # noqa: B006 (typer reads the default, never mutates it)
+    folder: Folder = DEFAULT_FOLDER,
+    results: Results = Path("results"),
+    run_id: RunId = None,
 ):
     """Win rate against a deck-composition count (stamina 10..30, or copies of a card 0..4),
     same seeds at every point, with the optimum and the values it is not told apart from."""
@@ -535,14 +551,15 @@ def sweep(
 
 @app.command()
 def whatif(
-    deck_a: str = typer.Argument("us-red-tide"), deck_b: str = typer.Argument("ussr-red-tide"),
+    deck_a: DeckA = "us-red-tide",
+    deck_b: DeckB = "ussr-red-tide",
     rules: list[str] = typer.Option(..., "--rules", help="the variant's KEY=VALUE changes"),
-    games: int = typer.Option(20_000, "--games", "-n", min=10),
-    seed: int = typer.Option(1, "--seed", min=0),
-    policy: str = typer.Option("greedy", "--policy"),
-    folder: Path = typer.Option(DEFAULT_FOLDER, "--folder"),
-    results: Path = typer.Option(Path("results"), "--results"),
-    run_id: str = typer.Option(None, "--run-id"),
+    games: Games = 20_000,
+    seed: Seed = 1,
+    policy: Policy = "greedy",
+    folder: Folder = DEFAULT_FOLDER,
+    results: Results = Path("results"),
+    run_id: RunId = None,
 ):
     """Baseline against variant rules on the same seeds: every delta with its interval."""
     from sim.experiments import whatif as run_whatif
@@ -584,13 +601,14 @@ def guarded(fn):
 
 @app.command()
 def flags(
-    deck_a: str = typer.Argument("us-red-tide"), deck_b: str = typer.Argument("ussr-red-tide"),
+    deck_a: DeckA = "us-red-tide",
+    deck_b: DeckB = "ussr-red-tide",
     policies: str = typer.Option("greedy,pressure,lookahead", "--policies"),
-    games: int = typer.Option(20_000, "--games", "-n", min=10),
-    seed: int = typer.Option(1, "--seed", min=0),
-    folder: Path = typer.Option(DEFAULT_FOLDER, "--folder"),
-    results: Path = typer.Option(Path("results"), "--results"),
-    run_id: str = typer.Option(None, "--run-id"),
+    games: Games = 20_000,
+    seed: Seed = 1,
+    folder: Folder = DEFAULT_FOLDER,
+    results: Results = Path("results"),
+    run_id: RunId = None,
 ):
     """Balance flags under several policies: which verdicts are robust to how cards are
     played (no sign change, no large rank change, at least three policies)."""
