@@ -93,3 +93,25 @@ def njit(fn=None, **kwargs):
     if fn is None:
         return lambda f: numba.njit(**options)(f)
     return numba.njit(**options)(fn)
+
+
+def pure(fn):
+    """The plain-Python twin of a compiled function, calling plain-Python twins of the
+    compiled functions it uses: for callers that want a few decisions without paying for
+    the compiler's start-up (the exact solver)."""
+    import functools
+    import types
+
+    @functools.cache
+    def twin(dispatcher):
+        py = dispatcher.py_func
+        names = py.__code__.co_names
+        env = dict(py.__globals__)
+        for name in names:
+            value = env.get(name)
+            if isinstance(value, numba.core.registry.CPUDispatcher):
+                env[name] = twin(value)
+        return types.FunctionType(py.__code__, env, py.__name__, py.__defaults__,
+                                  py.__closure__)
+
+    return twin(fn)

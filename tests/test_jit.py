@@ -35,3 +35,18 @@ def test_nothing_writable_compiles_in_memory(tmp_path, monkeypatch):
     monkeypatch.setenv("CARDLAB_CACHE_DIR", str(blocker / "cache"))
     monkeypatch.setattr(tempfile, "tempdir", str(blocker / "tmp"))
     assert jit.cache_folder() is None
+
+
+def test_pure_twins_match_the_compiled_functions():
+    import numpy as np
+
+    from sim.paintline import policy as Pol
+
+    rng = np.random.default_rng(0)
+    prm = np.array([0, 1, 1.0, 0.01, 0.5, 0.001, 8, 2, 5, 6, 15, 1, 1], dtype=np.float64)
+    keys, ctr = np.zeros(6, np.uint64), np.zeros(6, np.int64)
+    twin = jit.pure(Pol.choose_hit)
+    for _ in range(200):
+        n = int(rng.integers(1, 12))
+        feats = rng.random((n, 4))
+        assert twin(prm, feats, n, keys, ctr, 0) == Pol.choose_hit(prm, feats, n, keys, ctr, 0)

@@ -8,6 +8,7 @@ from functools import cache
 
 import numpy as np
 
+from sim.jit import pure
 from sim.paintline import keywords as K
 from sim.paintline import policy as Pol
 from sim.paintline import pool as T
@@ -18,6 +19,9 @@ TAIL = 1e-16  # stop following a rally once this little probability is still in 
 # Deterministic policies draw no random numbers; these only give the call its types.
 NO_KEYS = np.zeros(6, dtype=np.uint64)
 NO_CTR = np.zeros(6, dtype=np.int64)
+# The policies' own decision functions, run as plain Python (a chain has few states).
+CHOOSE_HIT = pure(Pol.choose_hit)
+CARD_WORTH = pure(Pol.card_worth)
 
 
 @dataclass(frozen=True)
@@ -146,7 +150,7 @@ class RallyChain:
                     picks = [(1 / (len(tapped) + 1), -1)] + [
                         (1 / (len(tapped) + 1), i) for i in tapped]
                 else:
-                    w = np.array([Pol.card_worth(prm, self.table, cards[i], False)
+                    w = np.array([CARD_WORTH(prm, self.table, cards[i], False)
                                   for i in tapped])
                     picks = [(1.0, tapped[int(np.argmax(w))])]
                 for q, i in picks:
@@ -184,8 +188,7 @@ class RallyChain:
                 costs = [int(self.table[c, T.C_COST]) if c >= 0 else 0 for c, _, _ in options]
                 feats = np.array([self.features(s, sh, c)
                                   for sh, c in zip(shots, costs, strict=True)])
-                picks = [(1.0, int(Pol.choose_hit(prm, feats, len(options), NO_KEYS, NO_CTR,
-                                                   0)))]
+                picks = [(1.0, int(CHOOSE_HIT(prm, feats, len(options), NO_KEYS, NO_CTR, 0)))]
             for p_pick, k in picks:
                 out += self.resolve(s, seat_of, taps, options[k], shots[k], p_untap * p_pick)
         return out
