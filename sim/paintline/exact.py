@@ -422,7 +422,7 @@ def worth_on_the_die(matchup: Matchup) -> float:
     lo, hi = -19.0, 19.0
     if f(lo) > 0 or f(hi) < 0:
         return float("nan")
-    return brentq(f, lo, hi, xtol=1e-9)
+    return brentq(f, lo, hi, xtol=1e-6)
 
 
 def check(answer: ExactAnswer, rally_len: np.ndarray, rally_top: np.ndarray, a_wins: int,
