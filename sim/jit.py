@@ -87,8 +87,12 @@ _BOUNDSCHECK = os.environ.get("CARDLAB_BOUNDSCHECK") == "1"
 
 
 def njit(fn=None, **kwargs):
-    """numba.njit with the project's settings; usable bare or with extra options."""
-    options = {"cache": CACHE, "fastmath": False, "boundscheck": _BOUNDSCHECK, "nogil": True}
+    """numba.njit with the project's settings; usable bare or with extra options.
+
+    Kernels raise no exceptions (validation lives in the wrappers), so numpy's error
+    model is used: no zero-division checks in the hot loops."""
+    options = {"cache": CACHE, "fastmath": False, "boundscheck": _BOUNDSCHECK, "nogil": True,
+               "error_model": "numpy"}
     options.update(kwargs)
     if fn is None:
         return lambda f: numba.njit(**options)(f)
