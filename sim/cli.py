@@ -326,6 +326,7 @@ def exact(
     folder: Path = typer.Option(DEFAULT_FOLDER, "--folder", help="game folder"),
     check_games: int = typer.Option(0, "--check", min=0, help="also simulate N matches"),
     seed: int = typer.Option(1, "--seed", min=0),
+    worth: bool = typer.Option(False, "--worth", help="also A's arsenal's worth on the d20"),
 ):
     """Exact rally, game and match odds of a rally-mode setting (each seat starts every
     rally with its arsenal); with --check N, a simulation beside it with z-scores."""
@@ -367,10 +368,12 @@ def exact(
         table.add_row(f"P(index reaches {m.rules.values['escalation'][k]})",
                       f"{a.survival[k]:.6f}", f"{b.survival[k]:.6f}")
     console.print(table)
-    worth = ex.worth_on_the_die(m)
     console.print(f"P(A wins game) {answer.game_a_opens:.6f} when A opens, "
                   f"{answer.game_b_opens:.6f} when B opens; P(A wins match) "
-                  f"{answer.match:.6f}; A's arsenal is worth {worth:+.3f} on the d20")
+                  f"{answer.match:.6f}")
+    if worth:
+        console.print(f"A's arsenal is worth {ex.worth_on_the_die(m):+.3f} on the d20 (the "
+                      "flat modifier giving the bare Default Shot the same point-win odds)")
     if check_games:
         from sim.paintline.batch import run_batch
 
