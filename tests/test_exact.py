@@ -160,3 +160,15 @@ def test_simulation_agrees_with_exact(k):
     assert df[df.quantity == "P(server wins point)"].n.sum() >= 200_000
     worst = df.loc[df.z.abs().idxmax()]
     assert not df.flag.any(), f"{worst.quantity} server {worst.server}: z {worst.z:.2f}"
+
+
+def test_cardlab_exact_command():
+    from .test_cli import cardlab
+
+    out = cardlab("exact", "--arsenal-a", "Drive Shot,Topspin", "--arsenal-b", "Order of Lenin",
+                  "--worth", "--check", "3000")
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "P(server wins point)" in out.stdout and "worth" in out.stdout
+    assert "exact vs 3,000 simulated matches" in out.stdout and "FLAG" not in out.stdout
+    bad = cardlab("exact", "--arsenal-a", "Drive Shto")
+    assert bad.returncode == 2 and "Drive Shot" in bad.stderr and "Traceback" not in bad.stderr
