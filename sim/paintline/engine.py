@@ -23,7 +23,7 @@ SRC_DEFAULT, SRC_PLAY, SRC_HAND = 0, 1, 2
 O_SRC, O_WHERE, O_CARD, O_ADV = 0, 1, 2, 3
 
 
-@njit
+@njit(_nrt=True)
 def new_work(n_cards):
     """Scratch arrays a thread reuses from turn to turn (the last three: the per-turn
     memo of option odds, its turn stamps and the turn clock)."""
@@ -529,7 +529,7 @@ def play_match(table, R, prms, bags, bag_lens, coaches, in_deck, seed, game_inde
                 cs[p, c, Ru.CS_WINS_NOT_DRAWN] += won
 
 
-@njit(parallel=True)
+@njit(parallel=True, _nrt=True)
 def play_batch(table, R, prms, bags, bag_lens, coaches, in_deck, seed, first_game, block,
                out, rally_len, rally_top, card_stats, log, log_n):
     """Matches first_game .. first_game + len(out) - 1, in blocks of `block` across threads.
