@@ -35,10 +35,10 @@ def headline(run) -> pd.DataFrame:
     return with_rate(pd.DataFrame(rows, columns=["quantity", "k", "n"]))
 
 
-def first_serve_edge(run) -> pd.DataFrame:
-    """How much the first serve is worth: P(first server wins) - 1/2, with its interval."""
-    h = headline(run)
-    r = h[h.quantity == "first server wins"].iloc[0]
+def first_serve_edge(head: pd.DataFrame) -> pd.DataFrame:
+    """How much the first serve is worth: P(first server wins) - 1/2, with its interval,
+    from the headline table."""
+    r = head[head.quantity == "first server wins"].iloc[0]
     return pd.DataFrame([{"quantity": "first-serve edge", "n": r.n, "edge": r.rate - 0.5,
                           "lo": r.lo - 0.5, "hi": r.hi - 0.5}])
 

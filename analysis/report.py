@@ -78,8 +78,7 @@ def build_report(run_path: Path | str) -> tuple[Path, Path]:
                  "unit.")
     page.table(head[["quantity", "k", "n", "rate", "lo", "hi"]])
     page.figure(plots.plot_headline(head), "headline rates with 95% intervals")
-    edge = metrics.first_serve_edge(run)
-    page.table(edge)
+    page.table(metrics.first_serve_edge(head))
 
     page.section("Game length", "Points and turns per match: mean with 95% interval and "
                  "quantiles.")

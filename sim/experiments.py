@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from analysis.stats import paired_difference
 from sim.paintline import pool as T
 from sim.paintline.batch import Matchup, run_batch
 from sim.paintline.pool import Deck, PoolError, Problem
@@ -24,14 +25,6 @@ Z95 = 1.959963984540054
 
 def wins_of(rec, seat: int) -> np.ndarray:
     return (rec.matches[:, 0] == seat).astype(np.int8)
-
-
-def paired_delta(base: np.ndarray, variant: np.ndarray) -> dict:
-    """Mean change over the same games with its 95% interval, and the variance reduction
-    that pairing bought against two independent runs of the same size."""
-    from analysis.stats import paired_difference
-
-    return paired_difference(base, variant)
 
 
 def _folder(results: Path | str, run_id: str | None, kind: str) -> Path:
@@ -86,7 +79,7 @@ def sensitivity(m: Matchup, games: int, seed: int, results="results", run_id=Non
             col = T.INT_COLUMNS[field]
             pool = m.pool.with_values({(card, col): int(m.pool.table[card, col]) + 1})
             rec = run_batch(dataclasses.replace(m, pool=pool), games, seed)
-            d = paired_delta(wins_of(base, seat), wins_of(rec, seat))
+            d = paired_difference(wins_of(base, seat), wins_of(rec, seat))
             rows.append({"item": f"{m.pool.names[card]} {field} +1", "card": m.pool.ids[card],
                          "name": m.pool.names[card], "deck": m.decks[seat].name,
                          "field": field, **d})
@@ -152,7 +145,7 @@ def ablation(m: Matchup, games: int, seed: int, results="results", run_id=None) 
             decks = list(m.decks)
             decks[seat] = with_counts(deck, counts, f"{deck.name}-without-{m.pool.ids[card]}")
             rec = run_batch(dataclasses.replace(m, decks=tuple(decks)), games, seed)
-            d = paired_delta(wins_of(rec, seat), wins_of(base, seat))
+            d = paired_difference(wins_of(rec, seat), wins_of(base, seat))
             rows.append({"item": f"{m.pool.names[card]} ({deck.name})",
                          "card": m.pool.ids[card], "name": m.pool.names[card],
                          "deck": deck.name, "copies": n, **d})
@@ -323,7 +316,7 @@ def whatif(m: Matchup, changes: dict, games: int, seed: int, results="results", 
     rows = []
 
     def per_game(name, f):
-        d = paired_delta(f(a).astype(float), f(b).astype(float))
+        d = paired_difference(f(a).astype(float), f(b).astype(float))
         rows.append({"item": name, "baseline": f(a).mean(), "variant": f(b).mean(), **d})
 
     per_game(f"{m.decks[0].name} win rate", lambda r: r.matches[:, 0] == 0)
@@ -380,7 +373,7 @@ def diff_runs(path_a: Path, path_b: Path) -> pd.DataFrame:
     def compare(name, fa, fb):
         xa, xb = fa.astype(float), fb.astype(float)
         if paired:
-            d = paired_delta(xa, xb)
+            d = paired_difference(xa, xb)
         else:
             se = np.sqrt(xa.var(ddof=1) / len(xa) + xb.var(ddof=1) / len(xb))
             delta = xb.mean() - xa.mean()
@@ -396,11 +389,7 @@ def diff_runs(path_a: Path, path_b: Path) -> pd.DataFrame:
     compare("turns per match", ma.turns.to_numpy(), mb.turns.to_numpy())
     compare("deck-out rate", (ma.end == 1).to_numpy(), (mb.end == 1).to_numpy())
     df = pd.DataFrame(rows)
-    from scipy.stats import norm
-
-    with np.errstate(divide="ignore", invalid="ignore"):
-        p = np.where(df.se > 0, 2 * norm.sf(np.abs(df.delta / df.se)), 1.0)
-    df["p"] = p
-    df["moved"], df["p_adjusted"] = bh(p)
+    df["p"] = _p_from(df)
+    df["moved"], df["p_adjusted"] = bh(df.p.to_numpy())
     df["paired"] = paired
     return df

@@ -96,9 +96,3 @@ class BatchRecords:
         import pandas as pd
 
         return pd.DataFrame(self.log[k, : self.log_n[k]], columns=list(LOG_COLUMNS))
-
-    def equal(self, other: BatchRecords) -> bool:
-        return all(
-            np.array_equal(getattr(self, f), getattr(other, f))
-            for f in ("matches", "rally_len", "rally_top", "card_stats", "log", "log_n")
-        )

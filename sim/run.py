@@ -9,7 +9,7 @@ import platform
 import subprocess
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -28,7 +28,6 @@ class RunResult:
     wall: float
     status: str
     skipped: int = 0  # chunks found complete on resume
-    extra: dict = field(default_factory=dict)
 
 
 def run_chunk(matchup: Matchup, seed: int, index: int, chunk_size: int, games: int,
@@ -55,7 +54,7 @@ def git_commit() -> str | None:
 
 
 def new_manifest(matchup: Matchup, run_id: str, seed: int, games: int, chunk_size: int,
-                 target_ci: float | None, extra: dict | None = None) -> dict:
+                 target_ci: float | None) -> dict:
     import numba
     import numpy
     import pandas
@@ -84,34 +83,32 @@ def new_manifest(matchup: Matchup, run_id: str, seed: int, games: int, chunk_siz
         "games_done": 0,
         "wall_seconds": 0.0,
         "games_per_second": None,
-        **(extra or {}),
     }
 
 
 def matchup_from_manifest(manifest: dict) -> Matchup:
-    """Rebuild the exact matchup a run was made with (card values included)."""
+    """Rebuild the exact matchup a run was made with (card values included); the names
+    come from the pool file when it still lists the same cards."""
     import numpy as np
 
-    from sim.paintline.pool import Deck, Pool, Rules, _rule_vector
+    from sim.paintline import pool as T
 
     cp = manifest["card_pool"]
     path = Path(cp["path"])
-    from sim.paintline.pool import load_pool
-
-    words = load_pool(path) if path.exists() else None
     ids = tuple(cp["ids"])
-    names = words.names if words and words.ids == ids else ids
-    texts = words.texts if words and words.ids == ids else ("",) * len(ids)
+    words = T.load_pool(path) if path.exists() else None
+    same = words is not None and words.ids == ids
     table = np.array(manifest["card_table"], dtype=np.int64)
     table.setflags(write=False)
-    pool = Pool(path, ids, tuple(names), tuple(texts), table, cp["sha256"])
+    pool = T.Pool(path, ids, words.names if same else ids,
+                  words.texts if same else ("",) * len(ids), table, cp["sha256"])
     decks = []
     for d in manifest["decks"]:
         counts = tuple((ids.index(c), n) for c, n in d["cards"])
-        coach = next((c for c, _ in counts if table[c, 0] == 0), -1)
-        nation = max((int(table[c, 1]) for c, _ in counts), default=0)
-        decks.append(Deck(Path(d["path"]), d["name"], counts, coach, nation))
-    rules = Rules(manifest["rules"], _rule_vector(manifest["rules"]))
+        coach = next((c for c, _ in counts if table[c, T.C_KIND] == T.COACH), -1)
+        nation = max((int(table[c, T.C_NATION]) for c, _ in counts), default=T.NEUTRAL)
+        decks.append(T.Deck(Path(d["path"]), d["name"], counts, coach, nation))
+    rules = T.load_rules().replace(**manifest["rules"])
     pols = manifest["policies"]
     vecs = tuple(np.array(p["params"], dtype=np.float64) for p in pols)
     arsenals = tuple(tuple(ids.index(c) for c in cards)

@@ -31,12 +31,14 @@ from sim.paintline.state import (
     TAP,
     TOP,
 )  # fmt: skip
+from sim.records import CARD_STATS
 from sim.rng import DICE, SHUFFLE, below
 
-# Card statistics kept per seat and card (summed over games), see sim/records.py.
-CS_GAMES_IN_DECK, CS_GAMES_DRAWN, CS_WINS_DRAWN, CS_WINS_NOT_DRAWN = 0, 1, 2, 3
-CS_PLAYED, CS_HIT, CS_LANDED, CS_DEAD = 4, 5, 6, 7
-N_CARD_STATS = 8
+# Card statistics kept per seat and card (summed over games): the order of the schema.
+(CS_GAMES_IN_DECK, CS_GAMES_DRAWN, CS_WINS_DRAWN, CS_WINS_NOT_DRAWN, CS_PLAYED, CS_HIT,
+ CS_LANDED, CS_DEAD) = (list(CARD_STATS).index(k) for k in (
+    "games_in_deck", "games_drawn", "wins_drawn", "wins_not_drawn", "played", "hit", "landed",
+    "dead_turns"))  # fmt: skip
 
 
 # --- random numbers ---------------------------------------------------------------
