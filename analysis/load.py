@@ -1,4 +1,5 @@
-"""Read a run folder of the results store into tidy DataFrames."""
+"""Read a run folder of the results store into tidy DataFrames, with the names, kinds and
+labels its manifest carries (analysis never asks a game package)."""
 
 from __future__ import annotations
 
@@ -16,9 +17,13 @@ class Run:
     path: Path
     manifest: dict
     matches: pd.DataFrame
-    rallies: pd.DataFrame
+    histograms: pd.DataFrame
     cards: pd.DataFrame
     exact_check: pd.DataFrame | None
+
+    @property
+    def schema(self) -> dict:
+        return self.manifest["schema"]
 
     @property
     def deck_names(self) -> tuple[str, str]:
@@ -31,13 +36,25 @@ class Run:
         return p[0]["name"], p[1]["name"]
 
     @property
-    def ladder(self) -> list[int]:
-        return list(self.manifest["rules"]["escalation"])
-
-    @property
     def label(self) -> str:
         (a, b), (pa, pb) = self.deck_names, self.policy_names
         return f"{a} ({pa}) vs {b} ({pb})"
+
+    @property
+    def card_names(self) -> dict[str, str]:
+        pool = self.manifest["card_pool"]
+        return dict(zip(pool["ids"], pool.get("names", pool["ids"]), strict=True))
+
+    @property
+    def card_kinds(self) -> dict[str, str]:
+        pool = self.manifest["card_pool"]
+        return dict(zip(pool["ids"], pool.get("kinds", [""] * len(pool["ids"])), strict=True))
+
+    def bin_labels(self, measure: str) -> list:
+        """The x-axis labels of a histogram's bins (the bin numbers unless the run fixes
+        them, as a ladder of targets does)."""
+        fixed = self.manifest.get("histogram_labels", {}).get(measure)
+        return list(fixed) if fixed else list(range(self.schema["histograms"][measure]["bins"]))
 
 
 def load_run(path: Path | str) -> Run:
@@ -47,5 +64,5 @@ def load_run(path: Path | str) -> Run:
     path = Path(path)
     manifest = json.loads((path / "manifest.json").read_text(encoding="utf-8"))
     check = path / "exact_check.parquet"
-    return Run(path, manifest, read_table(path, "matches"), read_table(path, "rallies"),
+    return Run(path, manifest, read_table(path, "matches"), read_table(path, "histograms"),
                read_table(path, "cards"), pd.read_parquet(check) if check.exists() else None)

@@ -10,42 +10,47 @@ import pandas as pd
 
 from analysis.stats import bh, mean_table, two_proportion_p, with_rate
 
-KINDS = ("coach", "stamina", "basic_shot", "trick_shot", "enhancement", "blank")
-MIN_GAMES = 200  # fewer drawn (or not drawn) games than this: "not enough games"
+MIN_MATCHES = 200  # fewer drawn (or not drawn) matches than this: "not enough games"
 
 
 def headline(run) -> pd.DataFrame:
-    """Tidy table of the headline rates: quantity, k, n, rate, lo, hi (Wilson 95%)."""
+    """Tidy table of the headline rates the game's schema names: quantity, k, n, rate, lo,
+    hi (Wilson 95%); draws get their own row when there are any."""
+    from analysis.quantities import evaluate
+    from analysis.summary import rate_specs
+
     m = run.matches
     a, b = run.deck_names
     pa, pb = run.policy_names
-    n = len(m)
-    rows = [
-        (f"{a} ({pa}) wins", int((m.winner == 0).sum()), n),
-        (f"{b} ({pb}) wins", int((m.winner == 1).sum()), n),
-        ("first server wins", int((m.winner == m.first_server).sum()), n),
-        (f"{a} wins when serving first", int(((m.winner == 0) & (m.first_server == 0)).sum()),
-         int((m.first_server == 0).sum())),
-        (f"{a} wins when receiving first", int(((m.winner == 0) & (m.first_server == 1)).sum()),
-         int((m.first_server == 1).sum())),
-        ("ended by deck-out", int((m.end == 1).sum()), n),
-        (f"{a} mulligans", int(m.mulligans_a.sum()), n),
-        (f"{b} mulligans", int(m.mulligans_b.sum()), n),
-    ]
+    rows = []
+    for text, k, n in rate_specs(run.schema, (f"{a} ({pa})", f"{b} ({pb})")):
+        rows.append((text, int(evaluate(m, k).sum()), int(evaluate(m, n).sum())))
+    df = pd.DataFrame(rows, columns=["quantity", "k", "n"])
+    df = df[(df.quantity != "draws") | (df.k > 0)].reset_index(drop=True)
+    return with_rate(df)
+
+
+def first_player_edge(run, head: pd.DataFrame) -> pd.DataFrame:
+    """How much starting first is worth: P(first player wins) - 1/2, with its interval."""
+    r = head[head.quantity == f"{run.schema['first_player_label']} wins"].iloc[0]
+    return pd.DataFrame([{"quantity": f"{run.schema['first_player_label']} edge", "n": r.n,
+                          "edge": r.rate - 0.5, "lo": r.lo - 0.5, "hi": r.hi - 0.5}])
+
+
+def section_rates(run, rates) -> pd.DataFrame:
+    """A game section's rates (schema Rate dicts) as a headline-style table."""
+    from analysis.quantities import evaluate, label
+
+    decks = run.deck_names
+    rows = [(label(r["label"], decks), int(evaluate(run.matches, r["k"]).sum()),
+             int(evaluate(run.matches, r["n"]).sum())) for r in rates]
     return with_rate(pd.DataFrame(rows, columns=["quantity", "k", "n"]))
 
 
-def first_serve_edge(head: pd.DataFrame) -> pd.DataFrame:
-    """How much the first serve is worth: P(first server wins) - 1/2, with its interval,
-    from the headline table."""
-    r = head[head.quantity == "first server wins"].iloc[0]
-    return pd.DataFrame([{"quantity": "first-serve edge", "n": r.n, "edge": r.rate - 0.5,
-                          "lo": r.lo - 0.5, "hi": r.hi - 0.5}])
-
-
 def game_lengths(run) -> pd.DataFrame:
-    """Points and turns per match: n, mean with 95% interval, and quantiles."""
-    long = run.matches.melt(value_vars=["points", "turns"], var_name="measure")
+    """The schema's length measures per match: n, mean with 95% interval, and quantiles."""
+    cols = list(run.schema.get("lengths", {}))
+    long = run.matches.melt(value_vars=cols, var_name="measure")
     out = mean_table(long, ["measure"], "value")
     q = long.groupby("measure")["value"].quantile([0.05, 0.25, 0.5, 0.75, 0.95]).unstack()
     q.columns = [f"q{int(c * 100):02d}" for c in q.columns]
@@ -53,63 +58,52 @@ def game_lengths(run) -> pd.DataFrame:
 
 
 def card_metrics(run) -> pd.DataFrame:
-    """Per seat and card: games-in-hand win rate, not-drawn win rate, improvement when drawn
-    (with a two-proportion p-value), play, hit and landing rates, turns dead in hand."""
+    """Per seat and card: drawn win rate (GIH WR), not-drawn win rate, improvement when
+    drawn (with a two-proportion p-value), each of the game's card statistics per match,
+    and the success rate of its use/success pair."""
     c = run.cards.copy()
-    names = dict(zip(run.manifest["card_pool"]["ids"], _card_names(run), strict=True))
     decks = run.deck_names
+    schema = run.schema
     c.insert(0, "deck", [decks[s] for s in c.seat])
-    c.insert(3, "name", c.card.map(names))
-    c["games_not_drawn"] = c.games_in_deck - c.games_drawn
-    gih = with_rate(c.rename(columns={"wins_drawn": "k", "games_drawn": "n"}))
-    gns = with_rate(c.rename(columns={"wins_not_drawn": "k", "games_not_drawn": "n"}))
+    c.insert(3, "name", c.card.map(run.card_names))
+    c["kind"] = c.card.map(run.card_kinds)
+    c["matches_not_drawn"] = c.matches_in_deck - c.matches_drawn
+    gih = with_rate(c.rename(columns={"wins_drawn": "k", "matches_drawn": "n"}))
+    gns = with_rate(c.rename(columns={"wins_not_drawn": "k", "matches_not_drawn": "n"}))
     c["gih_wr"], c["gih_lo"], c["gih_hi"] = gih.rate, gih.lo, gih.hi
     c["gns_wr"], c["gns_lo"], c["gns_hi"] = gns.rate, gns.lo, gns.hi
     c["iwd"] = c.gih_wr - c.gns_wr
-    c["iwd_p"] = two_proportion_p(c.wins_drawn, c.games_drawn, c.wins_not_drawn,
-                                  c.games_not_drawn)
-    kinds = dict(zip(run.manifest["card_pool"]["ids"],
-                     (row[0] for row in run.manifest["card_table"]), strict=True))
-    c["kind"] = c.card.map(lambda cid: KINDS[kinds[cid]])
-    # Every card of a deck shares the bias of "drawn in longer games"; relative IWD compares
-    # a card with the median card of its own deck, which is what a designer ranks by.
-    playable = c.kind.isin(["basic_shot", "trick_shot", "enhancement"])
-    base = c[playable].groupby("seat").iwd.median()
+    c["iwd_p"] = two_proportion_p(c.wins_drawn, c.matches_drawn, c.wins_not_drawn,
+                                  c.matches_not_drawn)
+    # Every card of a deck shares the bias of "drawn in longer matches"; relative IWD
+    # compares a card with the median card of its own deck, which is what a designer ranks.
+    kinds = schema.get("flag_kinds", ())
+    c["flagged"] = c.kind.isin(kinds) if kinds else True
+    base = c[c.flagged].groupby("seat").iwd.median()
     c["iwd_relative"] = c.iwd - c.seat.map(base)
-    se = np.sqrt(c.gih_wr * (1 - c.gih_wr) / c.games_drawn.where(c.games_drawn > 0)
-                 + c.gns_wr * (1 - c.gns_wr) / c.games_not_drawn.where(c.games_not_drawn > 0))
-    from scipy.stats import norm
+    se = np.sqrt(c.gih_wr * (1 - c.gih_wr) / c.matches_drawn.where(c.matches_drawn > 0)
+                 + c.gns_wr * (1 - c.gns_wr)
+                 / c.matches_not_drawn.where(c.matches_not_drawn > 0))
+    from analysis.stats import p_values
 
-    c["iwd_relative_p"] = np.where(se > 0, 2 * norm.sf(np.abs(c.iwd_relative / se)), 1.0)
-    games = c.games_in_deck.where(c.games_in_deck > 0)
-    c["plays_per_game"] = c.played / games
-    c["hits_per_game"] = c.hit / games
-    landed = with_rate(c.rename(columns={"landed": "k", "hit": "n"}))
-    c["land_rate"], c["land_lo"], c["land_hi"] = landed.rate, landed.lo, landed.hi
-    c["dead_turns_per_game"] = c.dead_turns / games
+    c["iwd_relative_p"] = p_values(c.iwd_relative, se.fillna(0))
+    matches = c.matches_in_deck.where(c.matches_in_deck > 0)
+    for stat in schema.get("card_stats", {}):
+        c[f"{stat}_per_match"] = c[stat] / matches
+    use, success = schema.get("use_success", ("", ""))
+    if use and success:
+        ok = with_rate(c.rename(columns={success: "k", use: "n"}))
+        c["success_rate"], c["success_lo"], c["success_hi"] = ok.rate, ok.lo, ok.hi
     return c
-
-
-def _card_names(run) -> list[str]:
-    from sim.paintline.pool import load_pool
-
-    ids = run.manifest["card_pool"]["ids"]
-    try:
-        pool = load_pool(run.manifest["card_pool"]["path"])
-        if list(pool.ids) == ids:
-            return list(pool.names)
-    except Exception:  # the pool file moved or changed: fall back to the ids
-        pass
-    return list(ids)
 
 
 def balance_flags(cards: pd.DataFrame, alpha: float = 0.05,
                   effect: str = "iwd_relative", p: str = "iwd_relative_p") -> pd.DataFrame:
-    """Over- and under-powered cards (shots and enhancements) with Benjamini-Hochberg
-    control of false discoveries; cards drawn (or missed) in fewer than MIN_GAMES games get
-    "not enough games"."""
-    df = cards[cards.kind.isin(["basic_shot", "trick_shot", "enhancement"])].copy()
-    enough = (df.games_drawn >= MIN_GAMES) & (df.games_not_drawn >= MIN_GAMES)
+    """Over- and under-powered cards (of the kinds the game flags) with Benjamini-Hochberg
+    control of false discoveries; cards drawn (or missed) in fewer than MIN_MATCHES matches
+    get "not enough games"."""
+    df = cards[cards.flagged].copy() if "flagged" in cards else cards.copy()
+    enough = (df.matches_drawn >= MIN_MATCHES) & (df.matches_not_drawn >= MIN_MATCHES)
     df["p_adjusted"] = np.nan
     reject = np.zeros(len(df), dtype=bool)
     if enough.any():
@@ -156,16 +150,16 @@ def matchup_matrix(root: Path | str) -> pd.DataFrame:
         run = load_run(root / p["run"])
         m = run.matches
         a, b = " / ".join(p["a"]), " / ".join(p["b"])
-        k = int((m.winner == 0).sum())
-        rows.append((a, b, k, len(m)))
-        rows.append((b, a, len(m) - k, len(m)))
+        rows.append((a, b, int((m.winner == 0).sum()), len(m)))
+        rows.append((b, a, int((m.winner == 1).sum()), len(m)))
     return with_rate(pd.DataFrame(rows, columns=["entrant", "opponent", "k", "n"]))
 
 
 def seat_matrix(run) -> pd.DataFrame:
-    """One run as a small matchup matrix: deck A's win rate by who served first."""
-    m = run.matches.assign(first=np.where(run.matches.first_server == 0, "A serves first",
-                                          "B serves first"),
+    """One run as a small matchup matrix: deck A's win rate by which seat started."""
+    fp = run.schema["first_player"]
+    who = run.schema["first_player_label"]
+    m = run.matches.assign(first=np.where(run.matches[fp] == 0, f"A is {who}", f"B is {who}"),
                            a_wins=(run.matches.winner == 0).astype(int))
     g = m.groupby("first")["a_wins"].agg(k="sum", n="count").reset_index()
     return with_rate(g)

@@ -44,47 +44,48 @@ def plot_headline(df, ax=None):
     return ax
 
 
-def plot_survival(df, ax=None, labels=("A serves", "B serves")):
-    """P(rally reaches index >= k) per server with bands; exact curve dashed if present."""
+def plot_survival(df, ax=None, labels=("A", "B"), xlabel="value"):
+    """P(value >= k) per seat with bands; the exact curve dashed where present."""
     ax = _ax(ax)
-    for server in (0, 1):
-        d = df[df.server == server]
-        c = SEAT_COLOURS[server]
-        ax.plot(d["index"], d.rate, "-", color=c, linewidth=2,
-                label=f"{labels[server]} (simulated)")
-        ax.fill_between(d["index"], d.lo, d.hi, color=c, alpha=0.2)
+    for seat in (0, 1):
+        d = df[df.seat == seat]
+        c = SEAT_COLOURS[seat]
+        ax.plot(d["label"], d.rate, "-", color=c, linewidth=2,
+                label=f"{labels[seat]} (simulated)")
+        ax.fill_between(d["label"], d.lo, d.hi, color=c, alpha=0.2)
         if "exact" in d and d.exact.notna().any():
-            ax.plot(d["index"], d.exact, "o--", color=c, markersize=4, linewidth=1,
-                    label=f"{labels[server]} (exact)")
-    ax.set_xlabel("escalation index")
-    ax.set_ylabel("P(rally reaches index >= k)")
+            ax.plot(d["label"], d.exact, "o--", color=c, markersize=4, linewidth=1,
+                    label=f"{labels[seat]} (exact)")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("P(value >= k)")
     ax.set_ylim(0, 1.02)
     ax.legend(frameon=False)
     return ax
 
 
-def plot_hazard(df, ax=None, labels=("A serves", "B serves")):
-    """Per-step hazard: P(the rally ends at this index | it reached it)."""
+def plot_hazard(df, ax=None, labels=("A", "B"), xlabel="value"):
+    """Per-bin hazard: P(the count stops at this value | it reached it)."""
     ax = _ax(ax)
-    for server in (0, 1):
-        d = df[(df.server == server) & (df.k > 0)]
-        c = SEAT_COLOURS[server]
-        ax.errorbar(d["index"] + (server - 0.5) * 0.3, d.hazard,
+    for seat in (0, 1):
+        d = df[(df.seat == seat) & (df.k > 0)]
+        c = SEAT_COLOURS[seat]
+        x = np.asarray(d["label"], dtype=float)
+        ax.errorbar(x + (seat - 0.5) * 0.3, d.hazard,
                     yerr=_err(d.hazard, d.hazard_lo, d.hazard_hi), fmt="o", color=c,
-                    capsize=3, label=labels[server])
-    ax.set_xlabel("escalation index")
-    ax.set_ylabel("P(rally ends here | reached)")
+                    capsize=3, label=labels[seat])
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("P(stops here | reached)")
     ax.set_ylim(0, 1.02)
     ax.legend(frameon=False)
     return ax
 
 
-def plot_lengths(matches, ax=None):
-    """Distribution of points per match."""
+def plot_lengths(matches, column: str, label: str, ax=None):
+    """Distribution of a per-match length measure."""
     ax = _ax(ax)
-    counts = matches.points.value_counts().sort_index()
+    counts = matches[column].value_counts().sort_index()
     ax.bar(counts.index, counts / counts.sum(), color="#9fb8d6")
-    ax.set_xlabel("points per match")
+    ax.set_xlabel(label)
     ax.set_ylabel("share of matches")
     return ax
 

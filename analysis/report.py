@@ -64,88 +64,63 @@ class Page:
 
 
 def build_report(run_path: Path | str) -> tuple[Path, Path]:
-    """Write report.html and report.md into the run folder; returns their paths."""
+    """Write report.html and report.md into the run folder; returns their paths. Every
+    section is built from the run's manifest and schema, so any game gets its report."""
     run = load_run(run_path)
     man = run.manifest
-    page = Page(f"cardlab report: {run.label}")
+    schema = run.schema
+    page = Page(f"cardlab report: {man['game']}, {run.label}")
     rules = ", ".join(f"{k}={v}" for k, v in man["rules"].items())
-    page.text(f"Run {man['run_id']}: {len(run.matches):,} matches, seed {man['seed']}, "
-              f"cardlab {man['cardlab_version']} ({man.get('git_commit') or 'no commit'}), "
-              f"card pool sha256 {man['card_pool']['sha256'][:12]}. Rules: {rules}.")
+    page.text(f"Run {man['run_id']}: {len(run.matches):,} matches of {man['game']}, seed "
+              f"{man['seed']}, cardlab {man['cardlab_version']} "
+              f"({man.get('git_commit') or 'no commit'}), card pool sha256 "
+              f"{man['card_pool']['sha256'][:12]}. Rules: {rules}.")
 
     head = metrics.headline(run)
     page.section("Headline", "Counts, n, rates and Wilson 95% intervals; the match is the "
-                 "unit.")
+                 "unit. Wins and draws are counted apart.")
     page.table(head[["quantity", "k", "n", "rate", "lo", "hi"]])
     page.figure(plots.plot_headline(head), "headline rates with 95% intervals")
-    page.table(metrics.first_serve_edge(head))
+    page.table(metrics.first_player_edge(run, head))
 
-    page.section("Game length", "Points and turns per match: mean with 95% interval and "
-                 "quantiles.")
-    page.table(metrics.game_lengths(run))
-    page.figure(plots.plot_lengths(run.matches), "points per match")
+    if schema.get("lengths"):
+        page.section("Match length", "Per match: mean with 95% interval and quantiles.")
+        page.table(metrics.game_lengths(run))
+        col, text = next(iter(schema["lengths"].items()))
+        page.figure(plots.plot_lengths(run.matches, col, text), text)
 
-    surv = survival.index_survival(run)
-    page.section("Escalation survival", "P(a rally reaches index >= k) by server with 95% "
-                 "Wilson bands, and the per-step hazard. Dashed: the exact solution, where "
-                 "the setting is one the exact solver covers.")
-    labels = tuple(f"{d} serves" for d in run.deck_names)
-    page.figure(plots.plot_survival(surv, labels=labels), "index survival by server")
-    page.figure(plots.plot_hazard(surv, labels=labels), "hazard by index")
-    cols = ["server", "index", "k", "n", "rate", "lo", "hi", "hazard"] + (
-        ["exact"] if "exact" in surv else [])
-    page.table(surv[cols])
-    km = survival.length_km(run)
-    if len(km):
-        cens = int(km.censored.max())
-        page.text(f"Kaplan-Meier of rally length: {cens:,} rallies cut short by a deck-out "
-                  "forfeit are censored.")
-        page.table(km[km.length <= 12][["server", "length", "survival", "lo", "hi", "n"]])
+    seats = run.deck_names
+    for measure, spec in schema.get("histograms", {}).items():
+        _survival_section(page, run, measure, spec, seats)
 
     page.section("Matchup", "Each deck's win rate against the other, and deck A's win rate "
-                 "by who served first.")
-    a, b = run.deck_names
+                 f"by which seat was the {schema['first_player_label']}.")
     m = run.matches
+    (a, b), (pa, pb) = seats, run.policy_names
     mat = metrics.with_rate(pd.DataFrame([
-        (f"{a} ({run.policy_names[0]})", f"{b} ({run.policy_names[1]})",
-         int((m.winner == 0).sum()), len(m)),
-        (f"{b} ({run.policy_names[1]})", f"{a} ({run.policy_names[0]})",
-         int((m.winner == 1).sum()), len(m))], columns=["entrant", "opponent", "k", "n"]))
+        (f"{a} ({pa})", f"{b} ({pb})", int((m.winner == 0).sum()), len(m)),
+        (f"{b} ({pb})", f"{a} ({pa})", int((m.winner == 1).sum()), len(m))],
+        columns=["entrant", "opponent", "k", "n"]))
     page.figure(plots.plot_matrix(mat, title="row's win rate against column"), "matchup")
     page.table(metrics.seat_matrix(run))
 
-    cards = metrics.card_metrics(run)
-    flagged = metrics.balance_flags(cards)
-    page.section("Cards", "Per seat: games-in-hand win rate (GIH WR), not-drawn win rate, "
-                 "improvement when drawn (IWD), plays and hits per game, landing rate, turns "
-                 "dead in hand per game. Correlational: a card drawn more in long games "
-                 "looks different from its causal effect (see `cardlab cards` for ablation).")
-    page.table(cards[["deck", "name", "kind", "games_drawn", "gih_wr", "gih_lo", "gih_hi",
-                      "gns_wr", "iwd", "iwd_relative", "plays_per_game", "hits_per_game",
-                      "land_rate", "dead_turns_per_game"]].sort_values(
-                          ["deck", "iwd_relative"], ascending=False))
-    page.section("Balance flags", "Each shot card's and enhancement's IWD against the median "
-                 "card of its deck (z-test), with Benjamini-Hochberg control of the false "
-                 f"discovery rate at 5%; fewer than {metrics.MIN_GAMES} games drawn or not "
-                 "drawn: not enough games.")
-    page.figure(plots.plot_card_iwd(flagged), "improvement when drawn per card")
-    counts = flagged.verdict.value_counts()
-    page.text(", ".join(f"{v}: {n}" for v, n in counts.items()))
-    page.table(flagged[flagged.verdict != "no evidence"][
-        ["deck", "name", "iwd_relative", "iwd_relative_p", "p_adjusted", "verdict"]])
+    for title, note, rates in schema.get("sections", ()):
+        table = metrics.section_rates(run, rates)
+        page.section(title, note)
+        page.table(table)
+        page.figure(plots.plot_headline(table), title)
 
-    page.section("Exact check", "Monte Carlo against the exact Markov solution, where the "
-                 "setting is covered (rally mode): |z| > 4 is flagged.")
+    _card_sections(page, run)
+
+    page.section("Exact check", "Monte Carlo against the game's exact solution, where the "
+                 "setting is covered: |z| > 4 is flagged.")
     if run.exact_check is not None:
         ec = run.exact_check
-        worst = ec.z.abs().max()
-        page.text(f"{len(ec)} quantities, max |z| = {worst:.2f}, flagged: "
+        page.text(f"{len(ec)} quantities, max |z| = {ec.z.abs().max():.2f}, flagged: "
                   f"{int(ec.flag.sum())}", flag=bool(ec.flag.any()))
-        page.table(ec)
+        page.table(ec.drop(columns=[c for c in ("measure", "value") if c in ec]))
     else:
-        page.text("Not covered: full-deck games depend on draws and stamina, which the exact "
-                  "solver does not model. Rally-mode runs (--arsenal-a/--arsenal-b) are "
-                  "checked automatically.")
+        page.text("Not covered: the exact solver of this game does not model this setting.")
 
     extra = run.path / "sensitivity.parquet"
     if extra.exists():
@@ -160,6 +135,53 @@ def build_report(run_path: Path | str) -> tuple[Path, Path]:
     _write_atomic(out_html, "\n".join(page.html))
     _write_atomic(out_md, "\n".join(page.md))
     return out_html, out_md
+
+
+def _survival_section(page: Page, run, measure: str, spec: dict, seats) -> None:
+    """One declared histogram: survival by seat with bands, hazards, Kaplan-Meier."""
+    surv = survival.histogram_survival(run, measure)
+    axis = spec.get("axis") or spec["label"]
+    page.section(f"Survival: {spec['label']}", f"P(value >= k) by {spec['seat']} with 95% "
+                 "Wilson bands, and the hazard P(stops at k | reached k). Dashed: the exact "
+                 "solution, where the setting is one the game's exact solver covers.")
+    labels = tuple(f"{d} as {spec['seat']}" for d in seats)
+    page.figure(plots.plot_survival(surv, labels=labels, xlabel=axis), f"{measure} survival")
+    page.figure(plots.plot_hazard(surv, labels=labels, xlabel=axis), f"{measure} hazard")
+    cols = ["seat", "label", "k", "n", "rate", "lo", "hi", "hazard"] + (
+        ["exact"] if "exact" in surv else [])
+    page.table(surv[surv.n > 0][cols].head(40))
+    if spec.get("censored_time"):
+        km = survival.measure_km(run, measure)
+        if len(km):
+            page.text(f"Kaplan-Meier of {spec['label']}: {int(km.censored.max()):,} counts "
+                      "cut short before they ended are censored.")
+            page.table(km[km.value <= 12][["seat", "value", "survival", "lo", "hi", "n"]])
+
+
+def _card_sections(page: Page, run) -> None:
+    cards = metrics.card_metrics(run)
+    flagged = metrics.balance_flags(cards)
+    stats = [f"{s}_per_match" for s in run.schema.get("card_stats", {})]
+    success = ["success_rate"] if "success_rate" in cards else []
+    use, ok = run.schema.get("use_success", ("", ""))
+    page.section("Cards", "Per seat: drawn win rate (GIH WR), not-drawn win rate, improvement "
+                 "when drawn (IWD), the game's card statistics per match"
+                 + (f", and {ok} per {use} (success rate)" if success else "")
+                 + ". Correlational: a card drawn more in long matches looks different from "
+                 "its causal effect (see `cardlab ablation`).")
+    page.table(cards[["deck", "name", "kind", "matches_drawn", "gih_wr", "gih_lo", "gih_hi",
+                      "gns_wr", "iwd", "iwd_relative", *stats, *success]].sort_values(
+                          ["deck", "iwd_relative"], ascending=False))
+    page.section("Balance flags", "Each flagged kind's IWD against the median card of its "
+                 "deck (z-test), with Benjamini-Hochberg control of the false discovery rate "
+                 f"at 5%; fewer than {metrics.MIN_MATCHES} matches drawn or not drawn: not "
+                 "enough games.")
+    if len(flagged):
+        page.figure(plots.plot_card_iwd(flagged), "improvement when drawn per card")
+    counts = flagged.verdict.value_counts()
+    page.text(", ".join(f"{v}: {n}" for v, n in counts.items()) or "no cards to flag")
+    page.table(flagged[flagged.verdict != "no evidence"][
+        ["deck", "name", "iwd_relative", "iwd_relative_p", "p_adjusted", "verdict"]])
 
 
 def _write_atomic(path: Path, text: str) -> None:

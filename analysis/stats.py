@@ -80,3 +80,14 @@ def paired_difference(base: np.ndarray, variant: np.ndarray) -> dict:
         "hi": d.mean() + Z95 * se,
         "variance_reduction": var_unpaired / var_paired if var_paired > 0 else np.inf,
     }
+
+
+def p_values(delta, se) -> np.ndarray:
+    """Two-sided normal p-values of estimates with standard errors (1 where se is 0)."""
+    from scipy.stats import norm
+
+    delta = np.asarray(delta, dtype=float)
+    se = np.asarray(se, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = delta / se
+    return np.where(se > 0, 2 * norm.sf(np.abs(z)), 1.0)

@@ -1,67 +1,67 @@
-"""Escalation-index survival: P(a rally reaches index >= k), hazards, Kaplan-Meier."""
+"""Survival curves of any histogram measure a game declares: P(value >= k) by seat with
+bands and hazards, the exact overlay where the run has one, and Kaplan-Meier with the
+measure's censored observations."""
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
-from analysis.stats import with_rate
+from analysis.stats import Z95, with_rate
 
 
-def index_survival(run) -> pd.DataFrame:
-    """Per server seat and ladder step: rallies n, reached k, P(reach >= step) with Wilson
-    95% band, and the hazard P(stop at step | reached it) with its band; exact values
-    beside them when the run has an exact check."""
-    r = run.rallies[run.rallies.measure == "top_step"]
-    ladder = run.ladder
+def histogram_survival(run, measure: str) -> pd.DataFrame:
+    """Per seat and bin: counts n, reached k, P(value >= bin) with Wilson 95% band, and the
+    hazard P(stop at bin | reached it) with its band; `label` is the bin's axis label; exact
+    values beside them when the run's exact check covers the measure."""
+    h = run.histograms[run.histograms.measure == measure]
+    labels = run.bin_labels(measure)
     rows = []
-    for server in (0, 1):
-        counts = np.zeros(len(ladder), dtype=np.int64)
-        sub = r[r.server == server].groupby("value")["count"].sum()
+    for seat in (0, 1):
+        counts = np.zeros(len(labels), dtype=np.int64)
+        sub = h[h.seat == seat].groupby("value")["count"].sum()
         counts[sub.index.to_numpy()] = sub.to_numpy()
         n = counts.sum()
         reached = counts[::-1].cumsum()[::-1]
-        for step in range(len(ladder)):
-            rows.append((server, step, ladder[step], int(reached[step]), int(n),
-                         int(counts[step])))
-    df = pd.DataFrame(rows, columns=["server", "step", "index", "k", "n", "stopped"])
+        for b in range(len(labels)):
+            rows.append((seat, b, labels[b], int(reached[b]), int(n), int(counts[b])))
+    df = pd.DataFrame(rows, columns=["seat", "bin", "label", "k", "n", "stopped"])
     df = with_rate(df)
     hz = with_rate(df.rename(columns={"k": "n_at", "stopped": "k"}).assign(
         n=lambda d: d.n_at))
     df["hazard"], df["hazard_lo"], df["hazard_hi"] = hz.rate, hz.lo, hz.hi
-    if run.exact_check is not None:
-        ex = run.exact_check[run.exact_check.quantity.str.startswith("P(index step")]
-        ex = ex.assign(step=ex.quantity.str.extract(r">= (\d+)")[0].astype(int))
-        df = df.merge(ex[["server", "step", "exact"]], on=["server", "step"], how="left")
-        df.loc[df.step == 0, "exact"] = 1.0
+    ex = run.exact_check
+    if ex is not None and "measure" in ex and (ex.measure == measure).any():
+        ex = ex[ex.measure == measure].rename(columns={"value": "bin"})
+        df = df.merge(ex[["seat", "bin", "exact"]], on=["seat", "bin"], how="left")
+        df.loc[df.bin == 0, "exact"] = 1.0
     return df
 
 
-def length_km(run) -> pd.DataFrame:
-    """Kaplan-Meier survival of rally length (shots landed) per server seat (statsmodels),
-    with rallies cut short by a deck-out forfeit as censored observations."""
+def measure_km(run, measure: str) -> pd.DataFrame:
+    """Kaplan-Meier survival of a histogram measure per seat (statsmodels), with the
+    counts the game records as cut short (its censored columns) as censored observations."""
     from statsmodels.duration.survfunc import SurvfuncRight
 
-    r = run.rallies[run.rallies.measure == "length"]
-    cut = run.matches[run.matches.cut_len >= 0]
+    spec = run.schema["histograms"][measure]
+    h = run.histograms[run.histograms.measure == measure]
+    t, s = spec.get("censored_time"), spec.get("censored_seat")
+    cut = run.matches[run.matches[t] >= 0] if t and s else None
     out = []
-    for server in (0, 1):
-        ended = r[r.server == server].groupby("value")["count"].sum()
-        censored = cut[cut.cut_server == server].groupby("cut_len").size()
+    for seat in (0, 1):
+        ended = h[h.seat == seat].groupby("value")["count"].sum()
+        censored = (cut[cut[s] == seat].groupby(t).size() if cut is not None
+                    else pd.Series(dtype=np.int64))
         times = np.concatenate([ended.index.to_numpy(), censored.index.to_numpy()]).astype(float)
         status = np.concatenate([np.ones(len(ended)), np.zeros(len(censored))])
         weights = np.concatenate([ended.to_numpy(), censored.to_numpy()]).astype(float)
         if weights.sum() == 0:
             continue
         sf = SurvfuncRight(times, status, freq_weights=weights)
-        lo, hi = _pointwise_band(sf)
-        out.append(pd.DataFrame({"server": server, "length": sf.surv_times,
-                                 "survival": sf.surv_prob, "lo": lo, "hi": hi,
+        half = Z95 * sf.surv_prob_se  # 95% pointwise band from Greenwood's errors
+        out.append(pd.DataFrame({"seat": seat, "value": sf.surv_times,
+                                 "survival": sf.surv_prob,
+                                 "lo": np.clip(sf.surv_prob - half, 0, 1),
+                                 "hi": np.clip(sf.surv_prob + half, 0, 1),
                                  "n": weights.sum(), "censored": float(censored.sum())}))
     return pd.concat(out, ignore_index=True) if out else pd.DataFrame()
-
-
-def _pointwise_band(sf) -> tuple[np.ndarray, np.ndarray]:
-    """95% pointwise band from Greenwood's standard errors, clipped to [0, 1]."""
-    half = 1.959963984540054 * sf.surv_prob_se
-    return np.clip(sf.surv_prob - half, 0, 1), np.clip(sf.surv_prob + half, 0, 1)

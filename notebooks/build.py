@@ -31,11 +31,12 @@ rally-mode run), and replays one match turn by turn."""),
 
 `load_matchup` reads the card pool, rule options, decks and policies from the game folder;
 `simulate` plays the matches in chunks and streams them to the results store."""),
-    new_code_cell('''from sim.paintline.batch import load_matchup
+    new_code_cell('''from sim.game import get
 from sim.run import simulate
 
-m = load_matchup(FOLDER, "us-red-tide", "ussr-red-tide", "greedy")
-result = simulate(m, GAMES, seed=1, results=RESULTS, chunk_size=max(GAMES // 4, 1),
+game = get("paintline")
+m = game.load_matchup(FOLDER, "us-red-tide", "ussr-red-tide", "greedy", "greedy")
+result = simulate(game, m, GAMES, seed=1, results=RESULTS, chunk_size=max(GAMES // 4, 1),
                   workers=1, backend="serial")
 result.run.path'''),
     new_markdown_cell("""## Win rates with intervals
@@ -50,29 +51,30 @@ head[["quantity", "k", "n", "rate", "lo", "hi"]]'''),
     new_code_cell('''plots.plot_headline(head);'''),
     new_markdown_cell("""## How far rallies climb
 
-`index_survival` gives P(a rally reaches index >= k) for each server. Full-deck games are
+`histogram_survival` gives P(a rally reaches index >= k) for each server. Full-deck games are
 not covered by the exact solver (draws and stamina matter), so the next cell also runs
 rally mode, where each player starts every rally with a fixed arsenal: there the exact
 Markov solution is drawn dashed beside the simulation, and the two must agree."""),
-    new_code_cell('''surv = survival.index_survival(run)
-plots.plot_survival(surv, labels=run.deck_names);'''),
-    new_code_cell('''rally = load_matchup(FOLDER, "us-red-tide", "ussr-red-tide", "greedy",
-                     rules=m.rules.replace(rally_mode=True),
-                     arsenals=(["Drive Shot", "Topspin"], ["Order of Lenin"]))
-rally_run = load_run(simulate(rally, GAMES, seed=1, results=RESULTS, workers=1,
+    new_code_cell('''surv = survival.histogram_survival(run, "top_step")
+plots.plot_survival(surv, labels=run.deck_names, xlabel="escalation index");'''),
+    new_code_cell('''rally = game.with_rules(m, {"rally_mode": True,
+                             "arsenal_a": ["Drive Shot", "Topspin"],
+                             "arsenal_b": ["Order of Lenin"]})
+rally_run = load_run(simulate(game, rally, GAMES, seed=1, results=RESULTS, workers=1,
                               backend="serial").run.path)
 print(rally_run.manifest["exact_check"])
-plots.plot_survival(survival.index_survival(rally_run),
-                    labels=("Drive Shot + Topspin serves", "Order of Lenin serves"));'''),
+plots.plot_survival(survival.histogram_survival(rally_run, "top_step"),
+                    labels=("Drive Shot + Topspin serves", "Order of Lenin serves"),
+                    xlabel="escalation index");'''),
     new_markdown_cell("""## One match, turn by turn
 
 The reference engine replays any match of a run from its seed and index, and its record
 equals the batch record."""),
     new_code_cell('''from sim.paintline.reference import replay
 
-game = replay(m, seed=1, game_index=0)
-print("\\n".join(game.text[:40]))
-assert (run.matches.iloc[0, 1:].to_numpy() == game.record).all()'''),
+match = replay(m, seed=1, match_index=0)
+print("\\n".join(match.text[:40]))
+assert (run.matches.iloc[0, 1:].to_numpy() == match.record).all()'''),
 ]
 
 TUNING = [
@@ -111,20 +113,21 @@ curve'''),
 The exact solver puts the card alone in a rally against the Default Shot and finds the flat
 d20 modifier that would give a player with no cards the same odds: the designers' unit of
 card strength."""),
-    new_code_cell('''from sim.experiments import card_worth_on_die
+    new_code_cell('''from sim.paintline.edits import worth
 
 for bonus in (6, 8, 10):
     pool = m.pool.with_values({(lenin, INT_COLUMNS["normal_bonus"]): bonus,
                                (lenin, INT_COLUMNS["advantage_bonus"]): bonus})
-    worth = card_worth_on_die(dataclasses.replace(m, pool=pool), lenin)
-    print(f"Order of Lenin at +{bonus}: worth {worth:+.2f} on the d20")'''),
+    worth_d20 = worth(dataclasses.replace(m, pool=pool), 1, "order-of-lenin")
+    print(f"Order of Lenin at +{bonus}: worth {worth_d20:+.2f} on the d20")'''),
     new_markdown_cell("""## A rule option: win by 2
 
 `whatif` plays baseline and variant rules on the same seeds and tabulates every delta with
 its interval."""),
     new_code_cell('''from sim.experiments import whatif
+from sim.game import get
 
-w = whatif(m, {"win_by": 2}, GAMES, seed=7, results=RESULTS)
+w = whatif(get("paintline"), m, {"win_by": 2}, GAMES, seed=7, results=RESULTS)
 w[["item", "baseline", "variant", "delta", "lo", "hi"]]'''),
 ]
 
@@ -138,11 +141,12 @@ balance flags of a run."""),
     new_code_cell('''from analysis import metrics, plots
 from analysis.load import load_run
 from sim.experiments import sweep
-from sim.paintline.batch import load_matchup
+from sim.game import get
 from sim.run import simulate
 
-m = load_matchup(FOLDER, "us-red-tide", "ussr-red-tide", "greedy")
-curve = sweep(m, 0, "stamina", list(range(12, 29, 4)), GAMES, seed=3, results=RESULTS)
+game = get("paintline")
+m = game.load_matchup(FOLDER, "us-red-tide", "ussr-red-tide", "greedy", "greedy")
+curve = sweep(game, m, 0, "stamina", list(range(12, 29, 4)), GAMES, seed=3, results=RESULTS)
 curve[["value", "k", "n", "rate", "lo", "hi", "optimum_set", "p_stamina_by_turn_3"]]'''),
     new_markdown_cell("""`optimum_set` marks the counts whose interval overlaps the best one's: the
 simulation cannot tell them apart. `p_stamina_by_turn_3` is the exact (hypergeometric)
@@ -152,11 +156,11 @@ chance of holding a Stamina by your third draw."""),
 
 Games-in-hand win rate, not-drawn win rate and improvement when drawn (IWD) are
 correlational; `cardlab ablation` gives the causal counterpart."""),
-    new_code_cell('''run = load_run(simulate(m, GAMES, seed=3, results=RESULTS, workers=1,
+    new_code_cell('''run = load_run(simulate(game, m, GAMES, seed=3, results=RESULTS, workers=1,
                         backend="serial").run.path)
 cards = metrics.card_metrics(run)
-cards[cards.kind != "stamina"][["deck", "name", "games_drawn", "gih_wr", "gns_wr", "iwd",
-                                "iwd_relative", "hits_per_game", "land_rate"]].head(12)'''),
+cards[cards.kind != "stamina"][["deck", "name", "matches_drawn", "gih_wr", "gns_wr", "iwd",
+                                "iwd_relative", "hit_per_match", "success_rate"]].head(12)'''),
     new_markdown_cell("""## Balance flags
 
 Each card's IWD against its deck's median card, tested with Benjamini-Hochberg control of

@@ -10,43 +10,35 @@ from pathlib import Path
 import numba
 
 _SOURCES = Path(__file__).resolve().parent
+COMMON = "common"  # compiled helpers shared by every game (sim/rng.py)
 
 
-def kernel_sources() -> list[Path]:
-    """Modules with compiled functions, and every sim module they import, transitively."""
-    import re
-
-    pattern = re.compile(r"^from sim(?:\.(\w+))?(?:\.(\w+))? import ([\w, ()]+)", re.M)
-
-    def deps(path: Path) -> set[Path]:
-        out = set()
-        for m in pattern.finditer(path.read_text(encoding="utf-8")):
-            parts = [x for x in m.groups()[:2] if x]
-            names = [n.split()[0] for n in m.group(3).strip("()").split(",") if n.strip()]
-            for cand in [_SOURCES.joinpath(*parts).with_suffix(".py")] + [
-                    _SOURCES.joinpath(*parts, n).with_suffix(".py") for n in names]:
-                if cand.is_file():
-                    out.add(cand)
-        return out
-
-    todo = [p for p in _SOURCES.rglob("*.py") if "@njit" in p.read_text(encoding="utf-8")]
-    seen = set(todo)
-    while todo:
-        for dep in deps(todo.pop()):
-            if dep not in seen:
-                seen.add(dep)
-                todo.append(dep)
-    return sorted(seen)
+def group_of(module: str) -> str:
+    """The cache group of a module: its game package (sim.paintline.rules -> paintline), or
+    the shared helpers."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 2 and parts[0] == "sim" else COMMON
 
 
-def source_hash() -> str:
-    """Hash of the kernel sources plus the numba version.
+def kernel_sources(group: str = COMMON) -> list[Path]:
+    """The files a group's compiled code depends on: the shared compiled helpers and this
+    configuration, plus, for a game, every module of its package. A game's kernels call
+    only its own package and the shared helpers, so a change elsewhere leaves its cache."""
+    shared = [p for p in sorted(_SOURCES.glob("*.py"))
+              if p.name == "jit.py" or "@njit" in p.read_text(encoding="utf-8")]
+    if group == COMMON:
+        return shared
+    return shared + sorted((_SOURCES / group).glob("*.py"))
+
+
+def source_hash(group: str = COMMON) -> str:
+    """Hash of a group's sources plus the numba version.
 
     numba's own cache only notices a change in the file that defines a function, not in a
     callee from another module, so the cache folder itself is keyed to all of them.
     """
     h = hashlib.sha256(numba.__version__.encode())
-    for path in kernel_sources():
+    for path in kernel_sources(group):
         h.update(path.relative_to(_SOURCES).as_posix().encode())
         h.update(path.read_bytes())
     return h.hexdigest()[:16]
@@ -63,25 +55,35 @@ def _writable(folder: Path) -> bool:
         return False
 
 
-def cache_folder() -> Path | None:
-    """A writable folder for compiled kernels, or None to compile in memory only."""
-    key = source_hash()
+def cache_folder(group: str = COMMON) -> Path | None:
+    """A writable folder for a group's compiled kernels, or None to compile in memory."""
+    key = source_hash(group)
     base = os.environ.get("CARDLAB_CACHE_DIR")
     if base is None:
         xdg = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
         base = Path(xdg) / "cardlab"
-    candidates = [Path(base) / "numba" / key,
-                  Path(tempfile.gettempdir()) / f"cardlab-{os.getuid()}" / "numba" / key]
+    candidates = [Path(base) / "numba" / group / key,
+                  Path(tempfile.gettempdir()) / f"cardlab-{os.getuid()}" / "numba" / group / key]
     for folder in candidates:
         if _writable(folder):
             return folder
     return None
 
 
-_FOLDER = cache_folder()
-CACHE = _FOLDER is not None
-if CACHE:
-    numba.config.CACHE_DIR = str(_FOLDER)
+_FOLDERS: dict[str, Path | None] = {}
+
+
+def _cache_for(module: str) -> bool:
+    """Point numba's cache at the module's group folder (numba reads the setting when a
+    function is decorated); False when nothing is writable."""
+    group = group_of(module)
+    if group not in _FOLDERS:
+        _FOLDERS[group] = cache_folder(group)
+    folder = _FOLDERS[group]
+    if folder is not None:
+        numba.config.CACHE_DIR = str(folder)
+    return folder is not None
+
 
 _BOUNDSCHECK = os.environ.get("CARDLAB_BOUNDSCHECK") == "1"
 
@@ -95,12 +97,14 @@ def njit(fn=None, **kwargs):
     `_nrt=True`), so reference counting is off: with it on, every call between compiled
     functions updated each array's count atomically, a third of the run time. A function
     that allocates without opting in fails to compile, loudly."""
-    options = {"cache": CACHE, "fastmath": False, "boundscheck": _BOUNDSCHECK, "nogil": True,
+    options = {"fastmath": False, "boundscheck": _BOUNDSCHECK, "nogil": True,
                "error_model": "numpy", "_nrt": False}
     options.update(kwargs)
-    if fn is None:
-        return lambda f: numba.njit(**options)(f)
-    return numba.njit(**options)(fn)
+
+    def decorate(f):
+        return numba.njit(cache=_cache_for(f.__module__), **options)(f)
+
+    return decorate if fn is None else decorate(fn)
 
 
 def pure(fn):

@@ -1,98 +1,143 @@
-"""Output schema of a batch: columns, dtypes and meanings; allocation; DataFrames."""
+"""What a batch writes, for any game: the matches table, per-match histograms, card
+statistics and sampled logs, as arrays shaped by the game's schema; to DataFrames."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import numpy as np
 
-# Per-match record: one int32 row per match.
-MATCH_COLUMNS = {
-    "winner": "seat that won the match (0: deck A, 1: deck B)",
-    "games_a": "games won by seat 0",
-    "games_b": "games won by seat 1",
-    "score_a": "points won by seat 0, over all games of the match",
-    "score_b": "points won by seat 1, over all games of the match",
-    "points": "points played",
-    "turns": "turns taken (one shot is one turn)",
-    "shots": "shots rolled",
-    "end": "how the last game ended: 0 points, 1 deck-out forfeit",
-    "deckouts": "games of the match ended by a deck-out forfeit",
-    "first_server": "seat that served first in the match",
-    "mulligans_a": "mulligans taken by seat 0",
-    "mulligans_b": "mulligans taken by seat 1",
-    "cut_len": "shots landed in the rally cut short by a forfeit, -1 for none",
-    "cut_server": "server of that rally, -1 for none",
-}
-(WINNER, GAMES_A, GAMES_B, SCORE_A, SCORE_B, POINTS, TURNS, SHOTS, END, DECKOUTS,
- FIRST_SERVER, MULL_A, MULL_B, CUT_LEN, CUT_SERVER) = range(15)  # fmt: skip
-N_MATCH = len(MATCH_COLUMNS)
+from sim.game import Schema
 
-# Rally counts per match: [match, server seat, shots landed] (the last bin is "or more")
-# and [match, server seat, highest index step reached].
-RALLY_BINS = 32
-
-# Card statistics summed over matches: [seat, card, stat] (see sim/paintline/rules.py).
-CARD_STATS = {
-    "games_in_deck": "matches with the card in the seat's deck",
-    "games_drawn": "of those, matches in which it was drawn (kept opening hand or later)",
-    "wins_drawn": "matches won when drawn",
-    "wins_not_drawn": "matches won when in the deck but not drawn",
-    "played": "times played from hand",
-    "hit": "times hit",
-    "landed": "hits that landed",
-    "dead_turns": "end-of-turn moments spent in hand",
-}
-
-# Shot log of sampled matches: [match, row, column].
-LOG_COLUMNS = {
-    "game": "game of the match", "point": "point of the match, from 1",
-    "turn": "turn of the match", "seat": "seat hitting", "card": "card hit, -1 Default Shot",
-    "advantage": "1 when hit with its Advantage values", "bonus": "total bonus",
-    "need": "target plus incoming penalty", "roll": "natural d20 roll",
-    "landed": "1 when the shot landed", "critical": "1 on a critical",
-    "step": "index step after the shot", "penalty_out": "return penalty put on the opponent",
-    "saved": "coach save: 0 none, 1 reroll, 2 clutch", "boost": "single-use enhancement, -1",
-}  # fmt: skip
-(L_GAME, L_POINT, L_TURN, L_SEAT, L_CARD, L_ADV, L_BONUS, L_NEED, L_ROLL, L_LANDED, L_CRIT,
- L_STEP, L_PEN_OUT, L_SAVED, L_BOOST) = range(15)  # fmt: skip
-N_LOG = len(LOG_COLUMNS)
-LOG_ROWS = 2048
+WINNER = 0  # every game's matches table starts with the winner: 0 A, 1 B, -1 a draw
+DRAW = -1
 
 
 @dataclass
 class BatchRecords:
     """Everything a batch writes, as arrays."""
 
-    first_game: int
-    matches: np.ndarray  # (n, N_MATCH) int32
-    rally_len: np.ndarray  # (n, 2, RALLY_BINS) int32
-    rally_top: np.ndarray  # (n, 2, ladder steps) int32
-    card_stats: np.ndarray  # (2, cards, len(CARD_STATS)) int64
-    log: np.ndarray  # (n_log, LOG_ROWS, N_LOG) int32
+    schema: Schema
+    first_match: int
+    matches: np.ndarray  # (n, match columns) int32
+    hists: dict[str, np.ndarray]  # measure -> (n, 2, bins) int32
+    card_stats: np.ndarray  # (2, cards, card stats) int64
+    log: np.ndarray  # (n_log, log rows, log columns) int32
     log_n: np.ndarray  # (n_log,) int64
 
     @classmethod
-    def allocate(cls, n: int, steps: int, n_cards: int, n_log: int, first_game: int = 0):
+    def allocate(cls, schema: Schema, n: int, n_cards: int, n_log: int = 0,
+                 first_match: int = 0, bins: dict[str, int] | None = None) -> BatchRecords:
+        """Zeroed arrays for n matches; `bins` overrides a histogram's declared bin count
+        (a rule can set it, e.g. the length of a ladder)."""
+        bins = bins or {}
+        hists = {name: np.zeros((n, 2, bins.get(name, h.bins)), dtype=np.int32)
+                 for name, h in schema.histograms.items()}
+        n_log = min(n_log, n)
         return cls(
-            first_game,
-            np.zeros((n, N_MATCH), dtype=np.int32),
-            np.zeros((n, 2, RALLY_BINS), dtype=np.int32),
-            np.zeros((n, 2, steps), dtype=np.int32),
-            np.zeros((2, n_cards, len(CARD_STATS)), dtype=np.int64),
-            np.zeros((min(n_log, n), LOG_ROWS, N_LOG), dtype=np.int32),
-            np.zeros(min(n_log, n), dtype=np.int64),
+            schema, first_match,
+            np.zeros((n, len(schema.match_columns)), dtype=np.int32),
+            hists,
+            np.zeros((2, n_cards, len(schema.all_card_stats)), dtype=np.int64),
+            np.zeros((n_log, schema.log_rows, len(schema.log_columns)), dtype=np.int32),
+            np.zeros(n_log, dtype=np.int64),
         )
+
+    def __len__(self) -> int:
+        return self.matches.shape[0]
+
+    def column(self, name: str) -> np.ndarray:
+        return self.matches[:, list(self.schema.match_columns).index(name)]
+
+    def wins(self, seat: int) -> np.ndarray:
+        """1 for each match the seat won (a draw is a win for neither)."""
+        return (self.matches[:, WINNER] == seat).astype(np.int8)
 
     def matches_frame(self):
         import pandas as pd
 
-        df = pd.DataFrame(self.matches, columns=list(MATCH_COLUMNS))
-        df.insert(0, "game_index", np.arange(self.first_game, self.first_game + len(df)))
+        df = pd.DataFrame(self.matches, columns=list(self.schema.match_columns))
+        df.insert(0, "match_index", np.arange(self.first_match, self.first_match + len(df)))
         return df
 
     def log_frame(self, k: int):
-        """Shot log of sampled match k (a batch row < n_log)."""
+        """Log of sampled match k (a batch row < n_log)."""
         import pandas as pd
 
-        return pd.DataFrame(self.log[k, : self.log_n[k]], columns=list(LOG_COLUMNS))
+        return pd.DataFrame(self.log[k, : self.log_n[k]], columns=list(self.schema.log_columns))
+
+    def totals(self) -> Totals:
+        frame = self.matches_frame()
+        return Totals.of_frame(frame,
+                               {k: v.sum(axis=0, dtype=np.int64) for k, v in self.hists.items()},
+                               lambda: iter([frame]))
+
+    def same_as(self, other: BatchRecords) -> bool:
+        """Every array equal, byte for byte."""
+        return (np.array_equal(self.matches, other.matches)
+                and self.hists.keys() == other.hists.keys()
+                and all(np.array_equal(self.hists[k], other.hists[k]) for k in self.hists)
+                and np.array_equal(self.card_stats, other.card_stats)
+                and np.array_equal(self.log_n, other.log_n)
+                and np.array_equal(self.log, other.log))
+
+
+@dataclass
+class Totals:
+    """Sums over a run's matches in constant size: what summaries and exact checks read
+    (from a batch, or chunk by chunk from the store). `ratio` scans the matches again, a
+    chunk at a time, for any estimate an exact check wants."""
+
+    n: int
+    wins: tuple[int, int]
+    draws: int
+    sums: dict[str, float]  # match column -> sum over matches
+    squares: dict[str, float]  # match column -> sum of squares
+    hists: dict[str, np.ndarray]  # measure -> (2, bins) counts summed over matches
+    frames: Callable[[], Iterable] | None = None  # the matches tables, chunk by chunk
+
+    @classmethod
+    def of_frame(cls, matches, hists: dict[str, np.ndarray], frames=None) -> Totals:
+        """From a matches DataFrame (or a part of one) and summed histograms."""
+        w = matches["winner"].to_numpy()
+        cols = [c for c in matches.columns if c not in ("match_index",)]
+        return cls(len(w), (int((w == 0).sum()), int((w == 1).sum())), int((w == DRAW).sum()),
+                   {c: float(matches[c].sum()) for c in cols},
+                   {c: float((matches[c].astype(np.float64) ** 2).sum()) for c in cols},
+                   hists, frames)
+
+    def __add__(self, other: Totals) -> Totals:
+        hists = {k: self.hists[k] + other.hists[k] for k in self.hists}
+        return Totals(self.n + other.n, (self.wins[0] + other.wins[0],
+                                         self.wins[1] + other.wins[1]),
+                      self.draws + other.draws,
+                      {k: v + other.sums[k] for k, v in self.sums.items()},
+                      {k: v + other.squares[k] for k, v in self.squares.items()}, hists,
+                      self.frames or other.frames)
+
+    def mean(self, column: str) -> tuple[float, float]:
+        """Mean of a match column and its standard error."""
+        m = self.sums[column] / self.n
+        var = max(self.squares[column] / self.n - m * m, 0.0) * self.n / max(self.n - 1, 1)
+        return m, (var / self.n) ** 0.5
+
+    def ratio(self, k: str, n: str = "") -> tuple[float, float, int]:
+        """(estimate, standard error, matches counted) of sum(k) / sum(n) over matches, k
+        and n pandas expressions of the match columns (n empty: one per match); the error
+        by the delta method, so a rate, a mean and a mean over some matches read alike."""
+        sk = sn = skk = skn = snn = 0.0
+        used = 0
+        for df in self.frames():
+            kv = np.asarray(df.eval(k), dtype=np.float64)
+            nv = np.asarray(df.eval(n), dtype=np.float64) if n else np.ones(len(df))
+            sk, sn = sk + kv.sum(), sn + nv.sum()
+            skk, skn, snn = skk + kv @ kv, skn + kv @ nv, snn + nv @ nv
+            used += int((nv != 0).sum())
+        if sn == 0:
+            return float("nan"), float("nan"), 0
+        r = sk / sn
+        total = self.n
+        resid = max(skk - 2 * r * skn + r * r * snn, 0.0)
+        se = (resid / max(total - 1, 1)) ** 0.5 / (sn / total) / total**0.5
+        return r, se, used

@@ -1,4 +1,4 @@
-"""Counter-based random streams: value i of stream (seed, game, purpose, player) is a pure
+"""Counter-based random streams: value i of stream (seed, match, purpose, player) is a pure
 function of those numbers, identical from compiled code and from plain Python."""
 
 from __future__ import annotations
@@ -36,10 +36,10 @@ def mix64(z):
 
 
 @njit
-def stream_key(seed, game, stream):
-    """The key of one stream: (master seed, game index, purpose * 2 + player)."""
+def stream_key(seed, match, stream):
+    """The key of one stream: (master seed, match index, purpose * 2 + player)."""
     k = mix64(np.uint64(seed) + GOLDEN)
-    k = mix64(k ^ (np.uint64(game) * M1))
+    k = mix64(k ^ (np.uint64(match) * M1))
     return mix64(k ^ ((np.uint64(stream) + np.uint64(1)) * M2))
 
 
@@ -66,9 +66,9 @@ def py_mix64(z: int) -> int:
     return z ^ (z >> 31)
 
 
-def py_stream_key(seed: int, game: int, stream: int) -> int:
+def py_stream_key(seed: int, match: int, stream: int) -> int:
     k = py_mix64((seed + _GOLDEN) & _MASK)
-    k = py_mix64(k ^ ((game * _M1) & _MASK))
+    k = py_mix64(k ^ ((match * _M1) & _MASK))
     return py_mix64(k ^ (((stream + 1) * _M2) & _MASK))
 
 

@@ -12,13 +12,12 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.records import CARD_STATS, BatchRecords
+from sim.records import BatchRecords, Totals
 
 MANIFEST = "manifest.json"
 CHUNKS = "chunks"
 SAFE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
-TABLES = ("matches", "rallies", "cards")
-MEASURES = ("length", "top_step")  # rally measures: shots landed, highest index step
+TABLES = ("matches", "histograms", "cards")
 
 
 class StoreError(Exception):
@@ -118,33 +117,36 @@ def open_run(root: Path, run_id: str) -> RunFolder:
     return run
 
 
-def chunk_tables(rec: BatchRecords, pool_ids: tuple[str, ...]):
-    """The three tidy tables of one chunk: matches, rally counts (long), card statistics."""
+def chunk_tables(rec: BatchRecords, card_ids: tuple[str, ...]):
+    """The three tidy tables of one chunk: matches, histogram counts (long), card
+    statistics."""
     import pandas as pd
 
     matches = rec.matches_frame()
     n = len(matches)
-    games = np.arange(rec.first_game, rec.first_game + n)
-    rows = []
-    for kind, counts in (("length", rec.rally_len), ("top_step", rec.rally_top)):
-        g, server, value = np.nonzero(counts)
+    index = np.arange(rec.first_match, rec.first_match + n)
+    measures = list(rec.hists)
+    rows = [pd.DataFrame({"match_index": np.zeros(0, np.int64), "seat": np.zeros(0, np.int8),
+                          "measure": pd.Categorical([], categories=measures),
+                          "value": np.zeros(0, np.int16), "count": np.zeros(0, np.int32)})]
+    for k, counts in enumerate(rec.hists.values()):
+        g, seat, value = np.nonzero(counts)
         rows.append(pd.DataFrame({
-            "game_index": games[g], "server": server.astype(np.int8),
-            "measure": pd.Categorical.from_codes(np.full(len(g), MEASURES.index(kind)),
-                                                 categories=list(MEASURES)),
+            "match_index": index[g], "seat": seat.astype(np.int8),
+            "measure": pd.Categorical.from_codes(np.full(len(g), k), categories=measures),
             "value": value.astype(np.int16),
-            "count": counts[g, server, value].astype(np.int32),
+            "count": counts[g, seat, value].astype(np.int32),
         }))
-    # Game-major order, so that any chunking concatenates to the same table.
-    rallies = pd.concat(rows, ignore_index=True).sort_values(
-        ["game_index", "measure", "server", "value"], kind="stable", ignore_index=True)
-    seat, card = np.meshgrid(np.arange(2), np.arange(len(pool_ids)), indexing="ij")
+    # Match-major order, so that any chunking concatenates to the same table.
+    hists = pd.concat(rows, ignore_index=True).sort_values(
+        ["match_index", "measure", "seat", "value"], kind="stable", ignore_index=True)
+    seat, card = np.meshgrid(np.arange(2), np.arange(len(card_ids)), indexing="ij")
     cards = pd.DataFrame({"seat": seat.ravel().astype(np.int8),
-                          "card": np.array(pool_ids, dtype=object)[card.ravel()]})
-    for k, name in enumerate(CARD_STATS):
+                          "card": np.array(card_ids, dtype=object)[card.ravel()]})
+    for k, name in enumerate(rec.schema.all_card_stats):
         cards[name] = rec.card_stats[:, :, k].ravel()
-    cards = cards[cards.games_in_deck > 0].reset_index(drop=True)
-    return {"matches": matches, "rallies": rallies, "cards": cards}
+    cards = cards[cards.matches_in_deck > 0].reset_index(drop=True)
+    return {"matches": matches, "histograms": hists, "cards": cards}
 
 
 def write_chunk(run: RunFolder, index: int, tables: dict) -> None:
@@ -159,7 +161,7 @@ def write_chunk(run: RunFolder, index: int, tables: dict) -> None:
 
 
 def read_table(run_path: Path | str, name: str, chunks: list[int] | None = None):
-    """One table of a run, all chunks in game order."""
+    """One table of a run, all chunks in match order."""
     import pandas as pd
 
     base = Path(run_path) / CHUNKS
@@ -191,24 +193,29 @@ def list_runs(root: Path) -> list[dict]:
 
 
 
-def summarise(run_path: Path | str) -> dict:
-    """Headline counts of a run, read chunk by chunk (a few columns at a time), so a run of
-    any size is summarised in constant memory."""
+def totals(run_path: Path | str, bins: dict[str, int]) -> Totals:
+    """A run's sums, read chunk by chunk, so that a run of any size is summed in constant
+    memory; `bins` gives each histogram's bin count."""
     import pyarrow.parquet as pq
 
-    cols = ["winner", "first_server", "end", "points", "turns"]
-    out = {"n": 0, "a_wins": 0, "b_wins": 0, "first_server_wins": 0, "deckouts": 0,
-           "points_sum": 0.0, "points_sq": 0.0, "turns_sum": 0.0}
+    out = None
     base = Path(run_path) / CHUNKS
-    for folder in sorted(p for p in base.iterdir() if p.is_dir() and p.name.isdigit()):
-        t = pq.read_table(folder / "matches.parquet", columns=cols)
-        w, fs, end, pts, turns = (t.column(c).to_numpy() for c in cols)
-        out["n"] += len(w)
-        out["a_wins"] += int((w == 0).sum())
-        out["b_wins"] += int((w == 1).sum())
-        out["first_server_wins"] += int((w == fs).sum())
-        out["deckouts"] += int((end == 1).sum())
-        out["points_sum"] += float(pts.sum())
-        out["points_sq"] += float((pts.astype(np.float64) ** 2).sum())
-        out["turns_sum"] += float(turns.sum())
+    folders = sorted(p for p in base.iterdir() if p.is_dir() and p.name.isdigit())
+
+    def frames():
+        for folder in folders:
+            yield pq.read_table(folder / "matches.parquet").to_pandas()
+
+    for folder in folders:
+        matches = pq.read_table(folder / "matches.parquet").to_pandas()
+        h = pq.read_table(folder / "histograms.parquet").to_pandas()
+        hists = {name: np.zeros((2, n), dtype=np.int64) for name, n in bins.items()}
+        if len(h):
+            g = h.groupby(["measure", "seat", "value"], observed=True)["count"].sum()
+            for (measure, seat, value), c in g.items():
+                hists[measure][seat, value] += c
+        part = Totals.of_frame(matches, hists, frames)
+        out = part if out is None else out + part
+    if out is None:
+        raise StoreError(f"{run_path}: no complete chunks")
     return out

@@ -50,40 +50,44 @@ def test_rates_means_and_paired_differences():
 
 def hand_run(tmp_path):
     """A tiny run written by hand: four matches, rally counts and card counts."""
+    from sim.paintline.schema import SCHEMA
+
     manifest = {
-        "run_id": "hand", "seed": 1, "decks": [{"name": "A"}, {"name": "B"}],
+        "run_id": "hand", "seed": 1, "game": "paintline", "schema": SCHEMA.to_json(),
+        "decks": [{"name": "A"}, {"name": "B"}],
         "policies": [{"name": "p"}, {"name": "q"}], "rules": {"escalation": [6, 8, 10]},
-        "card_pool": {"ids": ["shot", "stamina"], "path": str(tmp_path / "none.csv")},
-        "card_table": [[2] + [0] * 11, [1] + [0] * 11],
+        "histogram_labels": {"top_step": [6, 8, 10]},
+        "card_pool": {"ids": ["shot", "stamina"], "names": ["Shot", "Stamina"],
+                      "kinds": ["basic_shot", "stamina"]},
     }
     matches = pd.DataFrame({
-        "game_index": range(4), "winner": [0, 0, 1, 0], "first_server": [0, 1, 0, 1],
+        "match_index": range(4), "winner": [0, 0, 1, 0], "first_server": [0, 1, 0, 1],
         "end": [0, 0, 1, 0], "points": [11, 13, 15, 20], "turns": [30, 40, 50, 60],
         "mulligans_a": [0, 1, 0, 0], "mulligans_b": [0, 0, 0, 0],
         "cut_len": [-1, -1, 1, -1], "cut_server": [-1, -1, 0, -1]})
-    rallies = pd.DataFrame({
-        "game_index": 0, "server": [0, 0, 0, 0, 0, 0],
+    hists = pd.DataFrame({
+        "match_index": 0, "seat": [0, 0, 0, 0, 0, 0],
         "measure": ["top_step"] * 3 + ["length"] * 3, "value": [0, 1, 2, 0, 1, 2],
         "count": [2, 3, 5, 2, 1, 0]})
     cards = pd.DataFrame({
-        "seat": [0, 0], "card": ["shot", "stamina"], "games_in_deck": [1000, 1000],
-        "games_drawn": [800, 1000], "wins_drawn": [480, 500], "wins_not_drawn": [80, 0],
+        "seat": [0, 0], "card": ["shot", "stamina"], "matches_in_deck": [1000, 1000],
+        "matches_drawn": [800, 1000], "wins_drawn": [480, 500], "wins_not_drawn": [80, 0],
         "played": [1600, 0], "hit": [1200, 0], "landed": [900, 0], "dead_turns": [50, 0]})
-    return Run(tmp_path, manifest, matches, rallies, cards, None)
+    return Run(tmp_path, manifest, matches, hists, cards, None)
 
 
-def test_index_survival_and_hazard_by_hand(tmp_path):
-    df = survival.index_survival(hand_run(tmp_path))
-    s0 = df[df.server == 0].set_index("step")
+def test_histogram_survival_and_hazard_by_hand(tmp_path):
+    df = survival.histogram_survival(hand_run(tmp_path), "top_step")
+    s0 = df[df.seat == 0].set_index("bin")
     assert s0.n.tolist() == [10, 10, 10]
     assert s0.rate.tolist() == pytest.approx([1.0, 0.8, 0.5])
     assert s0.hazard.tolist() == pytest.approx([0.2, 3 / 8, 1.0])
-    assert s0["index"].tolist() == [6, 8, 10]
+    assert s0["label"].tolist() == [6, 8, 10]
 
 
 def test_kaplan_meier_with_a_censored_rally(tmp_path):
-    km = survival.length_km(hand_run(tmp_path))
-    s = km[km.server == 0].set_index("length").survival
+    km = survival.measure_km(hand_run(tmp_path), "length")
+    s = km[km.seat == 0].set_index("value").survival
     # Two rallies end at 0, one at 1, one is cut short (censored) at 1.
     assert s.loc[0] == pytest.approx(0.5) and s.loc[1] == pytest.approx(0.25)
 
@@ -92,18 +96,29 @@ def test_headline_and_card_metrics_by_hand(tmp_path):
     run = hand_run(tmp_path)
     h = metrics.headline(run).set_index("quantity")
     assert h.loc["A (p) wins", "k"] == 3 and h.loc["first server wins", "k"] == 1
-    assert h.loc["ended by deck-out", "rate"] == pytest.approx(0.25)
+    assert h.loc["ended by deck-out forfeit", "rate"] == pytest.approx(0.25)
+    assert h.loc["A (p) wins when serving first", "n"] == 2
+    assert "draws" not in h.index  # no match was drawn
     c = metrics.card_metrics(run).set_index("card")
+    assert c.loc["shot", "name"] == "Shot" and c.loc["shot", "kind"] == "basic_shot"
     assert c.loc["shot", "gih_wr"] == pytest.approx(0.6)
     assert c.loc["shot", "gns_wr"] == pytest.approx(0.4)
     assert c.loc["shot", "iwd"] == pytest.approx(0.2)
-    assert c.loc["shot", "land_rate"] == pytest.approx(0.75)
-    assert c.loc["shot", "plays_per_game"] == pytest.approx(1.6)
+    assert c.loc["shot", "success_rate"] == pytest.approx(0.75)
+    assert c.loc["shot", "played_per_match"] == pytest.approx(1.6)
     flags = metrics.balance_flags(c.reset_index())
     assert flags.verdict.tolist() == ["no evidence"]  # one card is its deck's median
-    few = metrics.balance_flags(c.reset_index().assign(games_drawn=950,
-                                                       games_not_drawn=50))
+    few = metrics.balance_flags(c.reset_index().assign(matches_drawn=950,
+                                                       matches_not_drawn=50))
     assert few.verdict.tolist() == ["not enough games"]
+
+
+def test_draws_are_counted_apart(tmp_path):
+    run = hand_run(tmp_path)
+    run.matches["winner"] = [0, -1, 1, -1]
+    h = metrics.headline(run).set_index("quantity")
+    assert h.loc["A (p) wins", "k"] == 1 and h.loc["B (q) wins", "k"] == 1
+    assert h.loc["draws", "k"] == 2 and h.loc["draws", "n"] == 4
 
 
 def test_robustness_flags_sign_changes():
@@ -129,7 +144,8 @@ def test_report_from_a_real_run(small_run):
     assert out.returncode == 0, out.stderr
     html = (small_run / "report.html").read_text()
     md = (small_run / "report.md").read_text()
-    for section in ("Headline", "Game length", "Escalation survival", "Matchup", "Cards",
+    for section in ("Headline", "Match length", "Survival: shots landed in a rally",
+                    "Survival: highest escalation index a rally reached", "Matchup", "Cards",
                     "Balance flags", "Exact check"):
         assert f"<h2>{section}</h2>" in html and f"## {section}" in md
     assert html.count("data:image/png;base64,") >= 6
@@ -138,12 +154,13 @@ def test_report_from_a_real_run(small_run):
 
 def test_rally_mode_report_shows_the_exact_overlay(tmp_path):
     out = cardlab("simulate", "-n", "2000", "--results", str(tmp_path), "--run-id", "r", "-q",
-                  "--arsenal-a", "Drive Shot,Topspin", "--arsenal-b", "Order of Lenin")
+                  "--rules", "rally_mode=true", "--rules", 'arsenal_a=["Drive Shot", "Topspin"]',
+                  "--rules", 'arsenal_b=["Order of Lenin"]')
     assert out.returncode == 0, out.stderr
     assert "exact check" in out.stdout
     run = load_run(tmp_path / "r")
     assert run.exact_check is not None and not run.exact_check.flag.any()
-    surv = survival.index_survival(run)
+    surv = survival.histogram_survival(run, "top_step")
     assert surv.exact.notna().all()
     assert (abs(surv.rate - surv.exact) < 0.05).all()
     assert cardlab("report", str(tmp_path / "r")).returncode == 0
@@ -152,8 +169,10 @@ def test_rally_mode_report_shows_the_exact_overlay(tmp_path):
 def test_sweep_keeps_decks_legal_and_reports_availability(tmp_path):
     from scipy.stats import hypergeom
 
-    from sim.experiments import stamina_deck, sweep
+    from sim.experiments import sweep
     from sim.paintline.batch import load_matchup
+    from sim.paintline.edits import stamina_deck
+    from sim.paintline.game import GAME
 
     m = load_matchup(FOLDER, "us-red-tide", "ussr-red-tide", "greedy")
     for s in (10, 16, 30):
@@ -161,27 +180,30 @@ def test_sweep_keeps_decks_legal_and_reports_availability(tmp_path):
         counts = dict(d.counts)
         assert sum(counts.values()) == 60 and counts[m.pool.lookup("Stamina")] == s
         assert max(n for c, n in counts.items() if c != m.pool.lookup("Stamina")) <= 4
-    df = sweep(m, 0, "stamina", [12, 20], 300, 5, results=tmp_path, run_id="sw")
+    df = sweep(GAME, m, 0, "stamina", [12, 20], 300, 5, results=tmp_path, run_id="sw")
     assert df.n.tolist() == [300, 300] and df.rate.between(0, 1).all()
     assert df.p_stamina_by_turn_3.iat[0] == pytest.approx(1 - hypergeom(59, 12, 10).pmf(0))
     assert df.optimum_set.any()
     assert (tmp_path / "sw" / "sweep.parquet").exists()
-    copies = sweep(m, 0, "copies", [0, 4], 300, 5, results=tmp_path, run_id="cp",
-                   card="Liberty Lob")
+    copies = sweep(GAME, m, 0, "copies", [0, 4], 300, 5, results=tmp_path, run_id="cp",
+                   options={"card": "Liberty Lob"})
     assert len(copies) == 2
 
 
 def test_ablation_sensitivity_whatif_and_diff(tmp_path, small_run):
-    from sim.experiments import ablation, diff_runs, sensitivity, whatif
+    from sim.comparisons import diff_runs
+    from sim.experiments import ablation, sensitivity, whatif
     from sim.paintline.batch import load_matchup
+    from sim.paintline.game import GAME
 
     m = load_matchup(FOLDER, "us-red-tide", "ussr-red-tide", "greedy")
-    s = sensitivity(m, 400, 2, results=tmp_path, run_id="s", cards=["Order of Lenin"])
+    s = sensitivity(GAME, m, 400, 2, results=tmp_path, run_id="s", cards=["Order of Lenin"])
     assert len(s) == 4 and s.worth_d20.between(1, 10).all()
     assert (s.variance_reduction > 1).all()  # common random numbers pay off
-    a = ablation(m, 100, 2, results=tmp_path, run_id="a")
+    a = ablation(GAME, m, 100, 2, results=tmp_path, run_id="a")
     assert set(a.deck) == {"us-red-tide", "ussr-red-tide"} and a.p_adjusted.between(0, 1).all()
-    w = whatif(m, {"points_to_win": 7}, 400, 2, results=tmp_path, run_id="w").set_index("item")
+    w = whatif(GAME, m, {"points_to_win": 7}, 400, 2, results=tmp_path,
+               run_id="w").set_index("item")
     assert w.loc["points per match", "delta"] < 0
     assert w.loc["points per match", "hi"] < 0
     d = diff_runs(small_run, small_run)
@@ -213,8 +235,11 @@ def test_analysis_never_imports_compiled_code():
 
 
 def test_mix_sweep_and_robust_flags(tmp_path):
-    from sim.experiments import mix_deck, robust_flags, sweep
+    from sim.comparisons import robust_flags
+    from sim.experiments import sweep
     from sim.paintline.batch import load_matchup
+    from sim.paintline.edits import mix_deck
+    from sim.paintline.game import GAME
     from sim.paintline.pool import C_KIND, C_TYPE, DRIVE, LOB
 
     m = load_matchup(FOLDER, "us-red-tide", "ussr-red-tide", "greedy")
@@ -227,9 +252,9 @@ def test_mix_sweep_and_robust_flags(tmp_path):
     assert sum(n for _, n in d.counts) == 60
     assert typed(d, DRIVE) == typed(m.decks[0], DRIVE) - 3
     assert typed(d, LOB) == typed(m.decks[0], LOB) + 3
-    df = sweep(m, 0, "mix", [0, 2], 200, 1, results=tmp_path, run_id="mix")
+    df = sweep(GAME, m, 0, "mix", [0, 2], 200, 1, results=tmp_path, run_id="mix")
     assert df.value.tolist() == [0, 2]
-    flags = robust_flags(FOLDER, "us-red-tide", "ussr-red-tide", ["greedy", "pressure",
+    flags = robust_flags(GAME, FOLDER, "us-red-tide", "ussr-red-tide", ["greedy", "pressure",
                          "lookahead"], 300, 1, results=tmp_path, run_id="fl")
     assert {"greedy", "pressure", "lookahead", "robust", "sign_change"} <= set(flags.columns)
     assert not flags[flags.greedy == "not enough games"].robust.any()

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from sim.paintline import pool as T
+from sim.paintline import options as O
 from sim.paintline.batch import load_matchup, run_batch
 from sim.paintline.reference import ReferenceGame, reference_batch
 
@@ -16,12 +16,16 @@ PAIRINGS = [
     ("us-red-tide", "us-red-tide"),
     ("ussr-red-tide", "ussr-red-tide"),
 ]
-FIELDS = ("matches", "rally_len", "rally_top", "card_stats", "log", "log_n")
+def arrays(rec) -> dict:
+    return {"matches": rec.matches, **rec.hists, "card_stats": rec.card_stats, "log": rec.log,
+            "log_n": rec.log_n}
 
 
 def assert_same(kernel, reference):
-    for name in FIELDS:
-        a, b = getattr(kernel, name), getattr(reference, name)
+    ka, ra = arrays(kernel), arrays(reference)
+    assert ka.keys() == ra.keys()
+    for name in ka:
+        a, b = ka[name], ra[name]
         assert a.shape == b.shape, name
         if not np.array_equal(a, b):
             rows = np.argwhere(a != b)
@@ -37,8 +41,8 @@ def test_kernel_equals_reference(policy):
     for k, (a, b) in enumerate(PAIRINGS):
         m = load_matchup(FOLDER, a, b, policy, other)
         first = 1000 * k
-        kernel = run_batch(m, 21, seed=7 + k, first_game=first, n_log=21)
-        reference = reference_batch(m, 21, seed=7 + k, first_game=first, n_log=21)
+        kernel = run_batch(m, 21, seed=7 + k, first_match=first, n_log=21)
+        reference = reference_batch(m, 21, seed=7 + k, first_match=first, n_log=21)
         assert kernel.log_n.min() > 0
         assert_same(kernel, reference)
 
@@ -97,8 +101,8 @@ def test_records_are_consistent():
     win_score = np.where(df.winner == 0, df.score_a, df.score_b)
     assert (win_score[by_points] == 11).all()
     assert ((df.score_a + df.score_b) == df.points).all()
-    assert (rec.rally_len.sum(axis=(1, 2)) == df.points).all()
-    assert (rec.rally_top.sum(axis=(1, 2)) == df.points).all()
+    assert (rec.hists["length"].sum(axis=(1, 2)) == df.points).all()
+    assert (rec.hists["top_step"].sum(axis=(1, 2)) == df.points).all()
     assert (df.turns >= df.points).all() and (df.turns <= 2 * 60).all()
     assert ((df.cut_len >= 0) == (df.end == 1)).all()
     cs = rec.card_stats
@@ -121,9 +125,10 @@ def test_same_seed_same_arrays_any_threads_or_split():
         numba.set_num_threads(before)
     assert_same(one, two)
     first = run_batch(m, 150, seed=99, block=3)
-    rest = run_batch(m, n - 150, seed=99, first_game=150, block=50)
+    rest = run_batch(m, n - 150, seed=99, first_match=150, block=50)
     assert np.array_equal(np.vstack([first.matches, rest.matches]), one.matches)
-    assert np.array_equal(np.vstack([first.rally_len, rest.rally_len]), one.rally_len)
+    for name in one.hists:
+        assert np.array_equal(np.vstack([first.hists[name], rest.hists[name]]), one.hists[name])
     assert np.array_equal(first.card_stats + rest.card_stats, one.card_stats)
     other = run_batch(m, n, seed=100)
     assert not np.array_equal(other.matches, one.matches)
@@ -169,18 +174,24 @@ def test_every_rule_option_changes_the_games():
     changes = dict(escalation=[6, 9, 12, 15, 18, 20], crit_target=19, serve_miss="replay",
                    deck_out="forfeit_when_empty", points_to_win=9, win_by=2, hand_limit=6,
                    opening_hand=6, mulligans=0, untap_steps=0, recycle_ratio=3, match_games=3,
-                   tie_rule="first", rally_mode=True)
-    assert set(changes) == set(T.RULE_DEFAULTS)
+                   tie_rule="first", rally_mode=True, arsenal_a=["drive-shot"],
+                   arsenal_b=["order-of-lenin"])
+    assert set(changes) == set(O.RULE_DEFAULTS)
     long_games = load_matchup(FOLDER, "us-red-tide", "ussr-red-tide", "greedy", None,
                               base.rules.replace(points_to_win=40))
     for key, value in changes.items():
         baseline = ref
         if key == "deck_out":  # only games that reach the bottom of the bag can tell
             baseline = run_batch(long_games, 300, seed=4)
+        extra = {"points_to_win": 40} if key == "deck_out" else {}
+        if key.startswith("arsenal"):  # arsenals act in rally mode only
+            baseline = run_batch(load_matchup(FOLDER, "us-red-tide", "ussr-red-tide", "greedy",
+                                              None, base.rules.replace(rally_mode=True)),
+                                 300, seed=4)
+            extra = {"rally_mode": True}
         m = load_matchup(FOLDER, "us-red-tide", "ussr-red-tide", "greedy", None,
-                         base.rules.replace(**{key: value}, **(
-                             {"points_to_win": 40} if key == "deck_out" else {})))
+                         base.rules.replace(**{key: value}, **extra))
         other = run_batch(m, 300, seed=4)
-        same = all(np.array_equal(getattr(baseline, f), getattr(other, f))
-                   for f in ("matches", "rally_len", "card_stats"))
+        same = all(np.array_equal(arrays(baseline)[f], arrays(other)[f])
+                   for f in ("matches", "length", "card_stats"))
         assert not same, key

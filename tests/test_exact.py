@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 
 from sim.paintline import exact as ex
+from sim.paintline import scoring as sc
 from sim.paintline.batch import load_matchup, run_batch
-from sim.paintline.pool import load_rules
+from sim.paintline.options import load_rules
 
 from .conftest import FOLDER
 
@@ -91,21 +92,21 @@ def brute_game(pa, pb, points, win_by, a_first, depth=600):
 @pytest.mark.parametrize("points,win_by", [(11, 1), (11, 2), (5, 3), (1, 1)])
 def test_game_odds_match_brute_force(points, win_by):
     for pa, pb, first in ((0.45, 0.55, True), (0.6, 0.5, False), (0.5, 0.5, True)):
-        exact = ex.game_win(pa, pb, points, win_by, first)
+        exact = sc.game_win(pa, pb, points, win_by, first)
         assert exact == pytest.approx(brute_game(pa, pb, points, win_by, first), abs=1e-10)
-    assert ex.game_win(0.5, 0.5, 11, 2, True) == pytest.approx(0.5)
+    assert sc.game_win(0.5, 0.5, 11, 2, True) == pytest.approx(0.5)
     # From 10-10 with win by 1, the next point decides: A serves it when A served first.
-    assert ex.game_win(0.6, 0.55, 11, 1, True, (10, 10)) == pytest.approx(0.6)
-    assert ex.game_win(0.6, 0.55, 11, 1, False, (10, 10)) == pytest.approx(0.45)
-    table = ex.game_table(0.6, 0.55, 11, 2, True)
+    assert sc.game_win(0.6, 0.55, 11, 1, True, (10, 10)) == pytest.approx(0.6)
+    assert sc.game_win(0.6, 0.55, 11, 1, False, (10, 10)) == pytest.approx(0.45)
+    table = sc.game_table(0.6, 0.55, 11, 2, True)
     assert table.p_a_wins_game.between(0, 1).all() and len(table) == 13 * 13
 
 
 def test_match_odds():
-    assert ex.match_win(0.5, 0.5, 5) == pytest.approx(0.5)
-    assert ex.match_win(0.6, 0.6, 1) == pytest.approx(0.6)
+    assert sc.match_win(0.5, 0.5, 5) == pytest.approx(0.5)
+    assert sc.match_win(0.6, 0.6, 1) == pytest.approx(0.6)
     g = 0.6
-    assert ex.match_win(g, g, 3) == pytest.approx(g**2 + 2 * g**2 * (1 - g))
+    assert sc.match_win(g, g, 3) == pytest.approx(g**2 + 2 * g**2 * (1 - g))
 
 
 def test_worth_on_the_die():
@@ -155,20 +156,31 @@ def test_simulation_agrees_with_exact(k):
     answer = ex.solve(m)
     games = 12_000 * 11 // m.rules.values["points_to_win"] + 2_000
     rec = run_batch(m, games, seed=100 + k)
-    df = ex.check(answer, rec.rally_len.sum(axis=0), rec.rally_top.sum(axis=0),
+    df = ex.check(answer, rec.hists["length"].sum(axis=0), rec.hists["top_step"].sum(axis=0),
                   int((rec.matches[:, 0] == 0).sum()), games)
     assert df[df.quantity == "P(server wins point)"].n.sum() >= 200_000
     worst = df.loc[df.z.abs().idxmax()]
-    assert not df.flag.any(), f"{worst.quantity} server {worst.server}: z {worst.z:.2f}"
+    assert not df.flag.any(), f"{worst.quantity} seat {worst.seat}: z {worst.z:.2f}"
 
 
-def test_cardlab_exact_command():
+def test_cardlab_rally_command():
     from .test_cli import cardlab
 
-    out = cardlab("exact", "--arsenal-a", "Drive Shot,Topspin", "--arsenal-b", "Order of Lenin",
+    out = cardlab("rally", "--arsenal-a", "Drive Shot,Topspin", "--arsenal-b", "Order of Lenin",
                   "--worth", "--check", "3000")
     assert out.returncode == 0, out.stdout + out.stderr
     assert "P(server wins point)" in out.stdout and "worth" in out.stdout
     assert "exact vs 3,000 simulated matches" in out.stdout and "FLAG" not in out.stdout
-    bad = cardlab("exact", "--arsenal-a", "Drive Shto")
+    bad = cardlab("rally", "--arsenal-a", "Drive Shto")
     assert bad.returncode == 2 and "Drive Shot" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_cardlab_exact_command_reads_arsenals_from_the_rules():
+    from .test_cli import cardlab
+
+    out = cardlab("exact", "--rules", "rally_mode=true", "--rules",
+                  'arsenal_a=["Drive Shot"]', "--check", "2000")
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "P(server wins point)" in out.stdout and "FLAG" not in out.stdout
+    full = cardlab("exact", "--check", "100")
+    assert full.returncode == 2 and "not covered" in full.stderr

@@ -7,16 +7,27 @@ from pathlib import Path
 from sim import jit
 
 
-def test_cache_key_follows_any_source_change(tmp_path, monkeypatch):
+def test_cache_key_follows_its_own_game_and_the_shared_helpers(tmp_path, monkeypatch):
     copy = tmp_path / "sim"
     shutil.copytree(Path(jit.__file__).parent, copy,
                     ignore=shutil.ignore_patterns("__pycache__"))
+    (copy / "othergame").mkdir()
+    (copy / "othergame" / "engine.py").write_text("# another game's kernel\n")
     monkeypatch.setattr(jit, "_SOURCES", copy)
-    before = jit.source_hash()
-    assert jit.source_hash() == before
+    before = {g: jit.source_hash(g) for g in ("paintline", "othergame", jit.COMMON)}
+    assert jit.source_hash("paintline") == before["paintline"]
     callee = copy / "paintline" / "rules.py"
     callee.write_text(callee.read_text() + "\n# a changed callee in another module\n")
-    assert jit.source_hash() != before
+    assert jit.source_hash("paintline") != before["paintline"]
+    # Editing one game's engine recompiles that game alone.
+    assert jit.source_hash("othergame") == before["othergame"]
+    assert jit.source_hash(jit.COMMON) == before[jit.COMMON]
+    rng = copy / "rng.py"
+    rng.write_text(rng.read_text() + "\n# a changed shared helper\n")
+    assert jit.source_hash("othergame") != before["othergame"]
+    assert jit.source_hash(jit.COMMON) != before[jit.COMMON]
+    assert jit.group_of("sim.paintline.rules") == "paintline"
+    assert jit.group_of("sim.rng") == jit.COMMON
 
 
 def test_unwritable_cache_folder_falls_back(tmp_path, monkeypatch):

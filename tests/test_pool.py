@@ -13,6 +13,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from sim.paintline.decks import load_deck, load_folder
+from sim.paintline.options import R_CRIT_TARGET, R_LADDER, R_LADDER_LEN, RULE_DEFAULTS, load_rules
 from sim.paintline.pool import (
     C_COST,
     C_KIND,
@@ -22,17 +24,10 @@ from sim.paintline.pool import (
     COACH,
     N_CARD_COLUMNS,
     NATIONS,
-    R_CRIT_TARGET,
-    R_LADDER,
-    R_LADDER_LEN,
-    RULE_DEFAULTS,
     STAMINA,
-    PoolError,
+    InputError,
     Problem,
-    load_deck,
-    load_folder,
     load_pool,
-    load_rules,
 )
 
 REPO = Path(__file__).parents[1]
@@ -75,10 +70,10 @@ def last_entry_line(path: Path) -> int:
 
 def problems_from(load, *args, **kwargs) -> list[Problem]:
     """Call a loader that must fail and return its problems."""
-    with pytest.raises(PoolError) as info:
+    with pytest.raises(InputError) as info:
         load(*args, **kwargs)
     problems = info.value.problems
-    assert problems, "PoolError raised without problems"
+    assert problems, "InputError raised without problems"
     assert str(info.value) == "\n".join(str(p) for p in problems)
     return problems
 

@@ -9,12 +9,14 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sim import records as Rec
 from sim.paintline import abilities as A
 from sim.paintline import engine as E
 from sim.paintline import keywords as K
+from sim.paintline import options as O
 from sim.paintline import pool as T
 from sim.paintline import rules as Ru
+from sim.paintline import schema as Rec
+from sim.paintline import shots as Sh
 from sim.paintline import state as S
 from sim.paintline.batch import load_matchup, run_batch
 from sim.rng import N_STREAMS, SHUFFLE, stream_key
@@ -23,7 +25,7 @@ REPO = Path(__file__).parents[1]
 FOLDER = REPO / "decks" / "paintline"
 POOL = T.load_pool(FOLDER / "cards.csv")
 TABLE = POOL.table
-RULES = T.load_rules(FOLDER / "rules.toml")
+RULES = O.load_rules(FOLDER / "rules.toml")
 R = RULES.vector
 TYPES = (T.NO_TYPE, T.LOB, T.SPIN, T.DRIVE)
 # (shot type, incoming type) pairs in which the shot beats the incoming one.
@@ -122,10 +124,10 @@ def ability(c: int, code: int) -> int:
     return -1
 
 
-def expected_shots(log: pd.DataFrame, rules: T.Rules) -> pd.DataFrame:
+def expected_shots(log: pd.DataFrame, rules: O.Rules) -> pd.DataFrame:
     """What each logged shot should have needed and done, worked out from the rules text."""
     vec = rules.vector
-    ladder = [int(v) for v in vec[T.R_LADDER:T.R_LADDER + vec[T.R_LADDER_LEN]]]
+    ladder = [int(v) for v in vec[O.R_LADDER:O.R_LADDER + vec[O.R_LADDER_LEN]]]
     top = len(ladder) - 1
     tie_hitter = rules.values["tie_rule"] == "hitter"
     out = []
@@ -173,23 +175,23 @@ def test_rulebook_critical_example():
     G[S.IN_TYPE] = T.SPIN  # Spin beats Drive: the Drive Shot is on its Normal values
     assert Ru.escalation_target(G, R) == 10
     assert not Ru.has_advantage(T.DRIVE, T.SPIN, 0)
-    E.prepare_shot(TABLE, R, G, drive, 0, -1, -1, H)
+    Sh.prepare_shot(TABLE, R, G, drive, 0, -1, -1, H)
     assert (H[S.H_BONUS], H[S.H_PEN], H[S.H_CRIT_LO], H[S.H_ACTIVE]) == (1, 1, 20, 1)
-    assert E.shot_need(R, G, H) == 10
-    assert Ru.shot_lands(20, H[S.H_BONUS], E.shot_need(R, G, H), H[S.H_CRIT_LO])
+    assert Sh.shot_need(R, G, H) == 10
+    assert Ru.shot_lands(20, H[S.H_BONUS], Sh.shot_need(R, G, H), H[S.H_CRIT_LO])
     # The engine's bookkeeping of a landed critical.
     Ru.climb_the_index(G, R, H[S.H_SURGE])
     G[S.CRIT] = 1
     G[S.IN_PEN] = H[S.H_PEN]
     G[S.IN_TYPE] = T.DRIVE
-    assert G[S.STEP] == 3 and R[T.R_LADDER + G[S.STEP]] == 12
+    assert G[S.STEP] == 3 and R[O.R_LADDER + G[S.STEP]] == 12
     assert Ru.escalation_target(G, R) == 20
-    E.prepare_shot(TABLE, R, G, -1, 0, -1, -1, H)  # a plain Default Shot return
-    assert E.shot_need(R, G, H) == 21
+    Sh.prepare_shot(TABLE, R, G, -1, 0, -1, -1, H)  # a plain Default Shot return
+    assert Sh.shot_need(R, G, H) == 21
     assert not Ru.has_advantage(T.LOB, T.DRIVE, 0)  # Drive beats Lob: Lenin on Normal values
-    E.prepare_shot(TABLE, R, G, lenin, 0, -1, -1, H)
+    Sh.prepare_shot(TABLE, R, G, lenin, 0, -1, -1, H)
     assert H[S.H_BONUS] == 8
-    need = E.shot_need(R, G, H)
+    need = Sh.shot_need(R, G, H)
     assert need == 21
     assert Ru.shot_lands(13, H[S.H_BONUS], need, H[S.H_CRIT_LO])
     assert not Ru.shot_lands(12, H[S.H_BONUS], need, H[S.H_CRIT_LO])
@@ -239,7 +241,7 @@ def test_natural_one_misses_natural_twenty_lands():
     # Crit 2 (Eagle Eye): 18 and up are criticals, 17 is not.
     P, G, H = fresh()
     G[S.IS_SERVE] = 0
-    E.prepare_shot(TABLE, R, G, card("Eagle Eye"), 0, -1, -1, H)
+    Sh.prepare_shot(TABLE, R, G, card("Eagle Eye"), 0, -1, -1, H)
     assert H[S.H_CRIT_LO] == 18
     assert [Ru.shot_lands(r, 0, 999, H[S.H_CRIT_LO]) for r in (17, 18, 19, 20)] == [
         False, True, True, True]
@@ -268,7 +270,7 @@ def test_escalation_index():
     # Surge 1 (Red Star Smash): two steps from the first value.
     P, G, H = fresh()
     G[S.IS_SERVE] = 0
-    E.prepare_shot(TABLE, R, G, card("Red Star Smash"), 0, -1, -1, H)
+    Sh.prepare_shot(TABLE, R, G, card("Red Star Smash"), 0, -1, -1, H)
     assert H[S.H_SURGE] == 1
     Ru.climb_the_index(G, R, H[S.H_SURGE])
     assert (G[S.STEP], G[S.TOP], Ru.escalation_target(G, R)) == (2, 2, 10)
@@ -277,7 +279,7 @@ def test_escalation_index():
     assert G[S.STEP] == 7
     # A custom ladder.
     R2 = RULES.replace(escalation=[5, 9, 13, 17]).vector
-    assert R2[T.R_LADDER_LEN] == 4
+    assert R2[O.R_LADDER_LEN] == 4
     P, G, H = fresh()
     assert Ru.escalation_target(G, R2) == 5
     targets = []
@@ -567,12 +569,12 @@ def test_mute_against_ignore():
         R2 = RULES.replace(tie_rule=tie).vector
         P, G, H = fresh()
         G[S.IS_SERVE], G[S.STEP], G[S.IN_PEN], G[S.MUTE_COST] = 0, 2, 3, mute_cost
-        E.prepare_shot(TABLE, R2, G, lob, 0, -1, -1, H)
+        Sh.prepare_shot(TABLE, R2, G, lob, 0, -1, -1, H)
         assert H[S.H_IGNORE] == int(ignored) and H[S.H_ACTIVE] == int(ignored)
-        assert E.shot_need(R2, G, H) == (10 if ignored else 13)
+        assert Sh.shot_need(R2, G, H) == (10 if ignored else 13)
     # A Mute card's own Mute is its cost.
     P, G, H = fresh()
-    E.prepare_shot(TABLE, R, G, card("Yankee Spin"), 1, -1, -1, H)
+    Sh.prepare_shot(TABLE, R, G, card("Yankee Spin"), 1, -1, -1, H)
     assert H[S.H_MUTE] == 2
 
 

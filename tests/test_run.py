@@ -9,6 +9,7 @@ import time
 import pytest
 
 from sim.paintline.batch import load_matchup
+from sim.paintline.game import GAME
 from sim.run import simulate
 from sim.store import StoreError, read_table
 
@@ -24,7 +25,7 @@ def m():
 
 
 def tables(path):
-    return [read_table(path, name) for name in ("matches", "rallies", "cards")]
+    return [read_table(path, name) for name in ("matches", "histograms", "cards")]
 
 
 def assert_same_run(a, b):
@@ -35,7 +36,7 @@ def assert_same_run(a, b):
 @pytest.fixture(scope="module")
 def baseline(m, tmp_path_factory):
     root = tmp_path_factory.mktemp("base")
-    simulate(m, GAMES, 5, results=root, run_id="base", chunk_size=1000, backend="serial")
+    simulate(GAME, m, GAMES, 5, results=root, run_id="base", chunk_size=1000, backend="serial")
     return root / "base"
 
 
@@ -46,11 +47,11 @@ def test_workers_chunks_and_backends_give_the_same_bytes(m, baseline, tmp_path):
         "dask": dict(workers=2, chunk_size=1000, backend="dask"),
     }
     for run_id, kw in runs.items():
-        res = simulate(m, GAMES, 5, results=tmp_path, run_id=run_id, **kw)
-        assert res.games == GAMES and res.status == "complete"
+        res = simulate(GAME, m, GAMES, 5, results=tmp_path, run_id=run_id, **kw)
+        assert res.matches == GAMES and res.status == "complete"
         assert_same_run(baseline, tmp_path / run_id)
     df = read_table(baseline, "matches")
-    assert df.game_index.tolist() == list(range(GAMES))
+    assert df.match_index.tolist() == list(range(GAMES))
 
 
 def test_killed_run_resumes_to_the_same_result(m, tmp_path):
@@ -74,31 +75,31 @@ def test_killed_run_resumes_to_the_same_result(m, tmp_path):
     assert 3 <= done_before < 60
     out = cardlab("simulate", "--resume", "killed", "--results", str(tmp_path), "-q")
     assert out.returncode == 0, out.stderr
-    whole = simulate(load_matchup(FOLDER, "us-red-tide", "ussr-red-tide", "random", "greedy"),
+    whole = simulate(GAME, load_matchup(FOLDER, "us-red-tide", "ussr-red-tide", "random", "greedy"),
                      60000, 9, results=tmp_path, run_id="whole", chunk_size=1000,
                      backend="serial")
-    assert whole.games == 60000
+    assert whole.matches == 60000
     assert_same_run(tmp_path / "killed", tmp_path / "whole")
     assert not [p for p in chunks.iterdir() if p.name.startswith(".")]
 
 
 def test_complete_runs_are_immutable_and_ids_are_safe(m, baseline, tmp_path):
     with pytest.raises(StoreError, match="complete"):
-        simulate(None, 0, 0, results=baseline.parent, resume="base")
+        simulate(None, None, 0, 0, results=baseline.parent, resume="base")
     with pytest.raises(StoreError, match="exists"):
-        simulate(m, 10, 1, results=baseline.parent, run_id="base")
+        simulate(GAME, m, 10, 1, results=baseline.parent, run_id="base")
     for bad in ("../up", "a/b", ".hidden", "", "x" * 200):
         with pytest.raises(StoreError, match="safe name"):
-            simulate(m, 10, 1, results=tmp_path, run_id=bad)
+            simulate(GAME, m, 10, 1, results=tmp_path, run_id=bad)
     assert list(tmp_path.iterdir()) == []
 
 
 def test_target_precision_is_met_and_independent_of_workers(m, tmp_path):
-    a = simulate(m, 0, 3, results=tmp_path, run_id="a", chunk_size=500, workers=1,
-                 backend="serial", target_ci=0.008, max_games=20000)
-    b = simulate(m, 0, 3, results=tmp_path, run_id="b", chunk_size=500, workers=3,
-                 backend="serial", target_ci=0.008, max_games=20000)
-    assert a.games == b.games < 20000
+    a = simulate(GAME, m, 0, 3, results=tmp_path, run_id="a", chunk_size=500, workers=1,
+                 backend="serial", target_ci=0.008, max_matches=20000)
+    b = simulate(GAME, m, 0, 3, results=tmp_path, run_id="b", chunk_size=500, workers=3,
+                 backend="serial", target_ci=0.008, max_matches=20000)
+    assert a.matches == b.matches < 20000
     df = read_table(tmp_path / "a", "matches")
     from sim.run import half_width
 
@@ -145,9 +146,9 @@ def test_joining_an_existing_dask_cluster(m, baseline, tmp_path):
 
     with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, host="127.0.0.1",
                       dashboard_address=None) as cluster:
-        res = simulate(m, GAMES, 5, results=tmp_path, run_id="joined", chunk_size=2000,
+        res = simulate(GAME, m, GAMES, 5, results=tmp_path, run_id="joined", chunk_size=2000,
                        backend="dask", scheduler=cluster.scheduler_address)
-    assert res.games == GAMES
+    assert res.matches == GAMES
     assert_same_run(baseline, tmp_path / "joined")
 
 

@@ -7,22 +7,13 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.paintline.pool import (
-    BASIC_SHOT,
-    C_KIND,
-    MAX_ARSENAL,
-    R_ARSENAL,
-    R_LADDER_LEN,
-    TRICK_SHOT,
-    Deck,
-    Pool,
-    PoolError,
-    Problem,
-    Rules,
-    load_folder,
-)
+from sim.paintline.decks import Deck, load_folder
+from sim.paintline.options import MAX_ARSENAL, R_ARSENAL, R_LADDER_LEN, Rules
+from sim.paintline.pool import BASIC_SHOT, C_KIND, TRICK_SHOT, Pool
+from sim.paintline.schema import CARD_STATS, LENGTH, SCHEMA, TOP_STEP
 from sim.paintline.state import CAP
-from sim.records import CARD_STATS, BatchRecords
+from sim.problems import InputError, Problem
+from sim.records import BatchRecords
 
 
 @dataclass(frozen=True)
@@ -66,8 +57,8 @@ def load_matchup(folder: Path | str, deck_a: str | Path, deck_b: str | Path,
                  rules: Rules | None = None,
                  arsenals: tuple[list[str], list[str]] | None = None) -> Matchup:
     """A matchup from a game folder: decks by file or by name, policies by name."""
+    from sim.paintline.decks import load_deck
     from sim.paintline.policy import load_policies
-    from sim.paintline.pool import load_deck
 
     folder = Path(folder)
     data = load_folder(folder)
@@ -81,15 +72,28 @@ def load_matchup(folder: Path | str, deck_a: str | Path, deck_b: str | Path,
             decks.append(data.decks[str(d)])
         else:
             known = ", ".join(data.decks)
-            raise PoolError([Problem(str(d), 0, f"no such deck; known: {known}")])
+            raise InputError([Problem(str(d), 0, f"no such deck; known: {known}")])
     names = (policy_a, policy_b or policy_a)
     for name in names:
         if name not in policies:
-            raise PoolError([Problem(str(folder / "policies.toml"), 0,
+            raise InputError([Problem(str(folder / "policies.toml"), 0,
                                      f"unknown policy {name!r}; known: {', '.join(policies)}")])
-    cards = resolve_arsenals(data.pool, arsenals or ([], []))
-    return Matchup(data.pool, rules or data.rules, (decks[0], decks[1]), names,
-                   (policies[names[0]], policies[names[1]]), cards)
+    rules = rules or data.rules
+    if arsenals is not None:
+        rules = rules.replace(arsenal_a=list(arsenals[0]), arsenal_b=list(arsenals[1]))
+    return with_arsenals(Matchup(data.pool, rules, (decks[0], decks[1]), names,
+                                 (policies[names[0]], policies[names[1]])))
+
+
+def with_arsenals(m: Matchup) -> Matchup:
+    """The matchup with its rally-mode arsenals resolved from the rule options (names or
+    ids), the options rewritten as card ids so that a run's manifest names them exactly."""
+    import dataclasses
+
+    cards = resolve_arsenals(m.pool, (m.rules.values["arsenal_a"], m.rules.values["arsenal_b"]))
+    ids = [[m.pool.ids[c] for c in seat] for seat in cards]
+    rules = m.rules.replace(arsenal_a=ids[0], arsenal_b=ids[1])
+    return dataclasses.replace(m, rules=rules, arsenals=cards)
 
 
 def resolve_arsenals(pool: Pool, arsenals) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -113,25 +117,27 @@ def resolve_arsenals(pool: Pool, arsenals) -> tuple[tuple[int, ...], tuple[int, 
             problems.append(Problem(f"arsenal {seat}", 0, f"at most {MAX_ARSENAL} cards"))
         out.append(tuple(cards))
     if problems:
-        raise PoolError(problems)
+        raise InputError(problems)
     return out[0], out[1]
 
 
-def run_batch(matchup: Matchup, n: int, seed: int, first_game: int = 0, n_log: int = 0,
+def run_batch(matchup: Matchup, n: int, seed: int, first_match: int = 0, n_log: int = 0,
               block: int = 64) -> BatchRecords:
-    """Play matches first_game .. first_game + n - 1 with the compiled kernel."""
+    """Play matches first_match .. first_match + n - 1 with the compiled kernel."""
     from sim.paintline.engine import play_batch
 
-    if n < 0 or first_game < 0 or block < 1:
-        raise ValueError("n and first_game must be >= 0 and block >= 1")
+    if n < 0 or first_match < 0 or block < 1:
+        raise ValueError("n and first_match must be >= 0 and block >= 1")
     if not 0 <= seed < 2**63:
         raise ValueError("seed must be in 0 .. 2**63 - 1")
     table, R, prms, bags, bag_lens, coaches, in_deck = matchup.arrays()
     steps = int(R[R_LADDER_LEN])
-    rec = BatchRecords.allocate(n, steps, table.shape[0], n_log, first_game)
+    rec = BatchRecords.allocate(SCHEMA, n, table.shape[0], n_log, first_match,
+                                {TOP_STEP: steps})
     n_blocks = max(1, (n + block - 1) // block)
     card_stats = np.zeros((n_blocks, 2, table.shape[0], len(CARD_STATS)), dtype=np.int64)
-    play_batch(table, R, prms, bags, bag_lens, coaches, in_deck, seed, first_game, block,
-               rec.matches, rec.rally_len, rec.rally_top, card_stats, rec.log, rec.log_n)
+    play_batch(table, R, prms, bags, bag_lens, coaches, in_deck, seed, first_match, block,
+               rec.matches, rec.hists[LENGTH], rec.hists[TOP_STEP], card_stats, rec.log,
+               rec.log_n)
     rec.card_stats = card_stats.sum(axis=0)
     return rec

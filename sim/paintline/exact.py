@@ -4,24 +4,39 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import cache
 
 import numpy as np
 
 from sim.jit import pure
+from sim.paintline import abilities as A
 from sim.paintline import keywords as K
 from sim.paintline import policy as Pol
 from sim.paintline import pool as T
+from sim.paintline import rules as Ru
+from sim.paintline import shots as Sh
+from sim.paintline import state as S
 from sim.paintline.batch import Matchup
-from sim.records import RALLY_BINS
+from sim.paintline.options import TIE_RULE
+from sim.paintline.schema import RALLY_BINS
+from sim.paintline.scoring import game_win, match_win
 
 TAIL = 1e-16  # stop following a rally once this little probability is still in play
 # Deterministic policies draw no random numbers; these only give the call its types.
 NO_KEYS = np.zeros(6, dtype=np.uint64)
 NO_CTR = np.zeros(6, dtype=np.int64)
-# The policies' own decision functions, run as plain Python (a chain has few states).
+# The engine's own rules and the policies' own decisions, run as plain Python (a chain has
+# few states): one copy of the keyword logic and the odds, shared with the kernel.
 CHOOSE_HIT = pure(Pol.choose_hit)
 CARD_WORTH = pure(Pol.card_worth)
+ABILITY_ARG = pure(A.ability_arg)
+SERVE_ONLY = pure(A.serve_only)
+IN_FORCE = pure(A.abilities_in_force)
+SHOT_SHAPE = pure(A.shot_shape)
+READY = pure(A.ready)
+VALUE_SET = pure(Sh.value_set)
+OPTION_ODDS = pure(Sh.option_odds)
+HAS_ADVANTAGE = pure(Ru.has_advantage)
+HIT_CHANCE = pure(Ru.hit_chance)
 
 
 @dataclass(frozen=True)
@@ -62,8 +77,7 @@ def land_chances(bonus: float, need: int, crit_from: int) -> tuple[float, float]
     crit = (21 - crit_from) / 20.0
 
     def plain(b: int) -> float:
-        lo = max(need - b, 2)  # smallest natural roll that lands on its own
-        return max(0, crit_from - lo) / 20.0
+        return HIT_CHANCE(b, need, crit_from) - crit
 
     return (1 - frac) * plain(lo_b) + frac * plain(lo_b + 1), crit
 
@@ -86,55 +100,26 @@ class RallyChain:
 
     # --- one turn --------------------------------------------------------------------
 
-    def ability(self, card: int, code: int) -> int:
-        for ab, arg in ((T.C_AB1, T.C_ARG1), (T.C_AB2, T.C_ARG2)):
-            if self.table[card, ab] == code:
-                return int(self.table[card, arg])
-        return -1
-
-    def beats(self, t: int, incoming: int) -> bool:
-        if t == T.NO_TYPE:
-            return False
-        return incoming == T.NO_TYPE or (t, incoming) in (
-            (T.LOB, T.SPIN), (T.SPIN, T.DRIVE), (T.DRIVE, T.LOB))
-
     def shot(self, s: RallyState, card: int, adv: int):
         """(bonus, penalty, crit_from, surge, ignore, mute, active) of a hit."""
         if card < 0:
             return 0, 0, 20, 0, False, -1, False
-        t = self.table
-        bonus = int(t[card, T.C_ABONUS if adv else T.C_NBONUS])
-        pen = int(t[card, T.C_APEN if adv else T.C_NPEN])
-        cost = int(t[card, T.C_COST])
-        active = s.mute < 0 or cost > s.mute or (cost == s.mute and self.r["tie_rule"] == "hitter")
-        crit_from, surge, ignore, mute = 20, 0, False, -1
-        if active:
-            if self.ability(card, K.MUTE) >= 0:
-                mute = cost
-            ignore = self.ability(card, K.IGNORE) >= 0
-            if (n := self.ability(card, K.CRIT)) >= 0:
-                crit_from = max(20 - n, 2)
-            surge = max(self.ability(card, K.SURGE), 0)
-        return bonus, pen, crit_from, surge, ignore, mute, active
+        bonus, pen = VALUE_SET(self.table, card, adv)
+        active = IN_FORCE(self.table, card, s.mute, TIE_RULE.index(self.r["tie_rule"]))
+        crit_from, surge, ignore, mute = SHOT_SHAPE(self.table, card) if active else (
+            20, 0, 0, -1)
+        return int(bonus), int(pen), int(crit_from), int(surge), bool(ignore), int(mute), active
 
     def target(self, s: RallyState) -> int:
         return self.r["crit_target"] if s.crit else self.ladder[s.step]
 
     def features(self, s: RallyState, shot, cost: int) -> list[float]:
-        """The same quantities the engine shows a policy (same arithmetic, same order)."""
+        """The same quantities the engine shows a policy, by the engine's own function."""
         bonus, pen, crit_from, surge, ignore, _, _ = shot
         need = self.target(s) + (0 if ignore else s.pen)
-
-        def chance(b, nd, cf):
-            lo = max(min(nd - b, cf), 2)
-            return 0.0 if lo > 20 else (21 - lo) / 20.0
-
-        p_hit = chance(bonus, need, crit_from)
-        p_crit = min((21 - crit_from) / 20.0, p_hit)
-        nxt = min(s.step + 1 + surge, len(self.ladder) - 1)
-        miss_c = 1.0 - chance(0, self.r["crit_target"] + pen, 20)
-        miss = 1.0 - chance(0, self.ladder[nxt] + pen, 20)
-        return [p_hit, pen, p_crit * miss_c + (p_hit - p_crit) * miss, cost]
+        nxt = self.ladder[min(s.step + 1 + surge, len(self.ladder) - 1)]
+        p_hit, look = OPTION_ODDS(bonus, pen, crit_from, need, nxt, self.r["crit_target"])
+        return [p_hit, pen, look, cost]
 
     def untap_choices(self, prm, cards, taps) -> list[tuple[float, tuple[int, ...]]]:
         """Distribution of tap states after the policy's untap steps."""
@@ -173,11 +158,10 @@ class RallyChain:
             for i, c in enumerate(cards):
                 if taps[i] != 0:
                     continue
-                if not s.serve and self.ability(c, K.SERVE) >= 0:
+                if not s.serve and SERVE_ONLY(self.table, c):
                     continue
                 options.append((c, 0, i))
-                t = int(self.table[c, T.C_TYPE])
-                if t != T.NO_TYPE and (s.serve or self.beats(t, s.in_type)):
+                if HAS_ADVANTAGE(int(self.table[c, T.C_TYPE]), s.in_type, int(s.serve)):
                     options.append((c, 1, i))
             shots = [self.shot(s, c, a) for c, a, _ in options]
             if prm[Pol.PLAYS] == 0:
@@ -193,18 +177,22 @@ class RallyChain:
                 out += self.resolve(s, seat_of, taps, options[k], shots[k], p_untap * p_pick)
         return out
 
+    @staticmethod
+    def ready(taps: list[int], n: int, slot: int) -> list[int]:
+        """The Ready keyword by the engine's own rule, on a player holding these taps."""
+        P = np.zeros((1, S.PLAYER_SIZE), dtype=np.int64)
+        P[0, S.PLAY_N] = len(taps)
+        P[0, S.TAP:S.TAP + len(taps)] = taps
+        READY(n, P, 0, slot)
+        return [int(x) for x in P[0, S.TAP:S.TAP + len(taps)]]
+
     def resolve(self, s, seat_of, taps, option, shot, prob):
         card, adv, slot = option
         bonus, pen, crit_from, surge, ignore, mute, active = shot
         taps = list(taps)
         if card >= 0:
-            if active and (n := self.ability(card, K.READY)) > 0:
-                for _ in range(n):
-                    others = [i for i, x in enumerate(taps) if i != slot and x > 0]
-                    if not others:
-                        break
-                    best = max(others, key=lambda i: (taps[i], -i))
-                    taps[best] -= 1
+            if active and (n := ABILITY_ARG(self.table, card, K.READY)) > 0:
+                taps = self.ready(taps, n, slot)
             taps[slot] = 2
         taps = tuple(taps)
         both = list(s.taps)
@@ -297,76 +285,6 @@ def rally_answers(matchup: Matchup, flat=(0.0, 0.0)) -> tuple[RallyAnswer, Rally
     return chain.solve(0), chain.solve(1)
 
 
-def game_win(p_a_serving: float, p_b_serving: float, points: int, win_by: int,
-             a_serves_first: bool, score: tuple[int, int] = (0, 0)) -> float:
-    """P(seat A wins a game from `score` (A's points, B's points)): the serve alternates
-    every point, A served the game's first point when a_serves_first; first to `points`
-    with a lead of `win_by`. p_x_serving is P(the server wins the point) when x serves."""
-
-    def p_a_point(t: int) -> float:
-        a_serves = (t % 2 == 0) == a_serves_first
-        return p_a_serving if a_serves else 1 - p_b_serving
-
-    # Once both scores are at least points - win_by only the lead and whose serve it is
-    # matter: a small linear system over (lead, parity of the point number) solves it.
-    leads = [(d, par) for d in range(-win_by + 1, win_by) for par in (0, 1)]
-    idx = {key: i for i, key in enumerate(leads)}
-    A = np.eye(len(leads))
-    rhs = np.zeros(len(leads))
-    for (d, par), i in idx.items():
-        p = p_a_point(par)
-        for dd, q in ((d + 1, p), (d - 1, 1 - p)):
-            if dd >= win_by:
-                rhs[i] += q
-            elif dd > -win_by:
-                A[i, idx[(dd, 1 - par)]] -= q
-    late = np.linalg.solve(A, rhs)
-
-    @cache
-    def win(a: int, b: int) -> float:
-        if a >= points and a - b >= win_by:
-            return 1.0
-        if b >= points and b - a >= win_by:
-            return 0.0
-        if min(a, b) >= points - win_by:
-            return float(late[idx[(a - b, (a + b) % 2)]])
-        p = p_a_point(a + b)
-        return p * win(a + 1, b) + (1 - p) * win(a, b + 1)
-
-    return win(*score)
-
-
-def game_table(p_a_serving: float, p_b_serving: float, points: int, win_by: int,
-               a_serves_first: bool):
-    """P(A wins the game) from every score up to points + win_by, as a tidy table."""
-    import pandas as pd
-
-    rows = [(a, b, game_win(p_a_serving, p_b_serving, points, win_by, a_serves_first, (a, b)))
-            for a in range(points + win_by) for b in range(points + win_by)]
-    return pd.DataFrame(rows, columns=["score_a", "score_b", "p_a_wins_game"])
-
-
-def match_win(g_a_opens: float, g_b_opens: float, games: int) -> float:
-    """P(seat A wins a best-of-`games` match; the first server of the match is decided by
-    the roll-off (even odds) and the opening serve alternates game to game."""
-    need = games // 2 + 1
-
-    def from_start(a_opens_first: bool) -> float:
-        @cache
-        def win(a: int, b: int) -> float:
-            if a == need:
-                return 1.0
-            if b == need:
-                return 0.0
-            a_opens = ((a + b) % 2 == 0) == a_opens_first
-            g = g_a_opens if a_opens else g_b_opens
-            return g * win(a + 1, b) + (1 - g) * win(a, b + 1)
-
-        return win(0, 0)
-
-    return 0.5 * from_start(True) + 0.5 * from_start(False)
-
-
 @dataclass
 class ExactAnswer:
     """Rally, game and match quantities of a rally-mode matchup."""
@@ -426,43 +344,27 @@ def worth_on_the_die(matchup: Matchup) -> float:
 
 
 def check(answer: ExactAnswer, rally_len: np.ndarray, rally_top: np.ndarray, a_wins: int,
-          matches: int, flag_z: float = 4.0):
-    """Monte Carlo against exact: per quantity the exact value, the estimate, its standard
-    error, z and a flag when |z| > flag_z. rally_len and rally_top are rally counts summed
-    over matches, [server seat, shots landed] and [server seat, highest step]."""
-    import pandas as pd
+          matches: int):
+    """Monte Carlo against exact, one row per quantity (sim.checks). rally_len and rally_top
+    are rally counts summed over matches, [server seat, shots landed] and [server seat,
+    highest step]."""
+    from sim.checks import CheckTable
+    from sim.paintline.schema import TOP_STEP
 
-    rows = []
-
-    def add(quantity, server, exact_value, k, n, mean=None, var=None):
-        if n == 0:
-            return
-        if mean is None:
-            est = k / n
-            se = math.sqrt(max(est * (1 - est), 0.0) / n)
-        else:
-            est, se = mean, math.sqrt(var / n)
-        if se > 0:
-            z = (est - exact_value) / se
-        else:  # every draw alike: the exact value must be that one, up to rounding
-            z = 0.0 if abs(est - exact_value) < 1e-9 else math.inf
-        rows.append((quantity, server, exact_value, est, se, z, n))
-
+    table = CheckTable()
     bins = np.arange(rally_len.shape[1])
     for s, ans in enumerate(answer.rallies):
         counts = rally_len[s]
         n = int(counts.sum())
-        add("P(server wins point)", s, ans.server_wins, int(counts[1::2].sum()), n)
-        exact_capped = float((bins * ans.length).sum())
+        table.rate("P(server wins point)", s, ans.server_wins, int(counts[1::2].sum()), n)
         if n > 1:
             mean = float((bins * counts).sum() / n)
             var = float((counts * (bins - mean) ** 2).sum() / (n - 1))
-            add("mean rally length", s, exact_capped, 0, n, mean, var)
+            table.mean("mean rally length", s, float((bins * ans.length).sum()), mean, var, n)
         top = rally_top[s]
         reached = top[::-1].cumsum()[::-1]
         for k in range(1, len(top)):
-            add(f"P(index step >= {k})", s, float(ans.survival[k]), int(reached[k]), n)
-    add("P(A wins match)", -1, answer.match, a_wins, matches)
-    df = pd.DataFrame(rows, columns=["quantity", "server", "exact", "estimate", "se", "z", "n"])
-    df["flag"] = df.z.abs() > flag_z
-    return df
+            table.rate(f"P(index step >= {k})", s, float(ans.survival[k]), int(reached[k]), n,
+                       TOP_STEP, k)
+    table.rate("P(A wins match)", -1, answer.match, a_wins, matches)
+    return table.frame()

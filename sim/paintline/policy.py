@@ -9,7 +9,7 @@ import numpy as np
 
 from sim.jit import njit
 from sim.paintline import pool as T
-from sim.paintline.pool import PoolError, Problem
+from sim.paintline.pool import InputError, Problem
 from sim.rng import POLICY, below
 
 # Parameter vector of a policy.
@@ -45,9 +45,9 @@ def load_policies(path: Path | str) -> dict[str, np.ndarray]:
     try:
         data = tomllib.loads(path.read_bytes().decode("utf-8-sig"))
     except FileNotFoundError:
-        raise PoolError([Problem(where, 0, "file not found")]) from None
+        raise InputError([Problem(where, 0, "file not found")]) from None
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
-        raise PoolError([Problem(where, 0, f"cannot read: {err}")]) from None
+        raise InputError([Problem(where, 0, f"cannot read: {err}")]) from None
     lines = {}
     for i, raw in enumerate(path.read_text(encoding="utf-8-sig").splitlines(), start=1):
         head = raw.split("#", 1)[0].strip()
@@ -82,7 +82,7 @@ def load_policies(path: Path | str) -> dict[str, np.ndarray]:
         vec.setflags(write=False)
         out[name] = vec
     if problems:
-        raise PoolError(problems)
+        raise InputError(problems)
     return out
 
 

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from sim.jit import njit
+from sim.paintline import options as O
 from sim.paintline import pool as T
+from sim.paintline.schema import CARD_STATS
 from sim.paintline.state import (
     ATT,
     BAG,
@@ -31,13 +33,12 @@ from sim.paintline.state import (
     TAP,
     TOP,
 )  # fmt: skip
-from sim.records import CARD_STATS
 from sim.rng import DICE, SHUFFLE, below
 
 # Card statistics kept per seat and card (summed over games): the order of the schema.
-(CS_GAMES_IN_DECK, CS_GAMES_DRAWN, CS_WINS_DRAWN, CS_WINS_NOT_DRAWN, CS_PLAYED, CS_HIT,
+(CS_IN_DECK, CS_DRAWN, CS_WINS_DRAWN, CS_WINS_NOT_DRAWN, CS_PLAYED, CS_HIT,
  CS_LANDED, CS_DEAD) = (list(CARD_STATS).index(k) for k in (
-    "games_in_deck", "games_drawn", "wins_drawn", "wins_not_drawn", "played", "hit", "landed",
+    "matches_in_deck", "matches_drawn", "wins_drawn", "wins_not_drawn", "played", "hit", "landed",
     "dead_turns"))  # fmt: skip
 
 
@@ -116,8 +117,8 @@ UNLIMITED_STAMINA = 999
 @njit
 def set_up_rally_mode(P, R, p):
     """Rally mode: the seat's arsenal starts in play, ready, with stamina to spare."""
-    for k in range(T.MAX_ARSENAL):
-        card = R[T.R_ARSENAL + p * T.MAX_ARSENAL + k]
+    for k in range(O.MAX_ARSENAL):
+        card = R[O.R_ARSENAL + p * O.MAX_ARSENAL + k]
         if card >= 0:
             slot = P[p, PLAY_N]
             P[p, PLAY + slot] = card
@@ -140,7 +141,7 @@ def bag_left(P, p):
 def draw_card(P, G, R, p, seen):
     """Draw one card; drawing from an empty bag, or emptying it under forfeit_when_empty,
     forfeits the game. Returns False on a forfeit."""
-    if R[T.R_RALLY_MODE] == 1:
+    if R[O.R_RALLY_MODE] == 1:
         return True  # rally mode: no deck, no draws
     if bag_left(P, p) == 0:
         G[FORFEIT] = p
@@ -150,7 +151,7 @@ def draw_card(P, G, R, p, seen):
     P[p, HAND + P[p, HAND_N]] = card
     P[p, HAND_N] += 1
     seen[p, card] = 1
-    if R[T.R_DECK_OUT] == 1 and bag_left(P, p) == 0:
+    if R[O.R_DECK_OUT] == 1 and bag_left(P, p) == 0:
         G[FORFEIT] = p
         return False
     return True
@@ -243,7 +244,7 @@ def attach_enhancement(P, p, pos, slot):
 def recycle(P, G, R, p, positions, k, seen):
     """Discard ratio*k cards from hand (positions, any order), then draw k.
     Returns False when a draw forfeits the game."""
-    discard_from_hand(P, p, positions, k * R[T.R_RECYCLE_RATIO])
+    discard_from_hand(P, p, positions, k * R[O.R_RECYCLE_RATIO])
     for _ in range(k):
         if not draw_card(P, G, R, p, seen):
             return False
@@ -300,8 +301,8 @@ def has_advantage(shot_type, incoming_type, is_serve):
 def escalation_target(G, R):
     """The number to reach: the index value, or crit_target right after a critical."""
     if G[CRIT] == 1:
-        return R[T.R_CRIT_TARGET]
-    return R[T.R_LADDER + G[STEP]]
+        return R[O.R_CRIT_TARGET]
+    return R[O.R_LADDER + G[STEP]]
 
 
 @njit
@@ -331,7 +332,7 @@ def hit_chance(bonus, need, crit_lo):
 @njit
 def climb_the_index(G, R, extra):
     """A landed shot moves the index one step up (plus Surge steps); it stays at the top."""
-    top = R[T.R_LADDER_LEN] - 1
+    top = R[O.R_LADDER_LEN] - 1
     s = G[STEP] + 1 + extra
     G[STEP] = s if s < top else top
     if G[STEP] > G[TOP]:
@@ -379,11 +380,11 @@ def alternate_serve(G):
 def game_winner(P, R):
     """The player who has reached points_to_win with a lead of win_by, else -1."""
     for p in range(2):
-        if P[p, SCORE] >= R[T.R_POINTS_TO_WIN] and P[p, SCORE] - P[1 - p, SCORE] >= R[T.R_WIN_BY]:
+        if P[p, SCORE] >= R[O.R_POINTS_TO_WIN] and P[p, SCORE] - P[1 - p, SCORE] >= R[O.R_WIN_BY]:
             return p
     return -1
 
 
 @njit
 def games_to_win_match(R):
-    return R[T.R_MATCH_GAMES] // 2 + 1
+    return R[O.R_MATCH_GAMES] // 2 + 1

@@ -1,0 +1,61 @@
+"""A stored run's headline counts read chunk by chunk, in constant memory: the rates the
+game's schema names, each with k, n and a Wilson 95% interval, and the mean lengths."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from analysis.quantities import evaluate, label
+from analysis.stats import Z95, with_rate
+
+
+def rate_specs(schema: dict, decks: tuple[str, str]) -> list[tuple[str, str, str]]:
+    """(label, k expression, n expression) of every headline rate, generic ones first."""
+    fp = schema["first_player"]
+    specs = [(f"{decks[0]} wins", "winner == 0", ""), (f"{decks[1]} wins", "winner == 1", ""),
+             ("draws", "winner == -1", ""),
+             (f"{schema['first_player_label']} wins", f"winner == {fp}", "")]
+    end = schema.get("end_column")
+    for code, reason in enumerate(schema.get("end_reasons", ())):
+        if end and code > 0:
+            specs.append((f"ended by {reason}", f"{end} == {code}", ""))
+    for r in schema.get("rates", ()):
+        specs.append((label(r["label"], decks), r["k"], r["n"]))
+    return specs
+
+
+def headline_counts(run_path: Path | str, manifest: dict):
+    """(rates table, [(length label, mean, 95% half-width)], n) of a stored run."""
+    import pyarrow.parquet as pq
+
+    schema = manifest["schema"]
+    decks = (manifest["decks"][0]["name"], manifest["decks"][1]["name"])
+    specs = rate_specs(schema, decks)
+    k = np.zeros(len(specs))
+    n = np.zeros(len(specs))
+    lengths = list(schema.get("lengths", {}).items())
+    sums = np.zeros((len(lengths), 2))
+    total = 0
+    base = Path(run_path) / "chunks"
+    for folder in sorted(p for p in base.iterdir() if p.is_dir() and p.name.isdigit()):
+        df = pq.read_table(folder / "matches.parquet").to_pandas()
+        total += len(df)
+        for i, (_, ke, ne) in enumerate(specs):
+            k[i] += evaluate(df, ke).sum()
+            n[i] += evaluate(df, ne).sum()
+        for i, (col, _) in enumerate(lengths):
+            x = df[col].to_numpy(dtype=np.float64)
+            sums[i] += (x.sum(), (x * x).sum())
+    rows = pd.DataFrame({"quantity": [s[0] for s in specs], "k": k.astype(np.int64),
+                         "n": n.astype(np.int64)})
+    # A draw row only where draws can happen or did.
+    rows = rows[(rows.quantity != "draws") | (rows.k > 0)].reset_index(drop=True)
+    out = []
+    for i, (_, text) in enumerate(lengths):
+        mean = sums[i, 0] / max(total, 1)
+        var = max(sums[i, 1] / max(total, 1) - mean**2, 0.0) * total / max(total - 1, 1)
+        out.append((text, mean, Z95 * (var / max(total, 1)) ** 0.5))
+    return with_rate(rows), out, total

@@ -1,0 +1,223 @@
+"""The designed-experiment commands (sensitivity, ablation, sweep, what-if, diff, flags,
+round robin), each on the shared matchup options block."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from sim.cli import app
+from sim.cli_shared import (
+    Matches,
+    Quiet,
+    Results,
+    RuleChanges,
+    RunId,
+    Seed,
+    Setup,
+    fail,
+    guarded,
+    parse_overrides,
+    print_frame,
+    run_store,
+    split_list,
+    with_setup,
+)
+
+DELTA_COLUMNS = ["item", "deck", "delta", "lo", "hi"]
+
+
+@app.command()
+@with_setup
+def sensitivity(
+    setup: Setup,
+    matches: Matches = 10_000,
+    seed: Seed = 1,
+    card: Annotated[list[str] | None, typer.Option(help="only these cards (repeatable)")] = None,
+    results: Results = Path("results"),
+    run_id: RunId = None,
+):
+    """Change in win rate per +1 of each numeric card value, paired on the same seeds,
+    with the game's exact price of each card where it has one."""
+    from sim.experiments import sensitivity as run
+
+    game, m, _ = setup.load()
+    df = guarded(lambda: run(game, m, matches, seed, results, run_id, card or None))
+    print_frame(df, f"card-value sensitivity, {matches:,} paired matches each",
+                [*DELTA_COLUMNS, "variance_reduction", game.schema.worth_label or "worth"])
+
+
+@app.command()
+@with_setup
+def ablation(
+    setup: Setup,
+    matches: Matches = 10_000,
+    seed: Seed = 1,
+    results: Results = Path("results"),
+    run_id: RunId = None,
+):
+    """Each card's causal worth: the card taken out of its deck on the same seeds."""
+    from sim.experiments import ablation as run
+
+    game, m, _ = setup.load()
+    df = guarded(lambda: run(game, m, matches, seed, results, run_id))
+    print_frame(df.sort_values("delta", ascending=False), "win rate the card adds to its deck",
+                ["item", "copies", "delta", "lo", "hi", "p_adjusted", "reject"])
+
+
+@app.command()
+@with_setup
+def sweep(
+    setup: Setup,
+    vary: Annotated[str, typer.Option(help="the game's sweep (see the guide)")] = "copies",
+    card: Annotated[str | None, typer.Option(help="the card, for sweeps of one card")] = None,
+    mix: Annotated[str | None, typer.Option(help="FROM,TO, for sweeps between kinds")] = None,
+    values: Annotated[str | None, typer.Option(
+        help="comma-separated; default: the sweep's range")] = None,
+    seat: Annotated[int, typer.Option(min=0, max=1, help="0 sweeps deck A, 1 deck B")] = 0,
+    matches: Matches = 10_000,
+    seed: Seed = 1,
+    results: Results = Path("results"),
+    run_id: RunId = None,
+):
+    """Win rate against a deck-composition count, the same seeds at every point, with the
+    optimum and the values it is not told apart from."""
+    from sim.experiments import sweep as run
+
+    game, m, _ = setup.load()
+    if vary not in game.sweeps:
+        fail(f"unknown sweep {vary!r} for {game.name}; one of {', '.join(game.sweeps)}")
+    try:
+        vals = [int(v) for v in split_list(values)] if values else list(game.sweeps[vary].values)
+    except ValueError:
+        fail(f"--values must be integers, got {values!r}")
+    options = {"card": card, "mix": split_list(mix) if mix else None}
+    df = guarded(lambda: run(game, m, seat, vary, vals, matches, seed, results, run_id,
+                             options))
+    cols = ["value", "k", "n", "rate", "lo", "hi", "optimum_set"] + [
+        c for c in df.columns if c.startswith("p_")]
+    print_frame(df, f"sweep of {vary} in {m.decks[seat].name}", cols)
+
+
+@app.command()
+@with_setup
+def whatif(
+    setup: Setup,
+    change: Annotated[list[str] | None, typer.Option(
+        "--change", help="the variant's rule option KEY=VALUE (repeatable)")] = None,
+    matches: Matches = 20_000,
+    seed: Seed = 1,
+    results: Results = Path("results"),
+    run_id: RunId = None,
+):
+    """Baseline against variant rules on the same seeds: every delta with its interval.
+    Without --change, --rules is the variant against the folder's rules; with --change,
+    --rules sets both arms and --change the variant alone."""
+    import dataclasses
+
+    from sim.experiments import whatif as run
+
+    if not change:
+        change, setup = list(setup.rules), dataclasses.replace(setup, rules=())
+    if not change:
+        fail("what if what? give the variant's rule options with --rules KEY=VALUE")
+    game, m, _ = setup.load()
+    changes = parse_overrides(change)
+    df = guarded(lambda: run(game, m, changes, matches, seed, results, run_id))
+    print_frame(df, f"what if {', '.join(change)} ({matches:,} paired matches)",
+                ["item", "baseline", "variant", "delta", "lo", "hi"])
+
+
+@app.command()
+def diff(run_a: str, run_b: str, results: Results = Path("results")):
+    """What moved between two runs beyond noise (Benjamini-Hochberg at 5%)."""
+    from sim.comparisons import diff_runs
+    from sim.store import open_run
+
+    a = guarded(lambda: open_run(results, run_a)).path
+    b = guarded(lambda: open_run(results, run_b)).path
+    df = guarded(lambda: diff_runs(a, b))
+    print_frame(df, f"{run_a} -> {run_b} ({'paired' if df.paired.iat[0] else 'unpaired'})",
+                ["item", "run_a", "run_b", "delta", "lo", "hi", "p_adjusted", "moved"])
+
+
+@app.command()
+@with_setup
+def flags(
+    setup: Setup,
+    policies: Annotated[str | None, typer.Option(
+        help="comma-separated policies (default: every policy of the folder but random)")
+    ] = None,
+    matches: Matches = 20_000,
+    seed: Seed = 1,
+    results: Results = Path("results"),
+    run_id: RunId = None,
+):
+    """Balance flags under several policies: which verdicts are robust to how cards are
+    played (no sign change, no large rank change, at least three policies)."""
+    from sim.comparisons import robust_flags
+
+    game, m, info = setup.load()
+    names = split_list(policies) or default_policies(info.path)
+    if len(names) < 3:
+        typer.echo("note: robustness needs at least three policies", err=True)
+    rules = parse_overrides(list(setup.rules))
+    df = guarded(lambda: robust_flags(game, info.path, m.decks[0].name, m.decks[1].name,
+                                      names, matches, seed, results, run_id, rules))
+    print_frame(df.sort_values(["deck", "robust"]), "verdicts by policy",
+                ["deck", "name", *names, "sign_change", "rank_change", "robust"])
+
+
+def default_policies(folder: Path) -> list[str]:
+    """The folder's policies that play cards their own way: all but random and default."""
+    import tomllib
+
+    data = tomllib.loads((folder / "policies.toml").read_text(encoding="utf-8"))
+    return [p for p in data if p not in ("random", "default")][:3]
+
+
+@app.command()
+def matchup(
+    decks: Annotated[list[str], typer.Argument(help="deck names or .deck files")],
+    policies: Annotated[str | None, typer.Option(help="comma-separated policies")] = None,
+    matches: Matches = 20_000,
+    seed: Seed = 1,
+    rules: RuleChanges = None,
+    folder: Annotated[str | None, typer.Option(help="game folder or game name")] = None,
+    results: Results = Path("results"),
+    run_id: Annotated[str | None, typer.Option(help="name of the round-robin folder")] = None,
+    chunk_size: Annotated[int, typer.Option(min=1)] = 50_000,
+    workers: Annotated[int, typer.Option(min=0)] = 0,
+    quiet: Quiet = False,
+):
+    """Round robin: every (deck, policy) entrant against every other, one run each, in one
+    folder results/RUN/; prints the matrix of win rates."""
+    import json
+    from datetime import UTC, datetime
+
+    from sim.store import check_run_id
+
+    info = Setup(folder).info()
+    entrants = [(d, p) for d in decks for p in (split_list(policies) or [info.policy])]
+    if len(entrants) < 2:
+        fail("a round robin needs at least two (deck, policy) entrants")
+    run_id = run_id or datetime.now(UTC).strftime("rr-%Y%m%d-%H%M%S")
+    guarded(lambda: check_run_id(run_id))
+    root = results / run_id
+    pairings = []
+    for i, (da, pa) in enumerate(entrants):
+        for db, pb in entrants[i + 1:]:
+            game, m, _ = Setup(folder, da, db, None, pa, pb, tuple(rules or ())).load()
+            name = f"{len(pairings):03d}"
+            res = run_store(game, m, matches, seed, root, name, chunk_size, workers or None,
+                            quiet=quiet)
+            pairings.append({"run": name, "a": [m.decks[0].name, pa], "b": [m.decks[1].name, pb],
+                             "matches": res.matches})
+    (root / "roundrobin.json").write_text(json.dumps({"run_id": run_id, "seed": seed,
+                                                      "pairings": pairings}, indent=2))
+    from analysis.metrics import matchup_matrix
+
+    typer.echo(matchup_matrix(root).to_string())
+    typer.echo(f"round robin: {root}")

@@ -1,0 +1,240 @@
+"""The game contract: what a game package declares so that the runner, the store, the
+experiments, the command line and the analysis serve it without knowing its words."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+# Card statistics every game records first, in this order; a game appends its own.
+CARD_STATS_COMMON = {
+    "matches_in_deck": "matches with the card in the seat's deck",
+    "matches_drawn": "of those, matches in which it was drawn (opening hand or later)",
+    "wins_drawn": "matches won when drawn",
+    "wins_not_drawn": "matches won when in the deck but not drawn",
+}
+
+
+@dataclass(frozen=True)
+class Rate:
+    """A headline rate: sum(k) / sum(n) over the matches table, where k and n are
+    pandas `DataFrame.eval` expressions of its columns (n empty: one per match). Labels
+    may name the decks as {a} and {b}."""
+
+    label: str
+    k: str
+    n: str = ""
+
+
+@dataclass(frozen=True)
+class Histogram:
+    """Per-match counts [match, seat, value] of a measure (for example the length of each
+    rally, by the seat that served it). Analysis draws P(value >= k) per seat with bands;
+    `labels` names the bins on the x axis (a rule can fix them per run: `describe` may put
+    concrete labels under manifest["histogram_labels"][measure])."""
+
+    label: str  # what one count is, e.g. "shots landed in a rally"
+    seat: str  # whose count it is, e.g. "server"
+    bins: int = 32  # the last bin counts "this value or more"
+    axis: str = ""  # x-axis label; the measure's label when empty
+    censored_time: str = ""  # a matches column: value of one cut-short count, -1 none
+    censored_seat: str = ""  # a matches column: the seat of that count, -1 none
+
+
+@dataclass(frozen=True)
+class Schema:
+    """What a batch of a game writes, with meanings; analysis reads it from the manifest.
+
+    The matches table always starts with `winner` (0: deck A, 1: deck B, -1: a draw)."""
+
+    match_columns: dict[str, str]
+    first_player: str  # column with the seat that started the match
+    first_player_label: str  # e.g. "first server"
+    end_column: str = ""  # column with how the match ended, as codes into end_reasons
+    end_reasons: tuple[str, ...] = ()
+    # column -> label of a per-match length measure, e.g. "points" -> "points per match"
+    lengths: dict[str, str] = dataclasses.field(default_factory=dict)
+    histograms: dict[str, Histogram] = dataclasses.field(default_factory=dict)
+    card_stats: dict[str, str] = dataclasses.field(default_factory=dict)  # after CARD_STATS_COMMON
+    use_success: tuple[str, str] = ("", "")  # e.g. ("hit", "landed")
+    flag_kinds: tuple[str, ...] = ()  # card kinds that get balance verdicts
+    rates: tuple[Rate, ...] = ()  # game-specific headline rates
+    sections: tuple[tuple[str, str, tuple[Rate, ...]], ...] = ()  # (title, note, rates)
+    log_columns: dict[str, str] = dataclasses.field(default_factory=dict)
+    log_rows: int = 2048
+    worth_label: str = ""  # sensitivity's extra column when the game prices cards exactly
+
+    @property
+    def all_card_stats(self) -> dict[str, str]:
+        return {**CARD_STATS_COMMON, **self.card_stats}
+
+    def to_json(self) -> dict:
+        out = asdict(self)
+        out["end_reasons"] = list(self.end_reasons)
+        return out
+
+    @classmethod
+    def from_json(cls, data: dict) -> Schema:
+        d = dict(data)
+        d["histograms"] = {k: Histogram(**v) for k, v in d.get("histograms", {}).items()}
+        d["rates"] = tuple(Rate(**r) for r in d.get("rates", ()))
+        d["sections"] = tuple((t, n, tuple(Rate(**r) for r in rs))
+                              for t, n, rs in d.get("sections", ()))
+        d["end_reasons"] = tuple(d.get("end_reasons", ()))
+        d["use_success"] = tuple(d.get("use_success", ("", "")))
+        d["flag_kinds"] = tuple(d.get("flag_kinds", ()))
+        return cls(**d)
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One arm of a designed experiment: a changed matchup and what changed."""
+
+    item: str  # e.g. "Drive Shot normal_bonus +1" or "Drive Shot (us-red-tide)"
+    seat: int  # the seat whose win rate the change is about
+    matchup: Any
+    card: str = ""  # card id, when the change is about one card
+    name: str = ""  # that card's name
+    field: str = ""
+    copies: int = 0
+    extra: dict = dataclasses.field(default_factory=dict)  # further columns for the result row
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """A deck-composition sweep: `make(matchup, seat, value, options)` gives the Variant of
+    one point; `values` is the default range; `needs_card` when it varies one card."""
+
+    help: str
+    values: tuple[int, ...]
+    make: Callable[..., Variant]
+    needs_card: bool = False
+
+
+@dataclass(frozen=True)
+class Game:
+    """One registered game. Every callable takes and returns the game's own matchup type,
+    which must have `.decks` (each with `.name`) and `.policy_names`.
+
+    - load_matchup(folder, deck_a, deck_b, policy_a, policy_b, rules: dict, sets: list of
+      "CARD.FIELD=VALUE") -> matchup; raises sim.problems.InputError.
+    - run_batch(matchup, n, seed, first_match=0, n_log=0) -> sim.records.BatchRecords, the
+      compiled kernel; reference_batch, the same records from the plain-Python engine.
+    - replay(matchup, seed, match_index) -> object with .text (lines) and .record (the
+      match's row of the matches table).
+    - describe(matchup) -> JSON-able dict for the manifest with at least "decks" (list of
+      {"name": ...}), "policies" (list of {"name": ...}), "rules" (dict) and "card_pool"
+      ({"ids", "names", "kinds", "sha256"}); from_manifest(manifest) -> the same matchup.
+    - check_paths(paths) -> (notes, problems): the validator.
+    - with_rules(matchup, changes: dict) -> matchup; InputError on a bad option.
+    - value_edits(matchup, cards: list[str] | None) -> [Variant]: +1 on each numeric card
+      value (sensitivity); ablations(matchup) -> [Variant]: each card taken out (ablation);
+      sweeps: {name: Sweep}.
+    - worth(matchup, seat, card_id) -> float, optional: an exact price of a card.
+    - exact_check(matchup, totals: sim.records.Totals) -> DataFrame | None, optional: Monte
+      Carlo beside the exact answer when the setting is covered (sim.checks.CheckTable:
+      quantity, seat, exact, estimate, se, z, n, flag, and measure/value where a row is
+      P(histogram value >= value)); None when the setting is not covered.
+    - commands(app), optional: mounts the game's own commands on a typer app.
+    The compiled code of a game lives in its own package, whose sources key its cache.
+    """
+
+    name: str
+    title: str
+    schema: Schema
+    load_matchup: Callable[..., Any]
+    run_batch: Callable[..., Any]
+    reference_batch: Callable[..., Any]
+    replay: Callable[..., Any]
+    describe: Callable[[Any], dict]
+    from_manifest: Callable[[dict], Any]
+    check_paths: Callable[..., tuple[list[str], list[Any]]]
+    with_rules: Callable[[Any, dict], Any]
+    value_edits: Callable[..., list[Variant]]
+    ablations: Callable[[Any], list[Variant]]
+    sweeps: dict[str, Sweep] = dataclasses.field(default_factory=dict)
+    worth: Callable[..., float] | None = None
+    exact_check: Callable[..., Any] | None = None
+    commands: Callable[[Any], None] | None = None
+
+
+# The registry: game name -> "module:attribute" of its Game, imported on first use so that
+# the command line starts without loading any engine.
+REGISTRY = {
+    "paintline": "sim.paintline.game:GAME",
+}
+DECKS = Path(__file__).resolve().parents[1] / "decks"
+GAME_FILE = "game.toml"
+
+
+def names() -> list[str]:
+    return list(REGISTRY)
+
+
+def get(name: str) -> Game:
+    """The registered game of that name (sim.problems.InputError when unknown)."""
+    import importlib
+
+    from sim.problems import InputError, Problem
+
+    if name not in REGISTRY:
+        raise InputError([Problem("game", 0, f"unknown game {name!r}; registered: "
+                                  f"{', '.join(REGISTRY)}")])
+    module, attr = REGISTRY[name].split(":")
+    return getattr(importlib.import_module(module), attr)
+
+
+@dataclass(frozen=True)
+class FolderInfo:
+    """A game folder's game.toml: which game it holds and its default matchup."""
+
+    path: Path
+    game: str
+    title: str
+    decks: tuple[str, str]
+    policy: str
+
+
+def read_folder(folder: Path | str) -> FolderInfo:
+    """A game folder (or a registered game's name) -> its game.toml, with clear errors."""
+    import tomllib
+
+    from sim.problems import InputError, Problem
+
+    path = Path(folder)
+    if not path.is_dir() and str(folder) in REGISTRY:
+        path = default_folder(str(folder))
+    file = path / GAME_FILE
+    if not path.is_dir():
+        raise InputError([Problem(str(path), 0, "no such game folder")])
+    try:
+        data = tomllib.loads(file.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise InputError([Problem(str(file), 0, "a game folder needs a game.toml naming its "
+                                  "game (game = \"NAME\")")]) from None
+    except tomllib.TOMLDecodeError as err:
+        raise InputError([Problem(str(file), getattr(err, "lineno", 0) or 0,
+                                  f"not valid TOML: {err}")]) from None
+    game = data.get("game")
+    if game not in REGISTRY:
+        raise InputError([Problem(str(file), 1, f"game {game!r} is not registered; "
+                                  f"registered: {', '.join(REGISTRY)}")])
+    defaults = data.get("defaults", {})
+    decks = defaults.get("decks", [])
+    if not (isinstance(decks, list) and len(decks) == 2 and all(isinstance(d, str)
+                                                                 for d in decks)):
+        raise InputError([Problem(str(file), 0, "defaults.decks must list two deck names")])
+    policy = defaults.get("policy", "random")
+    return FolderInfo(path, game, str(data.get("title", game)), (decks[0], decks[1]),
+                      str(policy))
+
+
+def default_folder(name: str | None = None) -> Path:
+    """A registered game's sample folder: ./decks/NAME when run from a checkout, else the
+    one beside the package."""
+    name = name or next(iter(REGISTRY))
+    local = Path("decks") / name
+    return local if local.is_dir() else DECKS / name

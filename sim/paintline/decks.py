@@ -1,0 +1,189 @@
+"""Deck lists: .deck files read and checked against the pool and the deck rules; a whole
+game folder read at once; the validator behind `cardlab check`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from sim.paintline.options import Rules, load_rules
+from sim.paintline.pool import (  # fmt: skip
+    BLANK,
+    C_KIND,
+    C_NATION,
+    COACH,
+    DECK_SIZE,
+    MAX_COPIES,
+    NATIONS,
+    NEUTRAL,
+    STAMINA,
+    Pool,
+    load_pool,
+    read_text,
+)
+from sim.problems import InputError, Problem
+
+
+@dataclass(frozen=True)
+class Deck:
+    """A legal deck: its card indices with counts; the coach is the one COACH row or -1."""
+
+    path: Path
+    name: str
+    counts: tuple[tuple[int, int], ...]
+    coach: int
+    nation: int
+
+    def cards(self) -> np.ndarray:
+        """The 60 card indices in list order (the coach included)."""
+        return np.array([c for c, n in self.counts for _ in range(n)], dtype=np.int16)
+
+    def bag(self) -> np.ndarray:
+        """The cards that are shuffled into the bag: every card but the coach."""
+        out = [c for c, n in self.counts for _ in range(n) if c != self.coach]
+        return np.array(out, dtype=np.int16)
+
+
+
+def load_deck(path: Path | str, pool: Pool) -> Deck:
+    """Read and validate a deck list against the pool; raise InputError listing every problem."""
+    path = Path(path)
+    where = str(path)
+    problems: list[Problem] = []
+    text = read_text(path, problems)
+    if text is None:
+        raise InputError(problems)
+    table = pool.table
+    counts: dict[int, int] = {}
+    first_line: dict[int, int] = {}
+    coach_line = 0
+    coach = -1
+    nation = NEUTRAL
+    nation_card = ""
+    last_line = 0
+    listed = 0
+    for line, raw in enumerate(text.splitlines(), start=1):
+        entry = raw.split("#", 1)[0].strip()
+        if not entry:
+            continue
+        last_line = line
+        head, _, name = entry.partition(" ")
+        name = name.strip()
+        if not head.isdecimal() or not name:
+            problems.append(Problem(where, line, f"expected 'COUNT Card Name', got {entry!r}"))
+            continue
+        count = int(head)
+        listed += count
+        card = pool.lookup(name)
+        if card is None:
+            close = pool.closest(name)
+            hint = f"; did you mean {', '.join(close)}?" if close else ""
+            problems.append(Problem(where, line, f"unknown card {name!r}{hint}"))
+            continue
+        cname = pool.names[card]
+        if count < 1:
+            problems.append(Problem(where, line, f"card {cname!r}: count must be at least 1"))
+            continue
+        before = counts.get(card, 0)
+        counts[card] = before + count
+        first_line.setdefault(card, line)
+        kind = table[card, C_KIND]
+        if kind not in (STAMINA, BLANK) and counts[card] > MAX_COPIES:
+            problems.append(Problem(where, line, f"card {cname!r}: {counts[card]} copies, at "
+                                    f"most {MAX_COPIES} of any card but Stamina"))
+        if kind == COACH:
+            if coach >= 0 and card != coach or counts[card] > 1:
+                already = (f"already {pool.names[coach]!r} on line {coach_line}" if coach >= 0
+                           else f"{counts[card]} copies listed")
+                problems.append(Problem(where, line, f"card {cname!r}: a deck has at most one "
+                                        f"coach ({already})"))
+            else:
+                coach, coach_line = card, line
+        card_nation = int(table[card, C_NATION])
+        if card_nation != NEUTRAL:
+            if nation == NEUTRAL:
+                nation, nation_card = card_nation, cname
+            elif card_nation != nation:
+                problems.append(Problem(where, line, f"card {cname!r} is {NATIONS[card_nation]}"
+                                        f" but the deck is {NATIONS[nation]} (from "
+                                        f"{nation_card!r}); one nation per deck"))
+    if listed != DECK_SIZE:
+        problems.append(Problem(where, last_line, f"deck lists {listed} cards, must be "
+                                f"exactly {DECK_SIZE} (coach included)"))
+    if problems:
+        raise InputError(problems)
+    ordered = tuple(sorted(counts.items(), key=lambda kv: first_line[kv[0]]))
+    return Deck(path, path.stem, ordered, coach, nation)
+
+
+@dataclass(frozen=True)
+class Folder:
+    """A game folder: the pool, the rule options and the deck lists it holds."""
+
+    pool: Pool
+    rules: Rules
+    decks: dict[str, Deck]
+
+
+def load_folder(path: Path | str) -> Folder:
+    """Read a whole folder (cards.csv, rules.toml, *.deck), gathering every problem."""
+    path = Path(path)
+    problems: list[Problem] = []
+    pool = rules = None
+    try:
+        pool = load_pool(path / "cards.csv")
+    except InputError as err:
+        problems += err.problems
+    try:
+        rules = load_rules(path / "rules.toml") if (path / "rules.toml").exists() else load_rules()
+    except InputError as err:
+        problems += err.problems
+    decks = {}
+    if pool is not None:
+        for deck_path in sorted(path.glob("*.deck")):
+            try:
+                decks[deck_path.stem] = load_deck(deck_path, pool)
+            except InputError as err:
+                problems += err.problems
+    if problems:
+        raise InputError(problems)
+    return Folder(pool, rules, decks)
+
+
+def check_paths(paths: list[Path]) -> tuple[list[str], list[Problem]]:
+    """Validate folders, cards.csv, rules.toml or .deck files; return (good news, problems)."""
+    notes: list[str] = []
+    problems: list[Problem] = []
+    for path in paths:
+        path = Path(path)
+        try:
+            if path.is_dir():
+                folder = load_folder(path)
+                notes.append(f"{path}: {len(folder.pool)} cards, rule options valid")
+                for deck in folder.decks.values():
+                    notes.append(f"{deck.path}: legal ({describe_deck(deck, folder.pool)})")
+            elif path.suffix == ".deck":
+                pool = load_pool(path.parent / "cards.csv")
+                deck = load_deck(path, pool)
+                notes.append(f"{path}: legal ({describe_deck(deck, pool)})")
+            elif path.suffix == ".toml":
+                load_rules(path)
+                notes.append(f"{path}: rule options valid")
+            elif path.suffix == ".csv":
+                notes.append(f"{path}: {len(load_pool(path))} cards valid")
+            elif not path.exists():
+                problems.append(Problem(str(path), 0, "no such file or folder"))
+            else:
+                problems.append(Problem(str(path), 0, "not a folder, cards.csv, rules.toml or "
+                                        ".deck file"))
+        except InputError as err:
+            problems += err.problems
+    return notes, problems
+
+
+def describe_deck(deck: Deck, pool: Pool) -> str:
+    total = sum(n for _, n in deck.counts)
+    coach = pool.names[deck.coach] if deck.coach >= 0 else "no coach"
+    return f"{total} cards, {NATIONS[deck.nation]}, coach {coach}"

@@ -1,0 +1,210 @@
+"""Paint the Line's designed changes for the generic experiments: +1 on a card value
+(sensitivity), a card swapped for Blanks (ablation), and the deck-composition sweeps
+(stamina count, copies of a card, the lob/spin/drive mix)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from sim.game import Sweep, Variant
+from sim.paintline import pool as T
+from sim.paintline.batch import Matchup
+from sim.paintline.decks import Deck
+from sim.problems import InputError, Problem
+
+VALUE_FIELDS = ("normal_bonus", "normal_penalty", "advantage_bonus", "advantage_penalty")
+
+
+def shot_cards(m: Matchup) -> list[tuple[int, int]]:
+    """(seat, card) for every shot card in either deck."""
+    out = []
+    for seat, deck in enumerate(m.decks):
+        for card, _ in deck.counts:
+            if m.pool.table[card, T.C_KIND] in (T.BASIC_SHOT, T.TRICK_SHOT):
+                out.append((seat, card))
+    return out
+
+
+def value_edits(m: Matchup, cards: list[str] | None = None) -> list[Variant]:
+    """+1 on each value of each shot card (both value sets' bonus and penalty)."""
+    chosen = shot_cards(m)
+    if cards:
+        wanted = {m.pool.lookup(c) for c in cards}
+        if None in wanted:
+            raise InputError([Problem("--card", 0, f"unknown card in {cards}")])
+        chosen = [(s, c) for s, c in chosen if c in wanted]
+    out = []
+    for seat, card in chosen:
+        for field in VALUE_FIELDS:
+            col = T.INT_COLUMNS[field]
+            pool = m.pool.with_values({(card, col): int(m.pool.table[card, col]) + 1})
+            out.append(Variant(f"{m.pool.names[card]} {field} +1", seat,
+                               dataclasses.replace(m, pool=pool), m.pool.ids[card],
+                               m.pool.names[card], field))
+    return out
+
+
+def with_counts(deck: Deck, counts: dict[int, int], name: str) -> Deck:
+    """A deck with new card counts (zero drops the card), order kept, new cards at the end."""
+    out = [(c, counts.get(c, n)) for c, n in deck.counts]
+    known = {c for c, _ in deck.counts}
+    out += [(c, n) for c, n in counts.items() if c not in known]
+    return Deck(deck.path, name, tuple((c, n) for c, n in out if n > 0), deck.coach,
+                deck.nation)
+
+
+def with_deck(m: Matchup, seat: int, deck: Deck) -> Matchup:
+    decks = list(m.decks)
+    decks[seat] = deck
+    return dataclasses.replace(m, decks=tuple(decks))
+
+
+def blank_card(m: Matchup) -> int:
+    for i in range(len(m.pool)):
+        if m.pool.table[i, T.C_KIND] == T.BLANK:
+            return i
+    raise InputError([Problem(str(m.pool.path), 0, "the pool has no blank card (kind blank), "
+                              "needed as the filler")])
+
+
+def ablations(m: Matchup) -> list[Variant]:
+    """Every copy of one shot card or enhancement swapped for a Blank, one card at a time."""
+    blank = blank_card(m)
+    out = []
+    for seat, deck in enumerate(m.decks):
+        for card, n in deck.counts:
+            if m.pool.table[card, T.C_KIND] not in (T.BASIC_SHOT, T.TRICK_SHOT, T.ENHANCEMENT):
+                continue
+            counts = {card: 0, blank: dict(deck.counts).get(blank, 0) + n}
+            d = with_counts(deck, counts, f"{deck.name}-without-{m.pool.ids[card]}")
+            out.append(Variant(f"{m.pool.names[card]} ({deck.name})", seat, with_deck(m, seat, d),
+                               m.pool.ids[card], m.pool.names[card], copies=n))
+    return out
+
+
+def stamina_deck(deck: Deck, pool, stamina: int) -> Deck:
+    """The filler rule of the stamina sweep: to add a Stamina, take one copy off the
+    non-stamina card with the most copies (ties: the one listed last); to remove one, add a
+    copy to the card with the fewest copies under 4 (ties: the one listed first)."""
+    st = next(c for c, _ in deck.counts if pool.table[c, T.C_KIND] == T.STAMINA)
+    counts = dict(deck.counts)
+    others = [c for c, _ in deck.counts if c != st and c != deck.coach
+              and pool.table[c, T.C_KIND] != T.BLANK]
+    while counts[st] < stamina:
+        c = max(reversed(others), key=lambda x: counts[x])
+        counts[c] -= 1
+        counts[st] += 1
+    while counts[st] > stamina:
+        room = [c for c in others if counts[c] < T.MAX_COPIES]
+        if not room:
+            raise InputError([Problem(str(deck.path), 0, f"cannot go down to {stamina} "
+                                      "stamina: every other card is at 4 copies")])
+        c = min(room, key=lambda x: counts[x])
+        counts[c] += 1
+        counts[st] -= 1
+    return with_counts(deck, counts, f"{deck.name}-stamina{stamina}")
+
+
+def copies_deck(deck: Deck, pool, card: int, copies: int, blank: int) -> Deck:
+    """Copies of one card 0..4, the difference made up with Blank fillers."""
+    counts = dict(deck.counts)
+    now = counts.get(card, 0)
+    counts[card] = copies
+    counts[blank] = counts.get(blank, 0) + now - copies
+    if counts[blank] < 0:  # more copies than before: take the blanks' place, then stamina's
+        st = next(c for c, _ in deck.counts if pool.table[c, T.C_KIND] == T.STAMINA)
+        counts[st] += counts[blank]
+        counts[blank] = 0
+    return with_counts(deck, counts, f"{deck.name}-{pool.ids[card]}x{copies}")
+
+
+def mix_deck(deck: Deck, pool, k: int, from_type: str, to_type: str) -> Deck:
+    """The lob/spin/drive mix: k copies of the deck's basic shots of one type swapped for
+    neutral basic shots of another (taken from the card with the most copies, ties to the
+    one listed last; added to the pool's cheapest basic shots of the new type first, at
+    most 4 copies each)."""
+    src, dst = T.SHOT_TYPES.index(from_type), T.SHOT_TYPES.index(to_type)
+    t = pool.table
+    counts = dict(deck.counts)
+    takers = [c for c, _ in deck.counts if t[c, T.C_KIND] == T.BASIC_SHOT and t[c, T.C_TYPE] == src]
+    givers = sorted((c for c in range(len(pool)) if t[c, T.C_KIND] == T.BASIC_SHOT
+                     and t[c, T.C_TYPE] == dst and t[c, T.C_AB1] == 0),
+                    key=lambda c: (t[c, T.C_COST], c))
+    for _ in range(k):
+        have = [c for c in takers if counts.get(c, 0) > 0]
+        room = [c for c in givers if counts.get(c, 0) < T.MAX_COPIES]
+        if not have or not room:
+            raise InputError([Problem(str(deck.path), 0, f"cannot move {k} copies from "
+                                      f"{from_type} to {to_type} basic shots")])
+        c = max(reversed(have), key=lambda x: counts[x])
+        counts[c] -= 1
+        counts[room[0]] = counts.get(room[0], 0) + 1
+    return with_counts(deck, counts, f"{deck.name}-{from_type}-to-{to_type}-{k}")
+
+
+def _stamina_point(m: Matchup, seat: int, value: int, options: dict) -> Variant:
+    """A stamina-count point, with the exact hypergeometric P(at least one Stamina in the
+    opening hand plus `by_turn` draws)."""
+    from scipy.stats import hypergeom
+
+    d = stamina_deck(m.decks[seat], m.pool, value)
+    by_turn = int(options.get("by_turn", 3))
+    bag = sum(n for c, n in d.counts if c != d.coach)
+    seen = m.rules.values["opening_hand"] + by_turn
+    p = 1 - hypergeom(bag, value, seen).pmf(0)
+    return Variant(d.name, seat, with_deck(m, seat, d),
+                   extra={f"p_stamina_by_turn_{by_turn}": float(p)})
+
+
+def _copies_point(m: Matchup, seat: int, value: int, options: dict) -> Variant:
+    card = m.pool.lookup(options.get("card") or "")
+    if card is None:
+        raise InputError([Problem("--card", 0, f"unknown card {options.get('card')!r}")])
+    d = copies_deck(m.decks[seat], m.pool, card, value, blank_card(m))
+    return Variant(d.name, seat, with_deck(m, seat, d), m.pool.ids[card], m.pool.names[card])
+
+
+def _mix_point(m: Matchup, seat: int, value: int, options: dict) -> Variant:
+    mix = tuple(options.get("mix") or ("drive", "lob"))
+    if len(mix) != 2 or not set(mix) <= {"lob", "spin", "drive"}:
+        raise InputError([Problem("--mix", 0, f"shot types are lob, spin, drive; got {mix}")])
+    d = mix_deck(m.decks[seat], m.pool, value, *mix)
+    return Variant(d.name, seat, with_deck(m, seat, d))
+
+
+SWEEPS = {
+    "stamina": Sweep("count of Stamina (filler rule: most-copied card gives way)",
+                     tuple(range(10, 31, 2)), _stamina_point),
+    "copies": Sweep("copies of --card, Blank fillers", tuple(range(5)), _copies_point,
+                    needs_card=True),
+    "mix": Sweep("copies moved between basic-shot types (--mix FROM,TO)", tuple(range(7)),
+                 _mix_point),
+}
+
+
+def worth(m: Matchup, seat: int, card: str, policy: np.ndarray | None = None) -> float:
+    """Exact worth of one shot card on the die: rally mode, that card alone against the
+    Default Shot, as the flat modifier that gives the bare Default Shot the same odds."""
+    from sim.paintline import exact
+    from sim.paintline.policy import FIELDS, PLAYS
+
+    plain = np.array([d for _, _, d in FIELDS.values()], dtype=np.float64)
+    plain[PLAYS] = 0
+    own = m.policies[seat]
+    chooser = own if own[PLAYS] else (policy if policy is not None else _greedy())
+    index = m.pool.lookup(card)
+    rally = dataclasses.replace(m, rules=m.rules.replace(rally_mode=True, arsenal_a=[card],
+                                                         arsenal_b=[]),
+                                arsenals=((index,), ()), policies=(chooser, plain))
+    return exact.worth_on_the_die(rally)
+
+
+def _greedy() -> np.ndarray:
+    from pathlib import Path
+
+    from sim.paintline.policy import load_policies
+
+    return load_policies(Path(__file__).resolve().parents[2] / "decks" / "paintline"
+                         / "policies.toml")["greedy"]

@@ -1,0 +1,140 @@
+"""The game contract, checked the same way for every registered game: a new game passes
+this file with no edit to it."""
+
+import json
+import shutil
+import tomllib
+
+import numpy as np
+import pytest
+
+from sim import game as registry
+
+from .conftest import ROOT
+from .test_cli import cardlab
+
+GAMES = registry.names()
+N = 40
+
+
+def default_matchup(name, policy=None, rules=None):
+    g = registry.get(name)
+    info = registry.read_folder(ROOT / "decks" / name)
+    p = policy or info.policy
+    return g, g.load_matchup(info.path, *info.decks, p, p, rules or {}, []), info
+
+
+def policies(name) -> list[str]:
+    text = (ROOT / "decks" / name / "policies.toml").read_text(encoding="utf-8")
+    return list(tomllib.loads(text))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_folder_names_its_game_and_is_valid(name):
+    info = registry.read_folder(ROOT / "decks" / name)
+    assert info.game == name and len(info.decks) == 2
+    out = cardlab("check", str(ROOT / "decks" / name))
+    assert out.returncode == 0, out.stderr
+    listing = cardlab("games")
+    assert name in listing.stdout
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_kernel_equals_reference_for_every_policy(name):
+    for k, policy in enumerate(policies(name)):
+        g, m, _ = default_matchup(name, policy)
+        kernel = g.run_batch(m, N, 11 + k, first_match=500 * k, n_log=3)
+        reference = g.reference_batch(m, N, 11 + k, first_match=500 * k, n_log=3)
+        assert kernel.same_as(reference), (name, policy)
+        assert kernel.matches.shape == (N, len(g.schema.match_columns))
+        assert set(kernel.matches[:, 0]) <= {-1, 0, 1}
+        assert kernel.card_stats.shape[2] == len(g.schema.all_card_stats)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_same_bytes_for_any_thread_count_and_split(name):
+    import numba
+
+    g, m, _ = default_matchup(name)
+    before = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        one = g.run_batch(m, 3 * N, 5, n_log=2)
+        numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
+        two = g.run_batch(m, 3 * N, 5, n_log=2)
+    finally:
+        numba.set_num_threads(before)
+    assert one.same_as(two)
+    head, tail = g.run_batch(m, N, 5), g.run_batch(m, 2 * N, 5, first_match=N)
+    assert np.array_equal(np.vstack([head.matches, tail.matches]), one.matches)
+    for measure in one.hists:
+        assert np.array_equal(np.vstack([head.hists[measure], tail.hists[measure]]),
+                              one.hists[measure])
+    assert np.array_equal(head.card_stats + tail.card_stats, one.card_stats)
+    assert not np.array_equal(g.run_batch(m, 3 * N, 6).matches, one.matches)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_manifest_round_trip_and_replay(name):
+    g, m, _ = default_matchup(name)
+    described = json.loads(json.dumps(g.describe(m)))
+    for key in ("decks", "policies", "rules", "card_pool"):
+        assert key in described
+    assert {"ids", "names", "kinds", "sha256"} <= set(described["card_pool"])
+    again = g.from_manifest(described)
+    assert g.run_batch(again, N, 3).same_as(g.run_batch(m, N, 3))
+    rec = g.run_batch(m, N, 3)
+    for i in (0, N // 2, N - 1):
+        played = g.replay(m, 3, i)
+        assert np.array_equal(np.asarray(played.record), rec.matches[i])
+        assert len(played.text) > 0
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_validator_rejects_a_broken_copy(name, tmp_path):
+    copy = tmp_path / name
+    shutil.copytree(ROOT / "decks" / name, copy)
+    rules = copy / "rules.toml"
+    lines = rules.read_text(encoding="utf-8").splitlines()
+    rules.write_text("\n".join([*lines, "no_such_option = 3"]) + "\n", encoding="utf-8")
+    out = cardlab("check", str(copy))
+    assert out.returncode == 2
+    assert f"rules.toml:{len(lines) + 1}:" in out.stderr and "no_such_option" in out.stderr
+    assert "Traceback" not in out.stderr
+    sim = cardlab("simulate", "--folder", str(copy), "-n", "10", "--results", str(tmp_path))
+    assert sim.returncode == 2 and "no_such_option" in sim.stderr
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_simulate_report_and_experiments(name, tmp_path):
+    from analysis.load import load_run
+    from analysis.report import build_report
+    from sim.experiments import ablation, sweep
+    from sim.run import simulate
+
+    g, m, _ = default_matchup(name)
+    res = simulate(g, m, 600, 2, results=tmp_path, run_id="run", chunk_size=250,
+                   backend="serial")
+    run = load_run(res.run.path)
+    assert len(run.matches) == 600 and run.manifest["game"] == name
+    other = simulate(g, m, 600, 2, results=tmp_path, run_id="loky", chunk_size=150,
+                     backend="loky", workers=2)
+    again = load_run(other.run.path)
+    for table in ("matches", "histograms", "cards"):
+        assert getattr(again, table).equals(getattr(run, table)), table
+    html, _ = build_report(res.run.path)
+    text = html.read_text(encoding="utf-8")
+    for section in ("Headline", "Matchup", "Cards", "Balance flags", "Exact check"):
+        assert f"<h2>{section}</h2>" in text
+    out = cardlab("simulate", "--folder", name, "-n", "200", "--results", str(tmp_path), "-q")
+    assert out.returncode == 0, out.stderr
+    assert "95% interval" in out.stdout
+    variants = g.value_edits(m, None)
+    assert variants and all(v.matchup is not m for v in variants)
+    abl = ablation(g, m, 100, 1, results=tmp_path, run_id="abl")
+    assert len(abl) and abl.p_adjusted.between(0, 1).all()
+    vary, spec = next(iter(g.sweeps.items()))
+    card = variants[0].card if spec.needs_card else None
+    df = sweep(g, m, 0, vary, list(spec.values[:2]), 100, 1, results=tmp_path, run_id="sw",
+               options={"card": card})
+    assert len(df) == 2 and df.rate.between(0, 1).all()
