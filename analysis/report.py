@@ -150,7 +150,7 @@ def _survival_section(page: Page, run, measure: str, spec: dict, seats) -> None:
     cols = ["seat", "label", "k", "n", "rate", "lo", "hi", "hazard"] + (
         ["exact"] if "exact" in surv else [])
     page.table(surv[surv.n > 0][cols].head(40))
-    if spec.get("censored_time"):
+    if spec.get("censored"):
         km = survival.measure_km(run, measure)
         if len(km):
             page.text(f"Kaplan-Meier of {spec['label']}: {int(km.censored.max()):,} counts "

@@ -43,15 +43,16 @@ def measure_km(run, measure: str) -> pd.DataFrame:
     counts the game records as cut short (its censored columns) as censored observations."""
     from statsmodels.duration.survfunc import SurvfuncRight
 
+    from analysis.quantities import evaluate
+
     spec = run.schema["histograms"][measure]
     h = run.histograms[run.histograms.measure == measure]
-    t, s = spec.get("censored_time"), spec.get("censored_seat")
-    cut = run.matches[run.matches[t] >= 0] if t and s else None
+    rules = spec.get("censored") or ()
     out = []
     for seat in (0, 1):
         ended = h[h.seat == seat].groupby("value")["count"].sum()
-        censored = (cut[cut[s] == seat].groupby(t).size() if cut is not None
-                    else pd.Series(dtype=np.int64))
+        cut = evaluate(run.matches, rules[seat]) if rules else np.zeros(0)
+        censored = pd.Series(cut[cut >= 0]).value_counts().sort_index()
         times = np.concatenate([ended.index.to_numpy(), censored.index.to_numpy()]).astype(float)
         status = np.concatenate([np.ones(len(ended)), np.zeros(len(censored))])
         weights = np.concatenate([ended.to_numpy(), censored.to_numpy()]).astype(float)

@@ -40,8 +40,9 @@ class Histogram:
     seat: str  # whose count it is, e.g. "server"
     bins: int = 32  # the last bin counts "this value or more"
     axis: str = ""  # x-axis label; the measure's label when empty
-    censored_time: str = ""  # a matches column: value of one cut-short count, -1 none
-    censored_seat: str = ""  # a matches column: the seat of that count, -1 none
+    # Per seat, a pandas expression of the match columns: the value at which that seat's
+    # count was cut short before it ended (censored, for Kaplan-Meier), -1 for none.
+    censored: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -79,7 +80,8 @@ class Schema:
     @classmethod
     def from_json(cls, data: dict) -> Schema:
         d = dict(data)
-        d["histograms"] = {k: Histogram(**v) for k, v in d.get("histograms", {}).items()}
+        d["histograms"] = {k: Histogram(**{**v, "censored": tuple(v.get("censored", ()))})
+                           for k, v in d.get("histograms", {}).items()}
         d["rates"] = tuple(Rate(**r) for r in d.get("rates", ()))
         d["sections"] = tuple((t, n, tuple(Rate(**r) for r in rs))
                               for t, n, rs in d.get("sections", ()))
@@ -165,6 +167,8 @@ class Game:
 # the command line starts without loading any engine.
 REGISTRY = {
     "paintline": "sim.paintline.game:GAME",
+    "payne": "sim.payne.game:GAME",
+    "encounter": "sim.encounter.game:GAME",
 }
 DECKS = Path(__file__).resolve().parents[1] / "decks"
 GAME_FILE = "game.toml"

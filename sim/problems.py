@@ -28,6 +28,8 @@ class InputError(Exception):
 
 
 def suggest(word: str, known) -> str:
-    """'; did you mean X, Y?' with the closest known words, or nothing."""
-    close = difflib.get_close_matches(word.lower(), [k.lower() for k in known], n=3, cutoff=0.5)
-    return f"; did you mean {', '.join(close)}?" if close else ""
+    """"; did you mean 'X', 'Y'?" with the closest known words (matched regardless of case,
+    spelled as known), or nothing."""
+    spelled = {str(k).lower(): str(k) for k in known}
+    close = difflib.get_close_matches(word.lower(), list(spelled), n=3, cutoff=0.5)
+    return f"; did you mean {', '.join(repr(spelled[c]) for c in close)}?" if close else ""

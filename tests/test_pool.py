@@ -235,7 +235,7 @@ def test_unknown_ability_in_cards_csv(folder):
         "'liberty-lob'",
         "unknown ability 'Ignor'",
         "did you mean",
-        "ignore",
+        "did you mean 'Ignore'",
     )
 
 

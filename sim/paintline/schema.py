@@ -62,8 +62,9 @@ SCHEMA = Schema(
     lengths={"points": "points per match", "turns": "turns per match"},
     histograms={
         LENGTH: Histogram("shots landed in a rally", "server", RALLY_BINS,
-                          "rally length (shots landed)", censored_time="cut_len",
-                          censored_seat="cut_server"),
+                          "rally length (shots landed)",
+                          censored=("cut_len * (cut_server == 0) - (cut_server != 0)",
+                                    "cut_len * (cut_server == 1) - (cut_server != 1)")),
         TOP_STEP: Histogram("highest escalation index a rally reached", "server",
                             axis="escalation index"),
     },

@@ -1,0 +1,169 @@
+"""Matchups (two decks, two policies, one pool and rule set) and the batch wrappers around
+the compiled kernel and the plain-Python reference engine."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import numpy as np
+
+from sim.encounter import codes as K
+from sim.encounter import state as S
+from sim.encounter.options import changed, load_rules, rules_vector
+from sim.encounter.policy import load_policies
+from sim.encounter.pool import Deck, Pool, load_deck, load_pool
+from sim.problems import InputError, Problem, suggest
+from sim.records import BatchRecords
+
+BLOCK = 64  # matches per parallel work item (card statistics are summed per block)
+
+
+@dataclass(frozen=True)
+class Matchup:
+    """Two decks, each with its policy, on one card pool under one rule set."""
+
+    folder: str
+    pool: Pool
+    rules: dict
+    decks: tuple[Deck, Deck]
+    policy_names: tuple[str, str]
+    policies: tuple[np.ndarray, np.ndarray]
+
+    def arrays(self):
+        """The integer tables the kernel reads: cards, rules, policies, decks, in-deck."""
+        from sim.encounter.engine import (
+            D_CH1,
+            D_CH2,
+            D_DRAW,
+            D_LOOT,
+            D_NDRAW,
+            D_NLOOT,
+            D_PC,
+            D_SIZE,
+        )
+
+        n = len(self.pool)
+        D = np.zeros((2, D_SIZE), dtype=np.int64)
+        in_deck = np.zeros((2, n), dtype=np.int64)
+        for p, deck in enumerate(self.decks):
+            D[p, D_PC], D[p, D_CH1], D[p, D_CH2] = deck.pc, deck.chars[0], deck.chars[1]
+            D[p, D_NDRAW], D[p, D_NLOOT] = len(deck.draw), len(deck.loot)
+            D[p, D_DRAW: D_DRAW + len(deck.draw)] = deck.draw
+            D[p, D_LOOT: D_LOOT + len(deck.loot)] = deck.loot
+            for c, k in deck.counts().items():
+                in_deck[p, c] = k
+        M = np.stack(self.policies).astype(np.int64)
+        return self.pool.table, rules_vector(self.rules), M, D, in_deck
+
+
+def load_matchup(folder, deck_a, deck_b, policy_a="careful", policy_b=None, rules=None,
+                 sets=None) -> Matchup:
+    """A matchup from a game folder: decks by file or name, policies by name, rule changes
+    as a dict, card value changes as "CARD.FIELD=VALUE"."""
+    folder = Path(folder)
+    pool = load_pool(folder / "cards.csv")
+    if sets:
+        pool = set_values(pool, sets)
+    base = load_rules(folder / "rules.toml")
+    opts = changed(base, rules or {})
+    decks = []
+    for d in (deck_a, deck_b):
+        path = Path(d)
+        if path.suffix != ".deck":
+            path = folder / f"{d}.deck"
+        if not path.is_file():
+            known = sorted(f.stem for f in folder.glob("*.deck"))
+            raise InputError([Problem(str(d), 0, f"no such deck{suggest(str(d), known)}; "
+                                      f"known: {', '.join(known)}")])
+        decks.append(load_deck(path, pool, opts))
+    policies = load_policies(folder / "policies.toml")
+    names = (policy_a, policy_b or policy_a)
+    for name in names:
+        if name not in policies:
+            raise InputError([Problem(str(folder / "policies.toml"), 0, f"unknown policy "
+                                      f"{name!r}{suggest(name, policies)}; known: "
+                                      f"{', '.join(policies)}")])
+    return Matchup(str(folder), pool, opts, (decks[0], decks[1]), names,
+                   (policies[names[0]], policies[names[1]]))
+
+
+def set_values(pool: Pool, sets: list[str]) -> Pool:
+    """A pool with "CARD.FIELD=VALUE" edits of numeric fields."""
+    from sim.encounter.pool import INT_FIELDS
+
+    table = pool.table.copy()
+    problems = []
+    for item in sets:
+        try:
+            target, value = item.split("=", 1)
+            card, fld = target.rsplit(".", 1)
+            v = int(value)
+        except ValueError:
+            problems.append(Problem("--set", 0, f"expected CARD.FIELD=INTEGER, got {item!r}"))
+            continue
+        c = pool.lookup(card)
+        if c is None:
+            problems.append(Problem("--set", 0, f"unknown card {card!r}"
+                                    f"{suggest(card, pool.names)}"))
+        elif fld not in INT_FIELDS:
+            problems.append(Problem("--set", 0, f"card {card!r}: {fld!r} is not a numeric "
+                                    f"field{suggest(fld, INT_FIELDS)}"))
+        else:
+            table[c, INT_FIELDS[fld]] = v
+    if problems:
+        raise InputError(problems)
+    return pool.with_table(table)
+
+
+def with_rules(m: Matchup, changes: dict) -> Matchup:
+    return replace(m, rules=changed(m.rules, changes))
+
+
+def _allocate(m: Matchup, n: int, first: int, n_log: int):
+    from sim.encounter.game import SCHEMA
+
+    if n < 0 or first < 0:
+        raise ValueError("n and first_match must be >= 0")
+    return BatchRecords.allocate(SCHEMA, n, len(m.pool), n_log, first)
+
+
+def _check_seed(seed: int):
+    if not 0 <= seed < 2**63:
+        raise ValueError("seed must be in 0 .. 2**63 - 1")
+
+
+def run_batch(m: Matchup, n: int, seed: int, first_match: int = 0, n_log: int = 0
+              ) -> BatchRecords:
+    """Matches first_match .. first_match + n - 1 with the compiled kernel."""
+    from sim.encounter.engine import play_batch
+
+    _check_seed(seed)
+    rec = _allocate(m, n, first_match, n_log)
+    T, R, M, D, in_deck = m.arrays()
+    n_blocks = max(1, (n + BLOCK - 1) // BLOCK)
+    cs = np.zeros((n_blocks, 2, len(m.pool), S.N_CARD_STATS), dtype=np.int64)
+    play_batch(T, R, M, D, in_deck, seed, first_match, BLOCK, rec.matches, rec.hists["pc_death"],
+               cs, rec.log, rec.log_n)
+    rec.card_stats = cs.sum(axis=0)
+    return rec
+
+
+def reference_batch(m: Matchup, n: int, seed: int, first_match: int = 0, n_log: int = 0
+                    ) -> BatchRecords:
+    """The same records from the plain-Python engine."""
+    from sim.encounter.reference import play_one
+
+    _check_seed(seed)
+    rec = _allocate(m, n, first_match, n_log)
+    arrays = m.arrays()
+    for i in range(n):
+        L = rec.log[i] if i < rec.log.shape[0] else np.zeros((0, S.LOG_COLS), np.int32)
+        log_n = play_one(arrays, seed, first_match + i, rec.matches[i], rec.hists["pc_death"][i],
+                         rec.card_stats, L)
+        if i < rec.log.shape[0]:
+            rec.log_n[i] = log_n
+    return rec
+
+
+__all__ = ["K", "Matchup", "load_matchup", "run_batch", "reference_batch", "with_rules"]

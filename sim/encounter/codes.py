@@ -1,0 +1,72 @@
+"""Integer codes of the Encounter card table, its words and the rule-option vector."""
+
+from __future__ import annotations
+
+# Card kinds, natures, races, steps, objectives and keywords (0 is "none" where it can be).
+KINDS = ("pc", "characteristic", "npc", "action", "location", "loot", "quest", "blank")
+PC, CHARACTERISTIC, NPC, ACTION, LOCATION, LOOT, QUEST, BLANK = range(8)
+NATURES = ("", "party", "support", "strike", "bulwark", "character", "instant", "strike")
+PARTY, SUPPORT, STRIKE, BULWARK, CHARACTER, INSTANT, STRIKE_ACTION = range(1, 8)
+RACES = ("", "cyborg", "elf", "grey", "human", "orc")
+STEPS = ("", "draw", "boost", "quest", "encounter", "combat", "score", "settle")
+S_DRAW, S_BOOST, S_QUEST, S_ENCOUNTER, S_COMBAT, S_SCORE, S_SETTLE = range(1, 8)
+OBJECTIVES = ("", "INT", "DEX", "STR", "UNHURT", "PARTY", "PLACE", "DEFEAT")
+O_INT, O_DEX, O_STR, O_UNHURT, O_PARTY, O_PLACE, O_DEFEAT = range(1, 8)
+KEYWORDS = ("", "Might", "Ward", "Heal", "Draw", "Revive", "Cancel", "Wound", "Hex", "Ambush",
+            "Damage", "Budget", "Sneak")
+(MIGHT, WARD, HEAL, DRAW, REVIVE, CANCEL, WOUND, HEX, AMBUSH, DAMAGE, BUDGET,
+ SNEAK) = range(1, 13)
+STATIC_KEYWORDS = (DAMAGE, BUDGET, SNEAK)
+STEP_KEYWORDS = (MIGHT, WARD, HEAL, DRAW, REVIVE, CANCEL, WOUND)
+
+# Columns of the card table.
+(C_KIND, C_NATURE, C_UNIQUE, C_RACE, C_REQUIRES, C_COST, C_STEP, C_DEX, C_INT, C_STR,
+ C_TOUGH, C_TERRAIN, C_QCOST, C_QPOINTS, C_LPOINTS, C_OBJ1, C_OARG1, C_OBJ2, C_OARG2,
+ C_AB1, C_ARG1, C_AB2, C_ARG2) = range(23)
+N_COLS = 23
+STAT_COLS = (C_DEX, C_INT, C_STR, C_TOUGH)
+
+# Rule options: name -> (allowed words or a type, default). Word options become their index.
+RULES: dict[str, tuple[object, object]] = {
+    "points_to_win": (int, 30),
+    "hand_size": (int, 8),
+    "mulligans": (int, 0),
+    "cost_currency": (("pool", "discard", "twilight"), "pool"),
+    "pool_per_turn": (int, 3),
+    "combat_tie": (("intelligence", "striker", "defender", "none"), "intelligence"),
+    "defend_limit": (("any", "once"), "any"),
+    "quest_mandatory": (bool, False),
+    "strikers_after": (("discard", "hand"), "discard"),
+    "unique_scope": (("player", "table"), "player"),
+    "ability_limit": (("turn", "step"), "turn"),
+    "play_loot": (("free", "paid"), "free"),
+    "settle_heal": (int, 0),
+    "deck_out": (("play_on", "lose_on_empty_draw"), "play_on"),
+    "max_turns": (int, 60),
+    "max_copies": (int, 4),
+    "draw_deck_size": (int, 40),
+    "loot_deck_size": (int, 20),
+    "encounter_mode": (bool, False),
+    "encounter_strikers": (int, 1),
+    "encounter_strengths": (list, [1, 2, 3, 4, 5, 6, 7, 8]),
+    "encounter_objective": (("UNHURT", "DEFEAT"), "UNHURT"),
+    "encounter_arg": (int, 0),
+    "encounter_points": (int, 5),
+}
+INT_LIMITS = {"points_to_win": (1, 999), "hand_size": (1, 30), "mulligans": (0, 9),
+              "pool_per_turn": (0, 99), "settle_heal": (0, 99), "max_turns": (1, 10000),
+              "max_copies": (1, 60), "draw_deck_size": (1, 60), "loot_deck_size": (0, 60),
+              "encounter_strikers": (0, 16), "encounter_arg": (0, 99),
+              "encounter_points": (1, 999)}
+(R_POINTS, R_HAND, R_MULLIGANS, R_CURRENCY, R_POOL, R_TIE, R_DEFEND, R_QMAND, R_AFTER,
+ R_UNIQUE, R_ABILITY, R_LOOT, R_HEAL, R_DECKOUT, R_MAXTURNS, R_COPIES, R_DRAWSIZE,
+ R_LOOTSIZE, R_EMODE, R_EK, R_ESTR, R_EOBJ, R_EARG, R_EPTS) = range(24)
+MAX_STRENGTHS = 16
+R_ESTR_LIST = 24  # R_ESTR holds how many strengths the list has; the list follows here
+N_RULES = R_ESTR_LIST + MAX_STRENGTHS
+CUR_POOL, CUR_DISCARD, CUR_TWILIGHT = 0, 1, 2
+TIE_INT, TIE_STRIKER, TIE_DEFENDER, TIE_NONE = 0, 1, 2, 3
+
+# How a match ended.
+END_REASONS = ("points", "pc_killed", "deck_out", "turn_cap")
+END_POINTS, END_KILLED, END_DECKOUT, END_CAP = range(4)

@@ -1,0 +1,351 @@
+"""Costs, keyword handlers and maneuver windows: what playing a card or an ability does."""
+
+from __future__ import annotations
+
+from sim.encounter import codes as K
+from sim.encounter import state as S
+from sim.encounter.policy import (
+    O_CARD,
+    O_KIND,
+    O_WHERE,
+    OPT_ABILITY,
+    OPT_HAND,
+    discard_pick,
+    heal_target,
+    pick_option,
+    wound_target,
+)
+from sim.encounter.rules import (
+    X_USES,
+    card_kw,
+    combat_winner,
+    copies_in_play,
+    discard,
+    draw_card,
+    heal,
+    log,
+    note,
+    push,
+    race_ok,
+    take_from_hand,
+    tough_left,
+    unique_ok,
+    wound,
+    wound_striker,
+)
+from sim.jit import njit
+
+O_SCORE = 3
+
+
+@njit
+def can_pay(C, p, cost, from_hand):
+    """Whether p can pay a cost now (cost_currency); from_hand: the card itself is in hand."""
+    R, P, G = C[1], C[2], C[3]
+    cur = R[K.R_CURRENCY]
+    if cur == K.CUR_POOL:
+        return P[p, S.POOL] >= cost
+    if cur == K.CUR_DISCARD:
+        return P[p, S.HAND_N] - from_hand >= cost
+    return p == G[S.ACTIVE] or G[S.BUDGET] >= cost
+
+
+@njit
+def pay(C, p, cost):
+    """Pay a cost (the card being played has already left the hand)."""
+    R, P, G = C[1], C[2], C[3]
+    cur = R[K.R_CURRENCY]
+    if cur == K.CUR_POOL:
+        P[p, S.POOL] -= cost
+    elif cur == K.CUR_DISCARD:
+        for _ in range(cost):
+            card = take_from_hand(P, p, discard_pick(C, p, -1))
+            discard(P, p, card)
+            log(C, p, S.EV_DISCARD, card, 1, 0)
+    elif p == G[S.ACTIVE]:
+        P[p, S.THREAT] += cost
+    else:
+        G[S.BUDGET] -= cost
+
+
+@njit
+def played(C, p, card, other):
+    """Count a play; an `other` card is judged by how its turn goes for its owner."""
+    G = C[3]
+    note(C, p, card, S.ST_PLAYED)
+    if other:
+        note(C, p, card, S.ST_USED)
+        n = G[S.PLAYED_N]
+        if n < S.CAP:
+            G[S.PLAYED + n], G[S.PLAYED_BY + n] = card, p
+            G[S.PLAYED_N] = n + 1
+
+
+@njit
+def cancel_target(C, arg):
+    """Cancel: the strongest striker still to fight with strike cost <= arg, -1 none."""
+    T, G = C[0], C[3]
+    best, bv = -1, -1
+    for k in range(G[S.S_N]):
+        c = G[S.SCARD + k]
+        if G[S.SSTATE + k] == 0 and T[c, K.C_COST] <= arg and T[c, K.C_STR] > bv:
+            best, bv = k, T[c, K.C_STR]
+    return best
+
+
+@njit
+def striker_target(C, arg):
+    """A's Wound: a striker it kills (the strongest such), else the strongest, -1 none."""
+    T, G = C[0], C[3]
+    best, bv = -1, -1
+    for k in range(G[S.S_N]):
+        c = G[S.SCARD + k]
+        if G[S.SSTATE + k] < 2:
+            v = T[c, K.C_STR] + (100 if T[c, K.C_TOUGH] - G[S.SWOUND + k] <= arg else 0)
+            if v > bv:
+                best, bv = k, v
+    return best
+
+
+@njit
+def revive_target(C, p, arg):
+    """Revive: the costliest party or support NPC of cost <= arg in p's discard pile."""
+    T, P = C[0], C[2]
+    best, bv = -1, -1
+    for i in range(P[p, S.DISC_N]):
+        c = P[p, S.DISC + i]
+        if (T[c, K.C_KIND] == K.NPC and T[c, K.C_NATURE] != K.STRIKE and T[c, K.C_COST] <= arg
+                and T[c, K.C_COST] > bv and unique_ok(C, p, c)):
+            best, bv = i, T[c, K.C_COST]
+    return best
+
+
+@njit
+def enter_npc(C, p, card):
+    """A party or support NPC enters play."""
+    T, P = C[0], C[2]
+    if T[card, K.C_NATURE] == K.PARTY:
+        k = P[p, S.PARTY_N]
+        P[p, S.PWOUND + k], P[p, S.PWARD + k], P[p, S.PDEF + k] = 0, 0, 0
+        push(P, p, S.PARTY, S.PARTY_N, card)
+    else:
+        push(P, p, S.SUP, S.SUP_N, card)
+
+
+@njit
+def resolve(C, p, kw, arg, src):
+    """One keyword's effect, used by p ("your character": p's combatant in a combat)."""
+    P, G = C[2], C[3]
+    a = G[S.ACTIVE]
+    log(C, p, S.EV_MANEUVER, src, kw, arg)
+    if kw == K.MIGHT:
+        if p == a:
+            G[S.MIGHT_A] += arg
+        else:
+            G[S.MIGHT_B] += arg
+    elif kw == K.WARD:
+        if p != a and G[S.C_STRIKER] >= 0:
+            G[S.SWARD + G[S.C_STRIKER]] += arg
+        elif p == a and G[S.C_DEF] >= 0:
+            P[p, S.PWARD + G[S.C_DEF]] += arg
+        elif p == a:
+            P[p, S.PC_WARD] += arg
+    elif kw == K.HEAL:
+        who = heal_target(C, p)
+        if who >= -1:
+            log(C, p, S.EV_HEAL, P[p, S.PC] if who < 0 else P[p, S.PARTY + who],
+                heal(C, p, who, arg), 0)
+    elif kw == K.DRAW:
+        for _ in range(arg):
+            draw_card(C, p)
+    elif kw == K.REVIVE:
+        i = revive_target(C, p, arg)
+        if i >= 0:
+            card = P[p, S.DISC + i]
+            for j in range(i, P[p, S.DISC_N] - 1):
+                P[p, S.DISC + j] = P[p, S.DISC + j + 1]
+            P[p, S.DISC_N] -= 1
+            enter_npc(C, p, card)
+            log(C, p, S.EV_REVIVE, card, 0, 0)
+    elif kw == K.CANCEL:
+        k = cancel_target(C, arg)
+        if k >= 0 and p == a:
+            G[S.SSTATE + k] = 2
+            discard(P, 1 - a, G[S.SCARD + k])
+            log(C, p, S.EV_CANCEL, G[S.SCARD + k], 0, 0)
+    elif kw == K.WOUND:
+        if p == a:
+            k = striker_target(C, arg)
+            if k >= 0:
+                wound_striker(C, k, arg)
+        else:
+            wound(C, a, wound_target(C, a), arg)
+    elif kw == K.HEX:
+        G[S.HEX] += arg
+    elif kw == K.AMBUSH:
+        G[S.AMBUSH] += arg
+
+
+@njit
+def usable(C, p, kw, arg, step):
+    """Whether a maneuver keyword has anything to act on now."""
+    G = C[3]
+    if step == K.S_COMBAT:
+        return kw == K.MIGHT or kw == K.WARD
+    if kw == K.CANCEL:
+        return p == G[S.ACTIVE] and cancel_target(C, arg) >= 0
+    if kw == K.WOUND:
+        return p != G[S.ACTIVE] or striker_target(C, arg) >= 0
+    if kw == K.REVIVE:
+        return revive_target(C, p, arg) >= 0
+    return kw == K.HEAL or kw == K.DRAW
+
+
+@njit
+def list_maneuvers(C, p, step, n):
+    """Append p's maneuvers for this step to the option rows from row n: instants in hand it
+    can pay for, abilities of its cards in play not yet used (ability_limit)."""
+    T, P, X, OP = C[0], C[2], C[4], C[9]
+    for i in range(P[p, S.HAND_N]):
+        c = P[p, S.HAND + i]
+        if (T[c, K.C_NATURE] == K.INSTANT and T[c, K.C_KIND] == K.ACTION
+                and T[c, K.C_STEP] == step and can_pay(C, p, T[c, K.C_COST], 1)
+                and usable(C, p, T[c, K.C_AB1], T[c, K.C_ARG1], step)):
+            OP[n, O_KIND], OP[n, O_WHERE], OP[n, O_CARD] = OPT_HAND, i, c
+            n += 1
+    for blk, cnt in ((S.CHARS, S.CHAR_N), (S.SUP, S.SUP_N), (S.LOOTS, S.LOOTS_N),
+                     (S.BULW, S.BULW_N), (S.PARTY, S.PARTY_N), (S.ATT, S.ATT_N)):
+        for i in range(P[p, cnt]):
+            c = P[p, blk + i]
+            if T[c, K.C_STEP] != step or X[p, c, X_USES] >= copies_in_play(C, p, c):
+                continue
+            for j in range(2):
+                kw, arg = T[c, K.C_AB1 + 2 * j], T[c, K.C_ARG1 + 2 * j]
+                dup = False
+                for m in range(n):
+                    if OP[m, O_KIND] == OPT_ABILITY and OP[m, O_CARD] == c:
+                        dup = True
+                if kw != 0 and kw < K.DAMAGE and not dup and usable(
+                        C, p, kw, arg, step):
+                    OP[n, O_KIND], OP[n, O_WHERE], OP[n, O_CARD] = OPT_ABILITY, j, c
+                    n += 1
+    return n
+
+
+@njit
+def maneuver_score(C, p, kw, arg):
+    """maneuver for careful and aggressive: Might or Ward to turn a loss or save a kill,
+    Cancel and Wound whenever they have a target."""
+    T, G = C[0], C[3]
+    if kw == K.MIGHT or kw == K.WARD:
+        k, who = G[S.C_STRIKER], G[S.C_DEF]
+        if k < 0:
+            return -1
+        res = combat_winner(C, k, who, G[S.MIGHT_A], G[S.MIGHT_B])
+        mine = res if p == G[S.ACTIVE] else -res
+        if mine == 1:
+            return -1
+        if kw == K.MIGHT:
+            ma = G[S.MIGHT_A] + (arg if p == G[S.ACTIVE] else 0)
+            mb = G[S.MIGHT_B] + (arg if p != G[S.ACTIVE] else 0)
+            after = combat_winner(C, k, who, ma, mb)
+            return 100 if (after if p == G[S.ACTIVE] else -after) == 1 else -1
+        if mine == 0:
+            return -1
+        if p == G[S.ACTIVE]:
+            hit = 1 + card_kw(T, G[S.SCARD + k], K.DAMAGE)
+            return 50 if tough_left(C, p, who) <= hit else -1
+        return 50 if T[G[S.SCARD + k], K.C_TOUGH] - G[S.SWOUND + k] <= 1 else -1
+    if kw == K.CANCEL or kw == K.WOUND:
+        return 80
+    return -1
+
+
+@njit
+def use_option(C, p, i):
+    """Carry out option row i for p: an instant from hand (paid, then discarded) or an
+    in-play ability (free, counted against ability_limit)."""
+    T, P, X, OP = C[0], C[2], C[4], C[9]
+    c = OP[i, O_CARD]
+    if OP[i, O_KIND] == OPT_HAND:
+        take_from_hand(P, p, OP[i, O_WHERE])
+        pay(C, p, T[c, K.C_COST])
+        played(C, p, c, True)
+        discard(P, p, c)
+        resolve(C, p, T[c, K.C_AB1], T[c, K.C_ARG1], c)
+        if T[c, K.C_AB2] != 0:
+            resolve(C, p, T[c, K.C_AB2], T[c, K.C_ARG2], c)
+    else:
+        X[p, c, X_USES] += 1
+        j = OP[i, O_WHERE]
+        resolve(C, p, T[c, K.C_AB1 + 2 * j], T[c, K.C_ARG1 + 2 * j], c)
+
+
+@njit
+def window(C, step):
+    """A maneuver window: players act alternately, A first, one maneuver or a pass each;
+    two passes in a row close it."""
+    T, G, OP = C[0], C[3], C[9]
+    G[S.STEP] = step
+    p = G[S.ACTIVE]
+    passes = 0
+    for _ in range(4 * S.CAP):
+        if passes >= 2 or G[S.OVER]:
+            break
+        n = list_maneuvers(C, p, step, 0)
+        for i in range(n):
+            c = OP[i, O_CARD]
+            j = 0 if OP[i, O_KIND] == OPT_HAND else OP[i, O_WHERE]
+            OP[i, O_SCORE] = maneuver_score(C, p, T[c, K.C_AB1 + 2 * j], T[c, K.C_ARG1 + 2 * j])
+        pick = pick_option(C, p, n)
+        if pick < 0:
+            passes += 1
+        else:
+            passes = 0
+            use_option(C, p, pick)
+        p = 1 - p
+
+
+@njit
+def play_from_hand(C, p, i):
+    """A boost play of hand position i: an NPC, characteristic, bulwark or character action
+    (on the PC), or a location replacing p's."""
+    T, P = C[0], C[2]
+    c = take_from_hand(P, p, i)
+    pay(C, p, T[c, K.C_COST])
+    kind, nat = T[c, K.C_KIND], T[c, K.C_NATURE]
+    log(C, p, S.EV_PLAY, c, 0, 0)
+    if kind == K.NPC:
+        enter_npc(C, p, c)
+        played(C, p, c, nat != K.PARTY)
+    elif kind == K.CHARACTERISTIC:
+        push(P, p, S.CHARS, S.CHAR_N, c)
+        played(C, p, c, True)
+    elif kind == K.LOCATION:
+        if P[p, S.LOC] >= 0:
+            discard(P, p, P[p, S.LOC])
+        P[p, S.LOC] = c
+        P[p, S.LOC_PLAYED] = 1
+        played(C, p, c, True)
+    elif nat == K.BULWARK:
+        push(P, p, S.BULW, S.BULW_N, c)
+        played(C, p, c, True)
+    else:
+        P[p, S.ATT_ON + P[p, S.ATT_N]] = -1
+        push(P, p, S.ATT, S.ATT_N, c)
+        played(C, p, c, True)
+
+
+@njit
+def boost_playable(C, p, c):
+    """Whether a card in hand may be played as a boost maneuver now."""
+    T, P = C[0], C[2]
+    kind, nat = T[c, K.C_KIND], T[c, K.C_NATURE]
+    if not race_ok(C, p, c) or not unique_ok(C, p, c):
+        return False
+    if kind == K.LOCATION:
+        return P[p, S.LOC_PLAYED] == 0
+    if kind == K.CHARACTERISTIC or (kind == K.NPC and nat != K.STRIKE) or (
+            kind == K.ACTION and (nat == K.BULWARK or nat == K.CHARACTER)):
+        return can_pay(C, p, T[c, K.C_COST], 1)
+    return False

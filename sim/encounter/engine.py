@@ -1,0 +1,176 @@
+"""The compiled engine: set_up() and play_match() play one game, play_batch() is the one
+parallel kernel over many matches, each on its own counter-based streams."""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from sim.encounter import codes as K
+from sim.encounter import state as S
+from sim.encounter.policy import choose_first, mulligan
+from sim.encounter.rules import X_DRAWN, draw_card, game_over, log, push, rand
+from sim.encounter.turn import take_turn
+from sim.jit import njit
+from sim.rng import stream_key
+
+# Deck rows D[p]: PC, two characteristics, draw count, loot count, then the two decks.
+D_PC, D_CH1, D_CH2, D_NDRAW, D_NLOOT, D_DRAW = 0, 1, 2, 3, 4, 8
+D_LOOT = D_DRAW + S.CAP
+D_SIZE = D_LOOT + S.CAP
+MATCH_COLUMNS = (
+    "winner", "end", "first_player", "turns",
+    "points_a", "points_b", "quests_attempted_a", "quests_attempted_b",
+    "quests_completed_a", "quests_completed_b", "pc_wounds_a", "pc_wounds_b",
+    "party_wounds_a", "party_wounds_b", "strikes_faced_a", "strikes_faced_b",
+    "strikers_defeated_a", "strikers_defeated_b", "pc_death_turn_a", "pc_death_turn_b",
+    "opening_quests_a", "opening_quests_b",
+)  # fmt: skip
+PER_SEAT = (S.POINTS, S.Q_ATT, S.Q_DONE, S.PC_WOUNDS_ALL, S.PARTY_WOUNDS_ALL, S.FACED,
+            S.DEFEATED, S.DEATH_TURN, S.OPEN_Q)
+DEATH_BINS = 64
+MAX_OPTIONS = 4 * S.CAP
+
+
+@njit(_nrt=True)
+def new_work(n_cards):
+    """Scratch a thread reuses from match to match."""
+    return (np.zeros((2, S.PLAYER_SIZE), dtype=np.int64), np.zeros(S.GAME_SIZE, dtype=np.int64),
+            np.zeros((2, n_cards, 2), dtype=np.int64), np.zeros(S.N_STREAMS, dtype=np.uint64),
+            np.zeros((MAX_OPTIONS, 4), dtype=np.int64))
+
+
+@njit
+def shuffle_ring(C, p, purpose, block, head, n):
+    """Fisher-Yates over a ring of p's (draw or loot deck) from its own stream."""
+    P = C[2]
+    for i in range(n - 1, 0, -1):
+        j = rand(C, purpose, p, i + 1)
+        x, y = block + (head + i) % S.CAP, block + (head + j) % S.CAP
+        P[p, x], P[p, y] = P[p, y], P[p, x]
+
+
+@njit
+def set_up(C, D):
+    """Decks placed and shuffled, opening hands (and mulligans), who goes first."""
+    T, R, P, G, X = C[0], C[1], C[2], C[3], C[4]
+    emode = R[K.R_EMODE] == 1
+    for p in range(2):
+        P[p, S.PC] = D[p, D_PC]
+        P[p, S.LOC] = -1
+        P[p, S.DEATH_TURN] = -1
+        X[p, D[p, D_PC], X_DRAWN] = 1
+        for j in (D_CH1, D_CH2):
+            push(P, p, S.CHARS, S.CHAR_N, D[p, j])
+            X[p, D[p, j], X_DRAWN] = 1
+        if emode:
+            continue
+        for i in range(D[p, D_NDRAW]):
+            P[p, S.DECK + i] = D[p, D_DRAW + i]
+        P[p, S.DECK_N] = D[p, D_NDRAW]
+        for i in range(D[p, D_NLOOT]):
+            P[p, S.LOOTD + i] = D[p, D_LOOT + i]
+        P[p, S.LOOT_N] = D[p, D_NLOOT]
+        shuffle_ring(C, p, S.SHUFFLE, S.DECK, 0, P[p, S.DECK_N])
+        shuffle_ring(C, p, S.LOOTSTREAM, S.LOOTD, 0, P[p, S.LOOT_N])
+        for _ in range(R[K.R_HAND]):
+            draw_card(C, p)
+        while P[p, S.MULLS] < R[K.R_MULLIGANS] and mulligan(C, p):
+            P[p, S.MULLS] += 1
+            log(C, p, S.EV_MULLIGAN, -1, P[p, S.MULLS], 0)
+            while P[p, S.HAND_N] > 0:
+                P[p, S.HAND_N] -= 1
+                P[p, S.DECK + (P[p, S.DECK_HEAD] + P[p, S.DECK_N]) % S.CAP] = P[
+                    p, S.HAND + P[p, S.HAND_N]]
+                P[p, S.DECK_N] += 1
+            shuffle_ring(C, p, S.SHUFFLE, S.DECK, P[p, S.DECK_HEAD], P[p, S.DECK_N])
+            for _ in range(R[K.R_HAND]):
+                draw_card(C, p)
+        for i in range(P[p, S.HAND_N]):
+            if T[P[p, S.HAND + i], K.C_KIND] == K.QUEST:
+                P[p, S.OPEN_Q] += 1
+    # The PC (with characteristics) of higher intelligence chooses; on a tie, a die.
+    i0, i1 = T[P[0, S.PC], K.C_INT], T[P[1, S.PC], K.C_INT]
+    for i in range(P[0, S.CHAR_N]):
+        i0 += T[P[0, S.CHARS + i], K.C_INT]
+    for i in range(P[1, S.CHAR_N]):
+        i1 += T[P[1, S.CHARS + i], K.C_INT]
+    if i0 != i1:
+        chooser = 0 if i0 > i1 else 1
+    else:
+        chooser = rand(C, S.DICE, 0, 2)
+    first = choose_first(C, chooser)
+    G[S.FIRST], G[S.ACTIVE] = first, first
+    log(C, chooser, S.EV_FIRST, -1, first, i0 * 100 + i1)
+
+
+@njit
+def play_match(C, D):
+    """One game from set-up to its end (points, a killed PC, deck-out or the turn cap)."""
+    R, G = C[1], C[3]
+    set_up(C, D)
+    while G[S.OVER] == 0:
+        if G[S.TURN] >= R[K.R_MAXTURNS]:
+            game_over(C, -1, K.END_CAP)
+            break
+        take_turn(C)
+        G[S.ACTIVE] = 1 - G[S.ACTIVE]
+
+
+@njit
+def reset(P, G, X):
+    for p in range(2):
+        for i in range(P.shape[1]):
+            P[p, i] = 0
+        for c in range(X.shape[1]):
+            X[p, c, 0], X[p, c, 1] = 0, 0
+    for i in range(G.shape[0]):
+        G[i] = 0
+    G[S.QUEST], G[S.C_STRIKER], G[S.C_DEF] = -1, -1, -2
+
+
+@njit
+def write_record(C, row, death, in_deck):
+    """The match's row, its PC deaths, and the card statistics summed over matches."""
+    P, G, X, CS = C[2], C[3], C[4], C[5]
+    row[0], row[1], row[2], row[3] = G[S.WINNER], G[S.END], G[S.FIRST], G[S.TURN]
+    for j in range(len(PER_SEAT)):
+        for p in range(2):
+            row[4 + 2 * j + p] = P[p, PER_SEAT[j]]
+    for p in range(2):
+        t = P[p, S.DEATH_TURN]
+        if t >= 0:
+            death[p, t if t < death.shape[1] else death.shape[1] - 1] += 1
+        won = G[S.WINNER] == p
+        for c in range(in_deck.shape[1]):
+            if in_deck[p, c] > 0:
+                CS[p, c, 0] += 1
+                if X[p, c, X_DRAWN]:
+                    CS[p, c, 1] += 1
+                    if won:
+                        CS[p, c, 2] += 1
+                elif won:
+                    CS[p, c, 3] += 1
+
+
+@njit(parallel=True, _nrt=True)
+def play_batch(T, R, M, D, in_deck, seed, first, block, matches, death, card_stats, logs,
+               log_n):
+    """Matches first .. first + len(matches) - 1, in blocks of `block` over threads; block
+    b sums its card statistics into card_stats[b]."""
+    n = matches.shape[0]
+    n_blocks = (n + block - 1) // block
+    n_log = logs.shape[0]
+    for b in numba.prange(n_blocks):
+        P, G, X, KY, OP = new_work(T.shape[0])
+        no_log = np.zeros((0, S.LOG_COLS), dtype=np.int32)
+        for i in range(b * block, min(n, (b + 1) * block)):
+            reset(P, G, X)
+            for s in range(S.N_STREAMS):
+                KY[s] = stream_key(seed, first + i, s)
+            L = logs[i] if i < n_log else no_log
+            C = (T, R, P, G, X, card_stats[b], KY, M, L, OP)
+            play_match(C, D)
+            write_record(C, matches[i], death[i], in_deck)
+            if i < n_log:
+                log_n[i] = G[S.LOG_N]

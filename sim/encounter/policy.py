@@ -1,0 +1,327 @@
+"""The scripted policies (random, careful, aggressive): one function per decision point.
+Rules list the legal options; a policy only picks among them, reading public zones, its own
+hand and pool, and the sizes of hidden zones."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import numpy as np
+
+from sim.encounter import codes as K
+from sim.encounter import state as S
+from sim.encounter.rules import (
+    card_kw,
+    combat_winner,
+    objective_holds,
+    party_strength,
+    race_ok,
+    rand,
+    stat,
+    tough_left,
+)
+from sim.jit import njit
+from sim.problems import InputError, Problem, suggest
+
+STYLES = ("random", "careful", "aggressive")
+RANDOM, CAREFUL, AGGRESSIVE = 0, 1, 2
+M_STYLE, M_RATIO = 0, 1  # policy vector: style, cost_ratio in thousandths
+N_PARAMS = 2
+O_KIND, O_WHERE, O_CARD = 0, 1, 2  # option row: 0 card from hand (where: position) or
+OPT_HAND, OPT_ABILITY = 0, 1  # 1 an in-play card's ability (where: keyword slot 0/1)
+
+
+def load_policies(path: Path | str) -> dict[str, np.ndarray]:
+    """policies.toml -> {name: parameter vector}."""
+    p = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+        data = tomllib.loads(text)
+    except OSError as err:
+        raise InputError([Problem(p, 0, f"cannot read: {err}")]) from None
+    except tomllib.TOMLDecodeError as err:
+        raise InputError([Problem(p, getattr(err, "lineno", 0) or 0, f"not valid TOML: {err}")
+                          ]) from None
+    lines = {ln.strip()[1:-1]: i for i, ln in enumerate(text.splitlines(), 1)
+             if ln.strip().startswith("[")}
+    out, problems = {}, []
+    for name, table in data.items():
+        line = lines.get(name, 0)
+        if not isinstance(table, dict):
+            problems.append(Problem(p, line, f"{name!r} must be a table [{name}]"))
+            continue
+        v = np.zeros(N_PARAMS, dtype=np.int64)
+        v[M_RATIO] = 750
+        for key, value in table.items():
+            if key == "style" and value in STYLES:
+                v[M_STYLE] = STYLES.index(value)
+            elif key == "style":
+                problems.append(Problem(p, line, f"policy {name}: style {value!r} is not one of "
+                                        f"{', '.join(STYLES)}{suggest(str(value), STYLES)}"))
+            elif key == "cost_ratio" and isinstance(value, int | float) and 0 < value <= 100:
+                v[M_RATIO] = round(value * 1000)
+            else:
+                problems.append(Problem(p, line, f"policy {name}: bad setting {key} = {value!r}"
+                                        f"{suggest(key, ('style', 'cost_ratio'))}"))
+        out[name] = v
+    if problems:
+        raise InputError(problems)
+    return out
+
+
+@njit
+def choose_first(C, p):
+    """The chooser's pick of the first player: careful and aggressive go first."""
+    if C[7][p, M_STYLE] == RANDOM:
+        return rand(C, S.POLICY, p, 2)
+    return p
+
+
+@njit
+def hand_value(C, p, i):
+    """How much a card in hand is worth keeping: blanks and quests it cannot play first."""
+    T, P = C[0], C[2]
+    card = P[p, S.HAND + i]
+    kind = T[card, K.C_KIND]
+    if kind == K.BLANK or not race_ok(C, p, card):
+        return 0
+    if kind == K.QUEST:
+        return 3
+    return 2
+
+
+@njit
+def discard_pick(C, p, skip):
+    """discard_down and pay: the hand position to discard (never `skip`)."""
+    P = C[2]
+    n = P[p, S.HAND_N]
+    if C[7][p, M_STYLE] == RANDOM:
+        j = rand(C, S.POLICY, p, n - 1 if 0 <= skip < n else n)
+        return j + 1 if 0 <= skip <= j else j
+    best, bv = -1, 1 << 30
+    for i in range(n - 1, -1, -1):
+        if i != skip:
+            v = hand_value(C, p, i)
+            if v < bv:
+                best, bv = i, v
+    return best
+
+
+@njit
+def mulligan(C, p):
+    """Mulligan an opening hand without a quest it can play (random: a coin)."""
+    T, P = C[0], C[2]
+    if C[7][p, M_STYLE] == RANDOM:
+        return rand(C, S.POLICY, p, 2) == 1
+    for i in range(P[p, S.HAND_N]):
+        c = P[p, S.HAND + i]
+        if T[c, K.C_KIND] == K.QUEST and race_ok(C, p, c):
+            return False
+    return True
+
+
+@njit
+def meets(C, p, card):
+    """1 when playing the card makes an unmet objective of a quest in hand hold."""
+    T, P = C[0], C[2]
+    kind, nat = T[card, K.C_KIND], T[card, K.C_NATURE]
+    for i in range(P[p, S.HAND_N]):
+        q = P[p, S.HAND + i]
+        if T[q, K.C_KIND] != K.QUEST:
+            continue
+        for oc in (K.C_OBJ1, K.C_OBJ2):
+            obj, arg = T[q, oc], T[q, oc + 1]
+            if obj == 0 or objective_holds(C, p, obj, arg):
+                continue
+            if obj == K.O_PARTY and kind == K.NPC and nat == K.PARTY:
+                if P[p, S.PARTY_N] + 1 >= arg:
+                    return 1
+            elif obj == K.O_PLACE and kind == K.LOCATION and T[card, K.C_TERRAIN] == arg:
+                return 1
+            elif obj == K.O_INT or obj == K.O_DEX or obj == K.O_STR:
+                col = K.C_INT if obj == K.O_INT else (K.C_DEX if obj == K.O_DEX else K.C_STR)
+                if kind != K.NPC or nat == K.SUPPORT:
+                    if stat(C, p, -1, col) + T[card, col] >= arg:
+                        return 1
+    return 0
+
+
+@njit
+def boost_score(C, p, kind, card, kw, arg):
+    """Worth of one boost option for careful and aggressive; <= 0: not worth playing."""
+    T, P = C[0], C[2]
+    if kind == OPT_ABILITY or T[card, K.C_NATURE] == K.INSTANT:
+        if kw == K.HEAL:
+            w = P[p, S.PC_WOUNDS]
+            for k in range(P[p, S.PARTY_N]):
+                w += P[p, S.PWOUND + k]
+            return 500 if w > 0 else -1
+        if kw == K.DRAW:
+            return 300
+        if kw == K.REVIVE:
+            for i in range(P[p, S.DISC_N]):
+                c = P[p, S.DISC + i]
+                if (T[c, K.C_KIND] == K.NPC and T[c, K.C_NATURE] != K.STRIKE
+                        and T[c, K.C_COST] <= arg):
+                    return 400
+        return -1
+    reach = 1  # characters a modifier reaches
+    if T[card, K.C_KIND] == K.LOCATION or T[card, K.C_NATURE] == K.BULWARK:
+        reach = 1 + P[p, S.PARTY_N]
+    gain = (T[card, K.C_STR] * 1000 + (T[card, K.C_INT] + T[card, K.C_DEX]) * 300) * reach
+    gain += T[card, K.C_TOUGH] * 300 + (card_kw(T, card, K.DAMAGE) + card_kw(
+        T, card, K.SNEAK) + card_kw(T, card, K.BUDGET)) * 500
+    if T[card, K.C_KIND] == K.LOCATION and P[p, S.LOC] >= 0:
+        old = P[p, S.LOC]
+        gain -= (T[old, K.C_STR] * 1000 + (T[old, K.C_INT] + T[old, K.C_DEX]) * 300) * reach
+        if T[old, K.C_TERRAIN] == T[card, K.C_TERRAIN]:
+            return -1
+    return meets(C, p, card) * 100000 + gain // (T[card, K.C_COST] + 1)
+
+
+@njit
+def pick_option(C, p, n):
+    """Best-scoring option (score in column 3 of the option rows; first on ties), -1 to
+    pass when none scores above 0; random: uniform over the options and the pass."""
+    OP = C[9]
+    if C[7][p, M_STYLE] == RANDOM:
+        j = rand(C, S.POLICY, p, n + 1)
+        return j if j < n else -1
+    best, bv = -1, 0
+    for i in range(n):
+        if OP[i, 3] > bv:
+            best, bv = i, OP[i, 3]
+    return best
+
+
+@njit
+def quest_pick(C, p, forced):
+    """quest: the hand position of the quest to play, -1 for none."""
+    T, P, M = C[0], C[2], C[7]
+    n = P[p, S.HAND_N]
+    style = M[p, M_STYLE]
+    opts = 0
+    for i in range(n):
+        c = P[p, S.HAND + i]
+        if T[c, K.C_KIND] == K.QUEST and race_ok(C, p, c):
+            opts += 1
+    if opts == 0:
+        return -1
+    if style == RANDOM:
+        j = rand(C, S.POLICY, p, opts if forced else opts + 1)
+        for i in range(n):
+            c = P[p, S.HAND + i]
+            if T[c, K.C_KIND] == K.QUEST and race_ok(C, p, c):
+                if j == 0:
+                    return i
+                j -= 1
+        return -1
+    strength = party_strength(C, p)
+    best, bv, cheap, cv = -1, -1, -1, 1 << 30
+    for i in range(n):
+        c = P[p, S.HAND + i]
+        if T[c, K.C_KIND] != K.QUEST or not race_ok(C, p, c):
+            continue
+        if T[c, K.C_QCOST] < cv:
+            cheap, cv = i, T[c, K.C_QCOST]
+        ok = True
+        if style == CAREFUL:
+            ok = T[c, K.C_QCOST] * 1000 <= M[p, M_RATIO] * strength
+            for oc in (K.C_OBJ1, K.C_OBJ2):
+                obj = T[c, oc]
+                if obj != K.O_UNHURT and obj != K.O_DEFEAT and not objective_holds(
+                        C, p, obj, T[c, oc + 1]):
+                    ok = False
+        if ok and T[c, K.C_QPOINTS] > bv:
+            best, bv = i, T[c, K.C_QPOINTS]
+    return cheap if best < 0 and forced else best
+
+
+@njit
+def strike_score(C, b, card):
+    """careful: strength per strike cost; aggressive: strike NPCs by strength, then actions."""
+    T, M = C[0], C[7]
+    kw, arg = T[card, K.C_AB1], T[card, K.C_ARG1]
+    if T[card, K.C_NATURE] == K.STRIKE:
+        power = T[card, K.C_STR] * 1000
+        if M[b, M_STYLE] == AGGRESSIVE:
+            return 1000000 + power
+    else:
+        power = arg * 1000 if kw != K.HEX else arg * 600
+        if M[b, M_STYLE] == AGGRESSIVE:
+            return power
+    return power * 2 // (2 * T[card, K.C_COST] + 1)
+
+
+@njit
+def pick_striker(C, b):
+    """pick_striker: B sends its strongest striker first (random: uniform)."""
+    T, G = C[0], C[3]
+    n = 0
+    for k in range(G[S.S_N]):
+        if G[S.SSTATE + k] == 0:
+            n += 1
+    j = rand(C, S.POLICY, b, n) if C[7][b, M_STYLE] == RANDOM else -1
+    best, bv = -1, -1
+    for k in range(G[S.S_N]):
+        if G[S.SSTATE + k] != 0:
+            continue
+        if j >= 0:
+            if j == 0:
+                return k
+            j -= 1
+        elif T[G[S.SCARD + k], K.C_STR] > bv:
+            best, bv = k, T[G[S.SCARD + k], K.C_STR]
+    return best
+
+
+@njit
+def pick_defender(C, a, k, n):
+    """pick_defender: the weakest defender that wins, else a party NPC (the weakest), the
+    PC last (random: uniform). Option rows 0..n-1 list who may defend (-1 the PC)."""
+    OP = C[9]
+    if C[7][a, M_STYLE] == RANDOM:
+        return OP[rand(C, S.POLICY, a, n), 0]
+    win, wv, npc, nv = -2, 1 << 30, -2, 1 << 30
+    for i in range(n):
+        who = OP[i, 0]
+        s = stat(C, a, who, K.C_STR)
+        if combat_winner(C, k, who, 0, 0) == 1 and s < wv:
+            win, wv = who, s
+        if who >= 0 and s < nv:
+            npc, nv = who, s
+    if win != -2:
+        return win
+    return npc if npc != -2 else -1
+
+
+@njit
+def heal_target(C, p):
+    """target of Heal: the most wounded party character (the PC on ties), -2 for none."""
+    P = C[2]
+    best, bv = -1, P[p, S.PC_WOUNDS]
+    for k in range(P[p, S.PARTY_N]):
+        if P[p, S.PWOUND + k] > bv:
+            best, bv = k, P[p, S.PWOUND + k]
+    return best if bv > 0 else -2
+
+
+@njit
+def wound_target(C, a):
+    """target of B's Wound: A's character with the least toughness left (the PC on ties)."""
+    P = C[2]
+    best, bv = -1, tough_left(C, a, -1)
+    for k in range(P[a, S.PARTY_N]):
+        t = tough_left(C, a, k)
+        if t < bv:
+            best, bv = k, t
+    return best
+
+
+@njit
+def play_loot(C, p):
+    """play_loot: careful and aggressive play all loot; random flips a coin."""
+    if C[7][p, M_STYLE] == RANDOM:
+        return rand(C, S.POLICY, p, 2) == 1
+    return True

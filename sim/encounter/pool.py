@@ -1,0 +1,317 @@
+"""Encounter card pool and deck files: read, validated, and turned into integer tables."""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from sim.encounter import codes as K
+from sim.problems import InputError, Problem, suggest
+
+COLUMNS = (
+    "id", "name", "kind", "nature", "unique", "race", "requires", "cost", "step", "dex",
+    "int", "str", "tough", "terrain", "quest_cost", "quest_points", "loot_points", "obj1",
+    "oarg1", "obj2", "oarg2", "ability1", "arg1", "ability2", "arg2", "text",
+)  # fmt: skip
+INT_FIELDS = {
+    "unique": K.C_UNIQUE, "cost": K.C_COST, "dex": K.C_DEX, "int": K.C_INT, "str": K.C_STR,
+    "tough": K.C_TOUGH, "terrain": K.C_TERRAIN, "quest_cost": K.C_QCOST,
+    "quest_points": K.C_QPOINTS, "loot_points": K.C_LPOINTS, "oarg1": K.C_OARG1,
+    "oarg2": K.C_OARG2, "arg1": K.C_ARG1, "arg2": K.C_ARG2,
+}  # fmt: skip
+NATURES_OF = {"npc": ("party", "support", "strike"),
+              "action": ("bulwark", "character", "instant", "strike")}
+MAX_VALUE = 99
+SECTIONS = ("pc", "characteristics", "draw", "loot")
+
+
+@dataclass(frozen=True)
+class Pool:
+    """The card pool: one row per card in the engine's integer table, plus the words."""
+
+    path: str
+    ids: tuple[str, ...]
+    names: tuple[str, ...]
+    kinds: tuple[str, ...]
+    table: np.ndarray = field(repr=False)
+    lines: tuple[int, ...] = ()
+    sha256: str = ""
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def lookup(self, name: str) -> int | None:
+        key = name.strip().lower()
+        for i, (cid, cname) in enumerate(zip(self.ids, self.names, strict=True)):
+            if key == cid or key == cname.lower():
+                return i
+        return None
+
+    @property
+    def blank(self) -> int:
+        kinds = self.table[:, K.C_KIND]
+        hits = np.flatnonzero(kinds == K.BLANK)
+        return int(hits[0]) if len(hits) else -1
+
+    def with_table(self, table: np.ndarray) -> Pool:
+        return Pool(self.path, self.ids, self.names, self.kinds, table, self.lines,
+                    self.sha256)
+
+
+@dataclass(frozen=True)
+class Deck:
+    """A deck list: the PC, two starting characteristics, the draw and loot decks."""
+
+    name: str
+    path: str
+    pc: int
+    chars: tuple[int, ...]
+    draw: tuple[int, ...]  # one entry per copy, in file order
+    loot: tuple[int, ...]
+
+    def counts(self) -> dict[int, int]:
+        out: dict[int, int] = {}
+        for c in (self.pc, *self.chars, *self.draw, *self.loot):
+            out[c] = out.get(c, 0) + 1
+        return out
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "path": self.path, "pc": self.pc, "chars": list(self.chars),
+                "draw": list(self.draw), "loot": list(self.loot)}
+
+    @classmethod
+    def from_json(cls, d: dict) -> Deck:
+        return cls(d["name"], d["path"], int(d["pc"]), tuple(d["chars"]), tuple(d["draw"]),
+                   tuple(d["loot"]))
+
+
+def _code(value: str, words: tuple[str, ...], what: str, path, line, cid, problems) -> int:
+    v = value.strip()
+    if v in words:
+        return words.index(v)
+    problems.append(Problem(path, line, f"card {cid!r}: unknown {what} {v!r}; one of "
+                            f"{', '.join(w for w in words if w)}{suggest(v, words)}"))
+    return 0
+
+
+def load_pool(path: Path | str) -> Pool:
+    """cards.csv -> Pool; every problem found is reported at once (InputError)."""
+    path = Path(path)
+    p = str(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as err:
+        raise InputError([Problem(p, 0, f"cannot read: {err}")]) from None
+    text = raw.decode("utf-8-sig")
+    reader = csv.DictReader(io.StringIO(text))
+    problems: list[Problem] = []
+    missing = [c for c in COLUMNS if c not in (reader.fieldnames or ())]
+    if missing:
+        raise InputError([Problem(p, 1, f"missing columns: {', '.join(missing)}")])
+    extra = [c for c in reader.fieldnames or () if c not in COLUMNS]
+    for c in extra:
+        problems.append(Problem(p, 1, f"unknown column {c!r}{suggest(c, COLUMNS)}"))
+    ids, names, kinds, rows, lines = [], [], [], [], []
+    for row in reader:
+        line = reader.line_num
+        cid = (row["id"] or "").strip()
+        name = (row["name"] or "").strip()
+        if not cid or not name:
+            problems.append(Problem(p, line, "a card needs an id and a name"))
+            continue
+        if cid in ids or name.lower() in (n.lower() for n in names):
+            problems.append(Problem(p, line, f"card {cid!r}: duplicate id or name"))
+            continue
+        r = np.zeros(K.N_COLS, dtype=np.int64)
+        kind = _code(row["kind"], K.KINDS, "kind", p, line, cid, problems)
+        r[K.C_KIND] = kind
+        for f, col in INT_FIELDS.items():
+            v = (row[f] or "").strip()
+            try:
+                r[col] = int(v) if v else 0
+            except ValueError:
+                problems.append(Problem(p, line, f"card {cid!r}: {f} must be an integer, "
+                                        f"not {v!r}"))
+            if abs(r[col]) > MAX_VALUE:
+                problems.append(Problem(p, line, f"card {cid!r}: {f} out of range"))
+        nature = (row["nature"] or "").strip()
+        allowed = NATURES_OF.get(K.KINDS[kind], ())
+        if allowed and nature not in allowed:
+            problems.append(Problem(p, line, f"card {cid!r}: a {K.KINDS[kind]} needs a nature, "
+                                    f"one of {', '.join(allowed)}"))
+        elif not allowed and nature:
+            problems.append(Problem(p, line, f"card {cid!r}: a {K.KINDS[kind]} has no nature"))
+        if kind == K.ACTION and nature == "strike":
+            r[K.C_NATURE] = K.STRIKE_ACTION
+        elif nature in K.NATURES:
+            r[K.C_NATURE] = K.NATURES.index(nature)
+        r[K.C_RACE] = _code(row["race"] or "", K.RACES, "race", p, line, cid, problems)
+        r[K.C_REQUIRES] = _code(row["requires"] or "", K.RACES, "race", p, line, cid, problems)
+        r[K.C_STEP] = _code(row["step"] or "", K.STEPS, "step", p, line, cid, problems)
+        for oc, ac in ((("obj1", K.C_OBJ1), ("oarg1", K.C_OARG1)),
+                       (("obj2", K.C_OBJ2), ("oarg2", K.C_OARG2))):
+            r[oc[1]] = _code((row[oc[0]] or "").upper(), K.OBJECTIVES, "objective", p, line,
+                             cid, problems)
+            if r[oc[1]] and r[ac[1]] < 0:
+                problems.append(Problem(p, line, f"card {cid!r}: objective {row[oc[0]]} needs "
+                                        "an argument >= 0"))
+            if r[oc[1]] and kind != K.QUEST:
+                problems.append(Problem(p, line, f"card {cid!r}: only quests have objectives"))
+        for kc, ac in (("ability1", K.C_AB1), ("ability2", K.C_AB2)):
+            word = (row[kc] or "").strip().capitalize()
+            r[ac] = _code(word, K.KEYWORDS, "keyword", p, line, cid, problems)
+            if r[ac] and r[ac + 1] <= 0:
+                problems.append(Problem(p, line, f"card {cid!r}: keyword {word} needs an "
+                                        "argument >= 1"))
+        problems.extend(_check_card(p, line, cid, r))
+        ids.append(cid)
+        names.append(name)
+        kinds.append(K.KINDS[kind])
+        rows.append(r)
+        lines.append(line)
+    if not rows:
+        problems.append(Problem(p, 0, "no cards"))
+    if problems:
+        raise InputError(problems)
+    return Pool(p, tuple(ids), tuple(names), tuple(kinds), np.stack(rows), tuple(lines),
+                hashlib.sha256(raw).hexdigest())
+
+
+def _check_card(p: str, line: int, cid: str, r: np.ndarray) -> list[Problem]:
+    """Per-kind requirements of the rules model."""
+    out = []
+    kind, nat = r[K.C_KIND], r[K.C_NATURE]
+
+    def bad(msg):
+        out.append(Problem(p, line, f"card {cid!r}: {msg}"))
+
+    if kind == K.PC and (r[K.C_RACE] == 0 or r[K.C_TOUGH] < 1):
+        bad("a PC needs a race and toughness >= 1")
+    if kind != K.PC and r[K.C_RACE]:
+        bad("only a PC has a race (use requires)")
+    if kind == K.NPC and nat in (K.PARTY, K.STRIKE) and r[K.C_TOUGH] < 1:
+        bad("a party or strike NPC needs toughness >= 1")
+    if kind == K.NPC and nat == K.SUPPORT and r[K.C_TOUGH] != 0:
+        bad("a support NPC has no toughness")
+    if kind == K.LOCATION and not 1 <= r[K.C_TERRAIN] <= 4:
+        bad("a location needs terrain 1 (wild), 2 (urban), 3 (space) or 4 (ancient)")
+    if kind != K.LOCATION and r[K.C_TERRAIN]:
+        bad("only a location has a terrain")
+    if kind == K.QUEST and (r[K.C_OBJ1] == 0 or r[K.C_QPOINTS] < 1 or r[K.C_QCOST] < 0
+                            or r[K.C_LPOINTS] < 0):
+        bad("a quest needs obj1, quest_points >= 1, quest_cost and loot_points >= 0")
+    if kind == K.QUEST and r[K.C_OBJ1] == K.O_PLACE and not 1 <= r[K.C_OARG1] <= 4:
+        bad("PLACE needs a terrain 1-4")
+    if kind == K.QUEST and r[K.C_OBJ2] == K.O_PLACE and not 1 <= r[K.C_OARG2] <= 4:
+        bad("PLACE needs a terrain 1-4")
+    if kind != K.QUEST and (r[K.C_QCOST] or r[K.C_QPOINTS] or r[K.C_LPOINTS]):
+        bad("only a quest has quest_cost, quest_points, loot_points")
+    if r[K.C_COST] < 0:
+        bad("cost must be >= 0")
+    if kind == K.LOCATION and r[K.C_COST]:
+        bad("locations have no cost")
+    if kind == K.BLANK and (r[K.C_AB1] or r[K.C_AB2] or any(
+            r[c] for c in (K.C_DEX, K.C_INT, K.C_STR, K.C_TOUGH, K.C_COST))):
+        bad("a blank does nothing")
+    for ac in (K.C_AB1, K.C_AB2):
+        kw = r[ac]
+        if kw in K.STEP_KEYWORDS and r[K.C_STEP] == 0 and kind != K.QUEST:
+            bad(f"keyword {K.KEYWORDS[kw]} needs a step")
+        if kind == K.ACTION and nat == K.INSTANT and kw in K.STATIC_KEYWORDS:
+            bad(f"an instant cannot carry the static keyword {K.KEYWORDS[kw]}")
+        if kind == K.QUEST and kw not in (0, K.HEAL, K.DRAW):
+            bad("a quest's reward keyword is Heal or Draw")
+        if kw in (K.HEX, K.AMBUSH) and nat != K.STRIKE_ACTION:
+            bad(f"{K.KEYWORDS[kw]} is a strike action's keyword")
+    if kind == K.ACTION and nat in (K.INSTANT, K.STRIKE_ACTION) and r[K.C_AB1] == 0:
+        bad("an instant or strike action needs a keyword")
+    return out
+
+
+_LINE = re.compile(r"^(\d+)\s+(.+?)\s*$")
+
+
+def load_deck(path: Path | str, pool: Pool, rules: dict) -> Deck:
+    """A .deck file, checked against every construction rule."""
+    path = Path(path)
+    p = str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as err:
+        raise InputError([Problem(p, 0, f"cannot read: {err}")]) from None
+    problems: list[Problem] = []
+    sec = ""
+    got: dict[str, list[tuple[int, int]]] = {s: [] for s in SECTIONS}  # (card, line)
+    copies: dict[int, int] = {}
+    first_line: dict[int, int] = {}
+    for no, raw in enumerate(text.splitlines(), 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        if line.startswith("[") and line.endswith("]"):
+            sec = line[1:-1].strip().lower()
+            if sec not in SECTIONS:
+                problems.append(Problem(p, no, f"unknown section [{sec}]; sections: "
+                                        f"{', '.join(SECTIONS)}{suggest(sec, SECTIONS)}"))
+            continue
+        m = _LINE.match(line)
+        if not m:
+            problems.append(Problem(p, no, f"expected 'COUNT Card name', got {line!r}"))
+            continue
+        if sec not in SECTIONS:
+            problems.append(Problem(p, no, "card line outside a section ([pc], "
+                                    "[characteristics], [draw], [loot])"))
+            continue
+        n, name = int(m.group(1)), m.group(2)
+        card = pool.lookup(name)
+        if card is None:
+            problems.append(Problem(p, no, f"unknown card {name!r}"
+                                    f"{suggest(name, pool.names)}"))
+            continue
+        kind = int(pool.table[card, K.C_KIND])
+        ok = {"pc": kind == K.PC, "characteristics": kind == K.CHARACTERISTIC,
+              "draw": kind not in (K.PC, K.LOOT), "loot": kind in (K.LOOT, K.BLANK)}[sec]
+        if not ok:
+            problems.append(Problem(p, no, f"card {pool.names[card]!r}: a {pool.kinds[card]} "
+                                    f"may not go in [{sec}]"))
+            continue
+        got[sec].extend([(card, no)] * n)
+        if kind != K.BLANK:
+            copies[card] = copies.get(card, 0) + n
+            first_line.setdefault(card, no)
+    sizes = {"pc": 1, "characteristics": 2, "draw": int(rules["draw_deck_size"]),
+             "loot": int(rules["loot_deck_size"])}
+    for s, want in sizes.items():
+        if len(got[s]) != want:
+            problems.append(Problem(p, 0, f"[{s}] holds {len(got[s])} cards; it must hold "
+                                    f"{want}"))
+    for card, n in copies.items():
+        if n > int(rules["max_copies"]):
+            problems.append(Problem(p, first_line[card], f"card {pool.names[card]!r}: {n} "
+                                    f"copies; at most {rules['max_copies']}"))
+    chars = [c for c, _ in got["characteristics"]]
+    for c, no in got["characteristics"]:
+        if pool.table[c, K.C_UNIQUE] and chars.count(c) > 1:
+            problems.append(Problem(p, no, f"card {pool.names[c]!r} is unique: one copy may "
+                                    "start in play"))
+            break
+    if got["pc"]:
+        race = int(pool.table[got["pc"][0][0], K.C_RACE])
+        for s in SECTIONS:
+            for c, no in got[s]:
+                req = int(pool.table[c, K.C_REQUIRES])
+                if req and req != race:
+                    problems.append(Problem(p, no, f"card {pool.names[c]!r} requires a "
+                                            f"{K.RACES[req]} PC; this deck's PC is "
+                                            f"{K.RACES[race]}"))
+                    break
+    if problems:
+        raise InputError(problems)
+    return Deck(path.stem, p, got["pc"][0][0], tuple(c for c, _ in got["characteristics"]),
+                tuple(c for c, _ in got["draw"]), tuple(c for c, _ in got["loot"]))

@@ -1,0 +1,380 @@
+"""The rules that decide nothing: zones, stats, wounds, combat and objectives, one compiled
+function each. Every function takes the context tuple C = (T, R, P, G, X, CS, KY, M, L, O):
+card table, rule vector, players, game row, per-card scratch, card stats, stream keys,
+policy parameters, log and option scratch."""
+
+from __future__ import annotations
+
+from sim.encounter import codes as K
+from sim.encounter import state as S
+from sim.jit import njit
+from sim.rng import below
+
+X_USES, X_DRAWN = 0, 1
+
+
+@njit
+def rand(C, purpose, seat, n):
+    """Next number in 0..n-1 from the seat's stream of that purpose."""
+    G, KY = C[3], C[6]
+    s = purpose * 2 + seat
+    v = below(KY[s], G[S.CTR + s], n)
+    G[S.CTR + s] += 1
+    return v
+
+
+@njit
+def log(C, seat, ev, card, a, b):
+    """One row of the match log (dropped past the log's length)."""
+    G, L = C[3], C[8]
+    n = G[S.LOG_N]
+    if n < L.shape[0]:
+        L[n, 0], L[n, 1], L[n, 2] = G[S.TURN], seat, ev
+        L[n, 3], L[n, 4], L[n, 5] = card, a, b
+        G[S.LOG_N] = n + 1
+
+
+@njit
+def note(C, p, card, stat):
+    """Count a card statistic of seat p."""
+    C[5][p, card, stat] += 1
+
+
+@njit
+def shuffle_deck(C, p):
+    """Fisher-Yates over the draw deck ring (shuffle stream)."""
+    P = C[2]
+    n, h = P[p, S.DECK_N], P[p, S.DECK_HEAD]
+    for i in range(n - 1, 0, -1):
+        j = rand(C, S.SHUFFLE, p, i + 1)
+        a, b = S.DECK + (h + i) % S.CAP, S.DECK + (h + j) % S.CAP
+        P[p, a], P[p, b] = P[p, b], P[p, a]
+
+
+@njit
+def draw_card(C, p):
+    """Top card of p's draw deck into its hand; -1 when the deck is empty."""
+    P = C[2]
+    if P[p, S.DECK_N] == 0:
+        return -1
+    card = P[p, S.DECK + P[p, S.DECK_HEAD]]
+    P[p, S.DECK_HEAD] = (P[p, S.DECK_HEAD] + 1) % S.CAP
+    P[p, S.DECK_N] -= 1
+    P[p, S.HAND + P[p, S.HAND_N]] = card
+    P[p, S.HAND_N] += 1
+    C[4][p, card, X_DRAWN] = 1
+    log(C, p, S.EV_DRAW, card, 0, 0)
+    return card
+
+
+@njit
+def to_bottom(P, p, card):
+    """A card under p's draw deck."""
+    P[p, S.DECK + (P[p, S.DECK_HEAD] + P[p, S.DECK_N]) % S.CAP] = card
+    P[p, S.DECK_N] += 1
+
+
+@njit
+def loot_top(P, p):
+    card = P[p, S.LOOTD + P[p, S.LOOT_HEAD]]
+    P[p, S.LOOT_HEAD] = (P[p, S.LOOT_HEAD] + 1) % S.CAP
+    P[p, S.LOOT_N] -= 1
+    return card
+
+
+@njit
+def loot_bottom(P, p, card):
+    P[p, S.LOOTD + (P[p, S.LOOT_HEAD] + P[p, S.LOOT_N]) % S.CAP] = card
+    P[p, S.LOOT_N] += 1
+
+
+@njit
+def take_from_hand(P, p, i):
+    """Remove hand position i (order kept) and return its card."""
+    card = P[p, S.HAND + i]
+    for j in range(i, P[p, S.HAND_N] - 1):
+        P[p, S.HAND + j] = P[p, S.HAND + j + 1]
+    P[p, S.HAND_N] -= 1
+    return card
+
+
+@njit
+def discard(P, p, card):
+    P[p, S.DISC + P[p, S.DISC_N]] = card
+    P[p, S.DISC_N] += 1
+
+
+@njit
+def push(P, p, block, count, card):
+    """Append a card to one of p's zones (block start, count slot)."""
+    P[p, block + P[p, count]] = card
+    P[p, count] += 1
+
+
+@njit
+def card_kw(T, card, kw):
+    """The argument a card gives a keyword (0 when it has none)."""
+    v = 0
+    if T[card, K.C_AB1] == kw:
+        v += T[card, K.C_ARG1]
+    if T[card, K.C_AB2] == kw:
+        v += T[card, K.C_ARG2]
+    return v
+
+
+@njit
+def party_size(P, p):
+    return P[p, S.PARTY_N]
+
+
+@njit
+def stat(C, p, who, col):
+    """Current value of a party character's stat (who: -1 the PC, k party slot k): base plus
+    modifiers in force, floor 0."""
+    T, P, G = C[0], C[2], C[3]
+    if who < 0:
+        v = T[P[p, S.PC], col]
+        for blk, cnt in ((S.CHARS, S.CHAR_N), (S.SUP, S.SUP_N), (S.LOOTS, S.LOOTS_N)):
+            for i in range(P[p, cnt]):
+                v += T[P[p, blk + i], col]
+    else:
+        v = T[P[p, S.PARTY + who], col]
+    for i in range(P[p, S.ATT_N]):
+        if P[p, S.ATT_ON + i] == who:
+            v += T[P[p, S.ATT + i], col]
+    if col != K.C_TOUGH:
+        # Bulwark and location modifiers reach each party character (toughness excepted,
+        # so that no card leaving play kills).
+        for i in range(P[p, S.BULW_N]):
+            v += T[P[p, S.BULW + i], col]
+        if P[p, S.LOC] >= 0:
+            v += T[P[p, S.LOC], col]
+        if p == G[S.ACTIVE]:
+            if who < 0 and (col == K.C_INT or col == K.C_DEX):
+                v -= G[S.HEX]
+            if col == K.C_STR:
+                v -= G[S.AMBUSH]
+    return v if v > 0 else 0
+
+
+@njit
+def damage_of(C, p, who):
+    """Damage keyword of a party character: its own card, plus what it bears."""
+    T, P = C[0], C[2]
+    if who < 0:
+        v = 0
+        for blk, cnt in ((S.CHARS, S.CHAR_N), (S.SUP, S.SUP_N), (S.LOOTS, S.LOOTS_N)):
+            for i in range(P[p, cnt]):
+                v += card_kw(T, P[p, blk + i], K.DAMAGE)
+    else:
+        v = card_kw(T, P[p, S.PARTY + who], K.DAMAGE)
+    for i in range(P[p, S.ATT_N]):
+        if P[p, S.ATT_ON + i] == who:
+            v += card_kw(T, P[p, S.ATT + i], K.DAMAGE)
+    return v
+
+
+@njit
+def player_kw(C, p, kw):
+    """A player-wide static keyword (Budget, Sneak) summed over p's cards in play."""
+    T, P = C[0], C[2]
+    v = card_kw(T, P[p, S.PC], kw)
+    for blk, cnt in ((S.CHARS, S.CHAR_N), (S.SUP, S.SUP_N), (S.LOOTS, S.LOOTS_N),
+                     (S.BULW, S.BULW_N), (S.PARTY, S.PARTY_N), (S.ATT, S.ATT_N)):
+        for i in range(P[p, cnt]):
+            v += card_kw(T, P[p, blk + i], kw)
+    if P[p, S.LOC] >= 0:
+        v += card_kw(T, P[p, S.LOC], kw)
+    return v
+
+
+@njit
+def copies_in_play(C, p, card):
+    """Copies of a card seat p has in play (strikers included)."""
+    P, G = C[2], C[3]
+    n = 1 if P[p, S.PC] == card else 0
+    if P[p, S.LOC] == card:
+        n += 1
+    for blk, cnt in ((S.CHARS, S.CHAR_N), (S.SUP, S.SUP_N), (S.LOOTS, S.LOOTS_N),
+                     (S.BULW, S.BULW_N), (S.PARTY, S.PARTY_N), (S.ATT, S.ATT_N)):
+        for i in range(P[p, cnt]):
+            if P[p, blk + i] == card:
+                n += 1
+    if p != G[S.ACTIVE]:
+        for i in range(G[S.S_N]):
+            if G[S.SCARD + i] == card and G[S.SSTATE + i] < 2:
+                n += 1
+    return n
+
+
+@njit
+def unique_ok(C, p, card):
+    """A unique card may enter play only while no copy is in play (unique_scope)."""
+    T, R = C[0], C[1]
+    if T[card, K.C_UNIQUE] == 0:
+        return True
+    if copies_in_play(C, p, card) > 0:
+        return False
+    return R[K.R_UNIQUE] == 0 or copies_in_play(C, 1 - p, card) == 0
+
+
+@njit
+def race_ok(C, p, card):
+    T, P = C[0], C[2]
+    req = T[card, K.C_REQUIRES]
+    return req == 0 or req == T[P[p, S.PC], K.C_RACE]
+
+
+@njit
+def tough_left(C, p, who):
+    P = C[2]
+    w = P[p, S.PC_WOUNDS] if who < 0 else P[p, S.PWOUND + who]
+    return stat(C, p, who, K.C_TOUGH) - w
+
+
+@njit
+def game_over(C, winner, end):
+    G = C[3]
+    if G[S.OVER] == 0:
+        G[S.OVER], G[S.WINNER], G[S.END] = 1, winner, end
+        log(C, winner, S.EV_END, -1, end, 0)
+
+
+@njit
+def remove_party(C, p, k):
+    """Party NPC in slot k, and what it bears, to the discard pile; slots close up."""
+    P = C[2]
+    discard(P, p, P[p, S.PARTY + k])
+    j = 0
+    for i in range(P[p, S.ATT_N]):
+        on = P[p, S.ATT_ON + i]
+        if on == k:
+            discard(P, p, P[p, S.ATT + i])
+            continue
+        P[p, S.ATT + j] = P[p, S.ATT + i]
+        P[p, S.ATT_ON + j] = on - 1 if on > k else on
+        j += 1
+    P[p, S.ATT_N] = j
+    for i in range(k, P[p, S.PARTY_N] - 1):
+        for blk in (S.PARTY, S.PWOUND, S.PWARD, S.PDEF):
+            P[p, blk + i] = P[p, blk + i + 1]
+    P[p, S.PARTY_N] -= 1
+
+
+@njit
+def wound(C, p, who, n):
+    """n wounds to p's party character, less its ward; a character at 0 toughness left is
+    killed at once (a PC's owner loses)."""
+    P, G = C[2], C[3]
+    ward = P[p, S.PC_WARD] if who < 0 else P[p, S.PWARD + who]
+    stop = ward if ward < n else n
+    n -= stop
+    card = P[p, S.PC] if who < 0 else P[p, S.PARTY + who]
+    if who < 0:
+        P[p, S.PC_WARD] -= stop
+        P[p, S.PC_WOUNDS] += n
+        P[p, S.PC_WOUNDS_ALL] += n
+        if p == G[S.ACTIVE]:
+            G[S.PCW_TURN] += n
+    else:
+        P[p, S.PWARD + who] -= stop
+        P[p, S.PWOUND + who] += n
+        P[p, S.PARTY_WOUNDS_ALL] += n
+    log(C, p, S.EV_WOUND, card, n, stop)
+    if n > 0 and tough_left(C, p, who) <= 0:
+        log(C, p, S.EV_KILL, card, 0, 0)
+        if who < 0:
+            P[p, S.DEATH_TURN] = G[S.TURN]
+            game_over(C, 1 - p, K.END_KILLED)
+        else:
+            remove_party(C, p, who)
+
+
+@njit
+def wound_striker(C, k, n):
+    """n wounds to striker k (B's), less its ward; killed at its toughness."""
+    T, P, G = C[0], C[2], C[3]
+    stop = G[S.SWARD + k] if G[S.SWARD + k] < n else n
+    n -= stop
+    G[S.SWARD + k] -= stop
+    G[S.SWOUND + k] += n
+    b = 1 - G[S.ACTIVE]
+    card = G[S.SCARD + k]
+    log(C, b, S.EV_WOUND, card, n, stop)
+    if n > 0 and T[card, K.C_TOUGH] - G[S.SWOUND + k] <= 0:
+        log(C, b, S.EV_KILL, card, 0, 0)
+        G[S.SSTATE + k] = 2
+        discard(P, b, card)
+
+
+@njit
+def heal(C, p, who, n):
+    P = C[2]
+    slot = S.PC_WOUNDS if who < 0 else S.PWOUND + who
+    h = P[p, slot] if P[p, slot] < n else n
+    P[p, slot] -= h
+    return h
+
+
+@njit
+def defender_strength(C, who):
+    G = C[3]
+    return stat(C, G[S.ACTIVE], who, K.C_STR) + G[S.MIGHT_A]
+
+
+@njit
+def striker_strength(C, k):
+    T, G = C[0], C[3]
+    return T[G[S.SCARD + k], K.C_STR] + G[S.MIGHT_B]
+
+
+@njit
+def combat_winner(C, k, who, might_a, might_b):
+    """1 when the defender would win the combat of striker k and defender `who` with these
+    Mights, -1 when the striker would, 0 when nobody wins (combat_tie = none)."""
+    T, R, G = C[0], C[1], C[3]
+    a = stat(C, G[S.ACTIVE], who, K.C_STR) + might_a
+    b = T[G[S.SCARD + k], K.C_STR] + might_b
+    if a != b:
+        return 1 if a > b else -1
+    tie = R[K.R_TIE]
+    if tie == K.TIE_INT:
+        ia = stat(C, G[S.ACTIVE], who, K.C_INT)
+        ib = T[G[S.SCARD + k], K.C_INT]
+        return 1 if ia > ib else -1
+    if tie == K.TIE_DEFENDER:
+        return 1
+    if tie == K.TIE_NONE:
+        return 0
+    return -1
+
+
+@njit
+def objective_holds(C, p, obj, arg):
+    """One objective, read now with the modifiers in force."""
+    T, P, G = C[0], C[2], C[3]
+    if obj == K.O_INT:
+        return stat(C, p, -1, K.C_INT) >= arg
+    if obj == K.O_DEX:
+        return stat(C, p, -1, K.C_DEX) >= arg
+    if obj == K.O_STR:
+        return stat(C, p, -1, K.C_STR) >= arg
+    if obj == K.O_UNHURT:
+        return G[S.PCW_TURN] <= arg
+    if obj == K.O_PARTY:
+        return P[p, S.PARTY_N] >= arg
+    if obj == K.O_PLACE:
+        return P[p, S.LOC] >= 0 and T[P[p, S.LOC], K.C_TERRAIN] == arg
+    if obj == K.O_DEFEAT:
+        return G[S.WINS] >= arg
+    return True
+
+
+@njit
+def party_strength(C, p):
+    """Summed strength of p's party characters (the careful policy's yardstick)."""
+    P = C[2]
+    v = stat(C, p, -1, K.C_STR)
+    for k in range(P[p, S.PARTY_N]):
+        v += stat(C, p, k, K.C_STR)
+    return v

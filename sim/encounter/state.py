@@ -1,0 +1,98 @@
+"""One Encounter game's state as flat integer arrays, with the named slots every rule reads."""
+
+from __future__ import annotations
+
+# Every zone can hold a whole deck (40 draw + 20 loot + PC and characteristics < 64).
+CAP = 64
+
+# Player row P[p]: scalars first, then one block of CAP slots per zone.
+PC = 0  # the PC card
+PC_WOUNDS = 1
+PC_WARD = 2  # wounds still prevented this turn
+PC_DEFENDED = 3  # defended this turn (defend_limit = once)
+POOL = 4
+POINTS = 5
+DECK_HEAD = 6  # draw deck: a ring of CAP slots, top at DECK_HEAD
+DECK_N = 7
+LOOT_HEAD = 8
+LOOT_N = 9
+HAND_N = 10
+DISC_N = 11
+PARTY_N = 12
+SUP_N = 13
+CHAR_N = 14
+BULW_N = 15
+LOOTS_N = 16  # loot cards attached to the PC
+ATT_N = 17  # character actions in play
+LOC = 18  # location card, -1 for none
+LOC_PLAYED = 19  # a location was played this turn
+THREAT = 20  # twilight: A's costs, added to its next strike budget
+Q_ATT = 21
+Q_DONE = 22
+PC_WOUNDS_ALL = 23
+PARTY_WOUNDS_ALL = 24
+FACED = 25
+DEFEATED = 26
+DEATH_TURN = 27
+MULLS = 28
+OPEN_Q = 29  # quests in the opening hand (after mulligans)
+DECK = 32
+LOOTD = DECK + CAP
+HAND = LOOTD + CAP
+DISC = HAND + CAP
+PARTY = DISC + CAP  # party NPC card
+PWOUND = PARTY + CAP  # its wounds
+PWARD = PWOUND + CAP  # its ward left this turn
+PDEF = PWARD + CAP  # defended this turn
+SUP = PDEF + CAP
+CHARS = SUP + CAP
+BULW = CHARS + CAP
+LOOTS = BULW + CAP
+ATT = LOOTS + CAP  # character action card
+ATT_ON = ATT + CAP  # the party card it is on (card id; the PC's id for the PC)
+PLAYER_SIZE = ATT_ON + CAP
+
+# Game row G.
+TURN = 0  # turns begun, both players together
+ACTIVE = 1
+FIRST = 2
+OVER = 3
+WINNER = 4
+END = 5
+QUEST = 6  # the quest being attempted, -1 none
+BUDGET = 7  # strike budget left (twilight: pays B's costs this turn)
+HEX = 8
+AMBUSH = 9
+WINS = 10  # combats A's defenders won this turn
+PCW_TURN = 11  # wounds A's PC took this turn
+S_N = 12  # strikers in play this turn
+C_STRIKER = 13  # slot of the striker in combat, -1 none
+C_DEF = 14  # defender in combat: -1 PC, else party slot; -2 none
+MIGHT_A = 15
+MIGHT_B = 16
+LOG_N = 17
+STEP = 18
+PLAYED_N = 19
+COMPLETED = 20  # the quest was completed this turn
+CTR = 24  # 8 stream counters: purpose * 2 + seat
+SCARD = 32  # strikers: card, wounds, state (0 waiting, 1 fought, 2 gone), ward
+SWOUND = SCARD + CAP
+SSTATE = SWOUND + CAP
+SWARD = SSTATE + CAP
+PLAYED = SWARD + CAP  # card played this turn by ...
+PLAYED_BY = PLAYED + CAP
+GAME_SIZE = PLAYED_BY + CAP
+
+# Stream purposes (stream = purpose * 2 + seat).
+SHUFFLE, DICE, POLICY, LOOTSTREAM = 0, 1, 2, 3
+N_STREAMS = 8
+
+# Card statistics after the common four.
+ST_PLAYED, ST_USED, ST_SUCCEEDED = 4, 5, 6
+N_CARD_STATS = 7
+
+# Log events: (turn, seat, event, card, a, b).
+LOG_COLS = 6
+(EV_TURN, EV_DRAW, EV_DISCARD, EV_PLAY, EV_QUEST, EV_BUDGET, EV_STRIKE, EV_MANEUVER,
+ EV_COMBAT, EV_WOUND, EV_KILL, EV_OBJECTIVE, EV_SCORE, EV_FAIL, EV_REVEAL, EV_LOOT,
+ EV_END, EV_FIRST, EV_CANCEL, EV_HEAL, EV_REVIVE, EV_DECKOUT, EV_MULLIGAN) = range(23)

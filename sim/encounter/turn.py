@@ -1,0 +1,420 @@
+"""The six steps of a turn (draw, boost, quest, encounter, score, settle), each named as the
+rulebook names it, and the encounter-mode turn of the exact check."""
+
+from __future__ import annotations
+
+from sim.encounter import codes as K
+from sim.encounter import state as S
+from sim.encounter.effects import (
+    O_SCORE,
+    boost_playable,
+    list_maneuvers,
+    play_from_hand,
+    played,
+    resolve,
+    use_option,
+    window,
+)
+from sim.encounter.policy import (
+    O_CARD,
+    O_KIND,
+    O_WHERE,
+    OPT_HAND,
+    boost_score,
+    discard_pick,
+    pick_defender,
+    pick_option,
+    pick_striker,
+    play_loot,
+    quest_pick,
+    strike_score,
+)
+from sim.encounter.rules import (
+    X_DRAWN,
+    X_USES,
+    card_kw,
+    combat_winner,
+    damage_of,
+    discard,
+    draw_card,
+    game_over,
+    heal,
+    log,
+    loot_bottom,
+    loot_top,
+    note,
+    objective_holds,
+    player_kw,
+    push,
+    race_ok,
+    rand,
+    stat,
+    take_from_hand,
+    to_bottom,
+    unique_ok,
+    wound,
+    wound_striker,
+)
+from sim.jit import njit
+
+
+@njit
+def reset_uses(C, p):
+    X = C[4]
+    for c in range(X.shape[1]):
+        X[p, c, X_USES] = 0
+
+
+@njit
+def start_step(C, step):
+    """Under ability_limit = step, abilities come back at each step."""
+    if C[1][K.R_ABILITY] == 1:
+        reset_uses(C, 0)
+        reset_uses(C, 1)
+    C[3][S.STEP] = step
+
+
+@njit
+def draw_step(C):
+    """Window, then draw or discard to exactly hand_size (deck_out when the deck is empty)."""
+    R, P, G = C[1], C[2], C[3]
+    a = G[S.ACTIVE]
+    start_step(C, K.S_DRAW)
+    window(C, K.S_DRAW)
+    while P[a, S.HAND_N] > R[K.R_HAND]:
+        card = take_from_hand(P, a, discard_pick(C, a, -1))
+        discard(P, a, card)
+        log(C, a, S.EV_DISCARD, card, 0, 0)
+    while P[a, S.HAND_N] < R[K.R_HAND] and G[S.OVER] == 0:
+        if draw_card(C, a) < 0:
+            log(C, a, S.EV_DECKOUT, -1, 0, 0)
+            if R[K.R_DECKOUT] == 1:
+                game_over(C, 1 - a, K.END_DECKOUT)
+            break
+
+
+@njit
+def boost_step(C):
+    """A alone plays boost cards and maneuvers, one at a time, until it passes."""
+    T, P, G, OP = C[0], C[2], C[3], C[9]
+    a = G[S.ACTIVE]
+    start_step(C, K.S_BOOST)
+    for _ in range(4 * S.CAP):
+        if G[S.OVER]:
+            return
+        n = 0
+        for i in range(P[a, S.HAND_N]):
+            c = P[a, S.HAND + i]
+            if boost_playable(C, a, c):
+                OP[n, O_KIND], OP[n, O_WHERE], OP[n, O_CARD] = OPT_HAND, i, c
+                OP[n, O_SCORE] = boost_score(C, a, OPT_HAND, c, 0, 0)
+                n += 1
+        m = list_maneuvers(C, a, K.S_BOOST, n)
+        for i in range(n, m):
+            c = OP[i, O_CARD]
+            j = 0 if OP[i, O_KIND] == OPT_HAND else OP[i, O_WHERE]
+            OP[i, O_SCORE] = boost_score(C, a, OP[i, O_KIND], c, T[c, K.C_AB1 + 2 * j],
+                                        T[c, K.C_ARG1 + 2 * j])
+        pick = pick_option(C, a, m)
+        if pick < 0:
+            return
+        if pick < n:
+            play_from_hand(C, a, OP[pick, O_WHERE])
+        else:
+            use_option(C, a, pick)
+
+
+@njit
+def strike_budget(C, q):
+    """Quest cost + B's Budget - A's Sneak, floor 0 (twilight: plus A's threat)."""
+    R, P, G = C[1], C[2], C[3]
+    a = G[S.ACTIVE]
+    v = C[0][q, K.C_QCOST] + player_kw(C, 1 - a, K.BUDGET) - player_kw(C, a, K.SNEAK)
+    if R[K.R_CURRENCY] == K.CUR_TWILIGHT:
+        v += P[a, S.THREAT]
+        P[a, S.THREAT] = 0
+    return v if v > 0 else 0
+
+
+@njit
+def quest_step(C):
+    """A may play one quest; B spends the strike budget on strike cards; a window."""
+    T, R, P, G, OP = C[0], C[1], C[2], C[3], C[9]
+    a = G[S.ACTIVE]
+    b = 1 - a
+    start_step(C, K.S_QUEST)
+    i = quest_pick(C, a, R[K.R_QMAND] == 1)
+    if i < 0:
+        return False
+    q = take_from_hand(P, a, i)
+    G[S.QUEST] = q
+    P[a, S.Q_ATT] += 1
+    note(C, a, q, S.ST_PLAYED)
+    note(C, a, q, S.ST_USED)
+    G[S.BUDGET] = strike_budget(C, q)
+    log(C, a, S.EV_QUEST, q, G[S.BUDGET], 0)
+    for _ in range(S.CAP):
+        n = 0
+        for j in range(P[b, S.HAND_N]):
+            c = P[b, S.HAND + j]
+            nat = T[c, K.C_NATURE]
+            if ((nat == K.STRIKE or nat == K.STRIKE_ACTION) and T[c, K.C_COST] <= G[S.BUDGET]
+                    and race_ok(C, b, c) and unique_ok(C, b, c)):
+                OP[n, O_KIND], OP[n, O_WHERE], OP[n, O_CARD] = OPT_HAND, j, c
+                OP[n, O_SCORE] = strike_score(C, b, c)
+                n += 1
+        pick = pick_option(C, b, n)
+        if pick < 0:
+            break
+        c = take_from_hand(P, b, OP[pick, O_WHERE])
+        G[S.BUDGET] -= T[c, K.C_COST]
+        log(C, b, S.EV_STRIKE, c, T[c, K.C_COST], G[S.BUDGET])
+        if T[c, K.C_NATURE] == K.STRIKE:
+            k = G[S.S_N]
+            G[S.SCARD + k], G[S.SWOUND + k], G[S.SSTATE + k], G[S.SWARD + k] = c, 0, 0, 0
+            G[S.S_N] = k + 1
+            note(C, b, c, S.ST_PLAYED)
+        else:
+            played(C, b, c, True)
+            discard(P, b, c)
+            resolve(C, b, T[c, K.C_AB1], T[c, K.C_ARG1], c)
+            if G[S.OVER]:
+                return True
+    if R[K.R_CURRENCY] != K.CUR_TWILIGHT:
+        G[S.BUDGET] = 0  # leftover budget is lost (twilight: it pays B's costs)
+    window(C, K.S_QUEST)
+    return True
+
+
+@njit
+def combat(C, k, who):
+    """Striker k against defender `who`: a window, then higher strength wins (combat_tie);
+    the loser takes 1 wound plus the winner's Damage."""
+    T, P, G = C[0], C[2], C[3]
+    a = G[S.ACTIVE]
+    b = 1 - a
+    G[S.C_STRIKER], G[S.C_DEF], G[S.MIGHT_A], G[S.MIGHT_B] = k, who, 0, 0
+    sc = G[S.SCARD + k]
+    dc = P[a, S.PC] if who < 0 else P[a, S.PARTY + who]
+    if who >= 0:
+        note(C, a, dc, S.ST_USED)
+    note(C, b, sc, S.ST_USED)
+    P[a, S.FACED] += 1
+    start_step(C, K.S_COMBAT)
+    window(C, K.S_COMBAT)
+    G[S.SSTATE + k] = 1
+    if G[S.OVER]:
+        return
+    res = combat_winner(C, k, who, G[S.MIGHT_A], G[S.MIGHT_B])
+    log(C, a, S.EV_COMBAT, sc, dc * 1000 + stat(C, a, who, K.C_STR) + G[S.MIGHT_A],
+        res * 1000 + T[sc, K.C_STR] + G[S.MIGHT_B])
+    if res == 1:
+        G[S.WINS] += 1
+        P[a, S.DEFEATED] += 1
+        if who >= 0:
+            note(C, a, dc, S.ST_SUCCEEDED)
+        wound_striker(C, k, 1 + damage_of(C, a, who))
+    elif res == -1:
+        note(C, b, sc, S.ST_SUCCEEDED)
+        wound(C, a, who, 1 + card_kw(T, sc, K.DAMAGE))
+    G[S.C_STRIKER], G[S.C_DEF], G[S.MIGHT_A], G[S.MIGHT_B] = -1, -2, 0, 0
+
+
+@njit
+def encounter_step(C):
+    """Window; then B picks each striker in turn, A a defender for it, and they fight."""
+    R, P, G, OP = C[1], C[2], C[3], C[9]
+    a = G[S.ACTIVE]
+    start_step(C, K.S_ENCOUNTER)
+    window(C, K.S_ENCOUNTER)
+    for _ in range(G[S.S_N]):
+        if G[S.OVER]:
+            return
+        k = pick_striker(C, 1 - a)
+        if k < 0:
+            return
+        # Who may defend: the PC always; a party NPC unless it has defended (defend_limit).
+        n = 0
+        for j in range(P[a, S.PARTY_N]):
+            if R[K.R_DEFEND] == 0 or P[a, S.PDEF + j] == 0:
+                OP[n, 0] = j
+                n += 1
+        OP[n, 0] = -1
+        who = pick_defender(C, a, k, n + 1)
+        if who >= 0:
+            P[a, S.PDEF + who] = 1
+        combat(C, k, who)
+
+
+@njit
+def score_step(C):
+    """Window; if every objective holds A scores the quest and reveals its loot, else the
+    quest goes under A's draw deck."""
+    T, R, P, G = C[0], C[1], C[2], C[3]
+    a = G[S.ACTIVE]
+    q = G[S.QUEST]
+    start_step(C, K.S_SCORE)
+    window(C, K.S_SCORE)
+    if G[S.OVER] or q < 0:
+        return
+    ok = True
+    for oc in (K.C_OBJ1, K.C_OBJ2):
+        if T[q, oc] != 0:
+            holds = objective_holds(C, a, T[q, oc], T[q, oc + 1])
+            log(C, a, S.EV_OBJECTIVE, q, T[q, oc] * 1000 + T[q, oc + 1], 1 if holds else 0)
+            ok = ok and holds
+    if not ok:
+        to_bottom(P, a, q)
+        log(C, a, S.EV_FAIL, q, 0, 0)
+        return
+    G[S.COMPLETED] = 1
+    P[a, S.POINTS] += T[q, K.C_QPOINTS]
+    P[a, S.Q_DONE] += 1
+    note(C, a, q, S.ST_SUCCEEDED)
+    log(C, a, S.EV_SCORE, q, T[q, K.C_QPOINTS], P[a, S.POINTS])
+    for j in range(2):
+        kw = T[q, K.C_AB1 + 2 * j]
+        if kw != 0:
+            resolve(C, a, kw, T[q, K.C_ARG1 + 2 * j], q)
+    reveal_loot(C, a, T[q, K.C_LPOINTS])
+    if P[a, S.POINTS] >= R[K.R_POINTS]:
+        game_over(C, a, K.END_POINTS)
+
+
+@njit
+def reveal_loot(C, a, n):
+    """Reveal n loot cards; play those the policy wants and may play (unique, play_loot);
+    the rest go under the loot deck in reveal order."""
+    T, R, P, X, OP = C[0], C[1], C[2], C[4], C[9]
+    m = 0
+    for _ in range(n):
+        if P[a, S.LOOT_N] == 0:
+            break
+        c = loot_top(P, a)
+        X[a, c, X_DRAWN] = 1
+        note(C, a, c, S.ST_USED)
+        log(C, a, S.EV_REVEAL, c, 0, 0)
+        OP[m, 0] = c
+        m += 1
+    for i in range(m):
+        c = OP[i, 0]
+        cost = T[c, K.C_COST] if R[K.R_LOOT] == 1 else 0
+        legal = T[c, K.C_KIND] == K.LOOT and unique_ok(C, a, c) and (
+            cost == 0 or P[a, S.POOL] >= cost or R[K.R_CURRENCY] != K.CUR_POOL)
+        if legal and play_loot(C, a):
+            if cost > 0 and R[K.R_CURRENCY] == K.CUR_POOL:
+                P[a, S.POOL] -= cost
+            push(P, a, S.LOOTS, S.LOOTS_N, c)
+            note(C, a, c, S.ST_PLAYED)
+            note(C, a, c, S.ST_SUCCEEDED)
+            log(C, a, S.EV_LOOT, c, 0, 0)
+        else:
+            loot_bottom(P, a, c)
+
+
+@njit
+def settle_step(C):
+    """Window; surviving strikers leave (strikers_after); turn effects end; A heals."""
+    R, P, G = C[1], C[2], C[3]
+    a = G[S.ACTIVE]
+    b = 1 - a
+    start_step(C, K.S_SETTLE)
+    window(C, K.S_SETTLE)
+    for k in range(G[S.S_N]):
+        if G[S.SSTATE + k] < 2:
+            if R[K.R_AFTER] == 1:
+                push(P, b, S.HAND, S.HAND_N, G[S.SCARD + k])
+            else:
+                discard(P, b, G[S.SCARD + k])
+    G[S.S_N] = 0
+    if R[K.R_HEAL] > 0 and G[S.OVER] == 0:
+        heal(C, a, -1, R[K.R_HEAL])
+        for k in range(P[a, S.PARTY_N]):
+            heal(C, a, k, R[K.R_HEAL])
+
+
+@njit
+def end_turn(C):
+    """Judge the cards played this turn: the turn went A's way when its quest was
+    completed, B's way otherwise; turn effects end."""
+    P, G = C[2], C[3]
+    a = G[S.ACTIVE]
+    for i in range(G[S.PLAYED_N]):
+        by = G[S.PLAYED_BY + i]
+        if (by == a) == (G[S.COMPLETED] == 1):
+            note(C, by, G[S.PLAYED + i], S.ST_SUCCEEDED)
+    G[S.PLAYED_N] = 0
+    G[S.QUEST], G[S.HEX], G[S.AMBUSH], G[S.WINS], G[S.PCW_TURN] = -1, 0, 0, 0, 0
+    G[S.COMPLETED], G[S.BUDGET] = 0, 0
+    for p in range(2):
+        P[p, S.PC_WARD] = 0
+        for k in range(P[p, S.PARTY_N]):
+            P[p, S.PWARD + k], P[p, S.PDEF + k] = 0, 0
+
+
+@njit
+def encounter_turn(C):
+    """Encounter mode: the lone PC plays the fixed quest and meets k strikers of strengths
+    drawn from the list (dice stream); no cards."""
+    R, P, G = C[1], C[2], C[3]
+    a = G[S.ACTIVE]
+    P[a, S.Q_ATT] += 1
+    log(C, a, S.EV_QUEST, -1, R[K.R_EK], 0)
+    for _ in range(R[K.R_EK]):
+        s = R[K.R_ESTR_LIST + rand(C, S.DICE, a, R[K.R_ESTR])]
+        d = stat(C, a, -1, K.C_STR)
+        res = 1 if d > s else (-1 if d < s else 0)
+        if res == 0:
+            tie = R[K.R_TIE]
+            if tie == K.TIE_INT:
+                res = 1 if stat(C, a, -1, K.C_INT) > 0 else -1
+            else:
+                res = (1 if tie == K.TIE_DEFENDER else (0 if tie == K.TIE_NONE else -1))
+        P[a, S.FACED] += 1
+        log(C, a, S.EV_COMBAT, -1, P[a, S.PC] * 1000 + d, res * 1000 + s)
+        if res == 1:
+            G[S.WINS] += 1
+            P[a, S.DEFEATED] += 1
+        elif res == -1:
+            wound(C, a, -1, 1)
+            if G[S.OVER]:
+                return
+    if objective_holds(C, a, R[K.R_EOBJ], R[K.R_EARG]):
+        P[a, S.POINTS] += R[K.R_EPTS]
+        P[a, S.Q_DONE] += 1
+        log(C, a, S.EV_SCORE, -1, R[K.R_EPTS], P[a, S.POINTS])
+        if P[a, S.POINTS] >= R[K.R_POINTS]:
+            game_over(C, a, K.END_POINTS)
+            return
+    else:
+        log(C, a, S.EV_FAIL, -1, 0, 0)
+    if R[K.R_HEAL] > 0:
+        heal(C, a, -1, R[K.R_HEAL])
+
+
+@njit
+def take_turn(C):
+    """One turn of the active player: pool refill, then the six steps (or encounter mode)."""
+    R, P, G = C[1], C[2], C[3]
+    a = G[S.ACTIVE]
+    G[S.TURN] += 1
+    log(C, a, S.EV_TURN, -1, P[0, S.POINTS], P[1, S.POINTS])
+    if R[K.R_EMODE] == 1:
+        encounter_turn(C)
+        end_turn(C)
+        return
+    P[a, S.POOL] = R[K.R_POOL]
+    P[a, S.LOC_PLAYED] = 0
+    reset_uses(C, 0)
+    reset_uses(C, 1)
+    draw_step(C)
+    if G[S.OVER] == 0:
+        boost_step(C)
+    if G[S.OVER] == 0 and quest_step(C):
+        if G[S.OVER] == 0:
+            encounter_step(C)
+        if G[S.OVER] == 0:
+            score_step(C)
+    if G[S.OVER] == 0:
+        settle_step(C)
+    end_turn(C)

@@ -1,0 +1,1 @@
+"""The Payne Academy Card Game: battles of arrow-marked characters, behind the game contract."""

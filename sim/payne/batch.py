@@ -1,0 +1,144 @@
+"""A Payne matchup (two decks, two policies, one pool, one rule set) and the kernel's wrapper."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from sim.payne import pool as T
+from sim.payne.policy import load_policies
+from sim.payne.schema import SCHEMA
+from sim.payne.state import CAP
+from sim.problems import InputError, Problem
+from sim.records import BatchRecords
+
+
+@dataclass(frozen=True)
+class Matchup:
+    """Two decks, each with its policy, on one card pool under one rule set."""
+
+    pool: T.Pool
+    rules: T.Rules
+    decks: tuple[T.Deck, T.Deck]
+    policy_names: tuple[str, str]
+    policies: tuple[np.ndarray, np.ndarray]
+    folder: str = ""
+
+    def arrays(self):
+        """The integer tables the kernel reads."""
+        n_cards = len(self.pool)
+        decks = np.full((2, CAP), -1, dtype=np.int64)
+        lens = np.zeros(2, dtype=np.int64)
+        in_deck = np.zeros((2, n_cards), dtype=np.int64)
+        battlers = np.full((2, 2, CAP), -1, dtype=np.int64)
+        n_battlers = np.zeros((2, 2), dtype=np.int64)
+        table = self.pool.table
+        for p, deck in enumerate(self.decks):
+            cards = deck.cards()
+            decks[p, : len(cards)] = cards
+            lens[p] = len(cards)
+            for c in cards:
+                in_deck[p, c] += 1
+                if table[c, T.C_KIND] == T.CHARACTER:
+                    role = table[c, T.C_ROLE]
+                    battlers[p, role, n_battlers[p, role]] = c
+                    n_battlers[p, role] += 1
+        prms = np.stack(self.policies).astype(np.float64)
+        return table, self.rules.vector, prms, decks, lens, in_deck, battlers, n_battlers
+
+
+def check_decks(pool: T.Pool, rules: T.Rules, decks) -> None:
+    """Both decks legal under these rules (deck_size may have changed)."""
+    problems = []
+    for deck in decks:
+        first = {c: 0 for c, _ in deck.counts}
+        problems += T.deck_problems(deck, pool, rules, first)
+    if problems:
+        raise InputError(problems)
+
+
+def load_matchup(folder, deck_a, deck_b, policy_a="prior", policy_b=None, rules=None,
+                 sets=None) -> Matchup:
+    """A matchup from a game folder: decks by file or name, policies by name, rule changes
+    as a dict, card edits as "CARD.FIELD=VALUE"."""
+    folder = Path(folder)
+    data = T.load_folder(folder)
+    policies = load_policies(folder / "policies.toml")
+    decks = []
+    for d in (deck_a, deck_b):
+        path = Path(str(d))
+        if path.suffix == ".deck":
+            decks.append(T.load_deck(path, data.pool, data.rules))
+        elif str(d) in data.decks:
+            decks.append(data.decks[str(d)])
+        else:
+            raise InputError([Problem(str(d), 0, f"no such deck; known: {', '.join(data.decks)}")])
+    names = (policy_a, policy_b or policy_a)
+    for name in names:
+        if name not in policies:
+            raise InputError([Problem(str(folder / "policies.toml"), 0, f"unknown policy "
+                                      f"{name!r}; known: {', '.join(policies)}")])
+    pool = apply_sets(data.pool, sets or [])
+    rule_set = data.rules.replace(dict(rules)) if rules else data.rules
+    check_decks(pool, rule_set, decks)
+    return Matchup(pool, rule_set, (decks[0], decks[1]), names,
+                   (policies[names[0]], policies[names[1]]), str(folder))
+
+
+SET_FIELDS = {"arrows": T.C_ARROWS, "arg1": T.C_ARG1, "arg2": T.C_ARG2}
+
+
+def apply_sets(pool: T.Pool, sets) -> T.Pool:
+    """Card edits "CARD.FIELD=VALUE" (arrows as 'N.S.', arg1, arg2); rarity follows arrows."""
+    if not sets:
+        return pool
+    table = pool.table.copy()
+    problems = []
+    for item in sets:
+        head, _, value = str(item).partition("=")
+        card_word, _, fld = head.rpartition(".")
+        card = pool.lookup(card_word)
+        if card is None or fld not in SET_FIELDS or not value:
+            problems.append(Problem("--set", 0, f"{item!r}: expected CARD.FIELD=VALUE with a "
+                                    f"known card and FIELD one of {', '.join(SET_FIELDS)}"))
+            continue
+        if fld == "arrows":
+            mask = T.parse_arrows(value)
+            if mask is None:
+                problems.append(Problem("--set", 0, f"{item!r}: arrows like 'N.S.'"))
+                continue
+            table[card, T.C_ARROWS] = mask
+            if table[card, T.C_KIND] == T.CHARACTER:
+                lit = bin(mask).count("1")
+                table[card, T.C_RARITY] = T.RARITY_BY_LIT[table[card, T.C_ROLE]][lit]
+        else:
+            try:
+                table[card, SET_FIELDS[fld]] = int(value)
+            except ValueError:
+                problems.append(Problem("--set", 0, f"{item!r}: an integer value"))
+                continue
+        problems += T.card_problems(list(table[card]), "--set", 0, f"card {pool.ids[card]!r}")
+    if problems:
+        raise InputError(problems)
+    return pool.with_table(table)
+
+
+def run_batch(matchup: Matchup, n: int, seed: int, first_match: int = 0, n_log: int = 0,
+              block: int = 64) -> BatchRecords:
+    """Play matches first_match .. first_match + n - 1 with the compiled kernel."""
+    from sim.payne.engine import play_batch
+
+    if n < 0 or first_match < 0 or block < 1:
+        raise ValueError("n and first_match must be >= 0 and block >= 1")
+    if not 0 <= seed < 2**63:
+        raise ValueError("seed must be in 0 .. 2**63 - 1")
+    table, R, prms, decks, lens, in_deck, battlers, n_battlers = matchup.arrays()
+    rec = BatchRecords.allocate(SCHEMA, n, table.shape[0], n_log, first_match)
+    n_blocks = max(1, (n + block - 1) // block)
+    cs = np.zeros((n_blocks, 2, table.shape[0], len(SCHEMA.all_card_stats)), dtype=np.int64)
+    play_batch(table, R, prms, decks, lens, in_deck, battlers, n_battlers, seed, first_match,
+               block, rec.matches, rec.hists["round_points"], cs, rec.log, rec.log_n)
+    rec.card_stats = cs.sum(axis=0)
+    return rec

@@ -1,0 +1,369 @@
+"""Payne's scripted policies (random, plain, prior): decisions only, from the player's own view."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import numpy as np
+
+from sim.jit import njit
+from sim.payne import pool as T
+from sim.payne.state import lit, meet, next_below
+from sim.problems import InputError, Problem, suggest
+from sim.rng import POLICY
+
+KIND, PLAY_RATE, LIE_RATE = 0, 1, 2
+N_PARAMS = 3
+KINDS = ("random", "plain", "prior")
+RANDOM, PLAIN, PRIOR = 0, 1, 2
+FIELDS = {"kind": None, "play_rate": (PLAY_RATE, 0.5), "lie_rate": (LIE_RATE, 0.5)}
+UNIT = 1 << 20  # a probability is compared on this grid, from one stream value
+TRUTH = -2  # lie_answer: tell the truth
+
+# Which character a set of side weights is for.
+OWN_OFF, OPP_DEF, OWN_DEF, OPP_OFF = 0, 1, 2, 3
+
+
+def load_policies(path: Path | str) -> dict[str, np.ndarray]:
+    """policies.toml -> {name: parameter vector}; problems name file and line."""
+    path = Path(path)
+    where = str(path)
+    try:
+        text = path.read_bytes().decode("utf-8-sig")
+        data = tomllib.loads(text)
+    except FileNotFoundError:
+        raise InputError([Problem(where, 0, "file not found")]) from None
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
+        raise InputError([Problem(where, getattr(err, "lineno", 0) or 0,
+                                  f"cannot read: {err}")]) from None
+    lines: dict[str, int] = {}
+    section = ""
+    for i, raw in enumerate(text.splitlines(), start=1):
+        head = raw.split("#", 1)[0].strip()
+        if head.startswith("["):
+            section = head.strip("[] ")
+            lines[section] = i
+        elif "=" in head:
+            lines.setdefault(f"{section}.{head.split('=', 1)[0].strip()}", i)
+    problems, out = [], {}
+    for name, table in data.items():
+        line = lines.get(name, 0)
+        if not isinstance(table, dict):
+            problems.append(Problem(where, line, f"policy {name!r} must be a table"))
+            continue
+        vec = np.zeros(N_PARAMS, dtype=np.float64)
+        vec[PLAY_RATE], vec[LIE_RATE] = 0.5, 0.5
+        for key, value in table.items():
+            at = lines.get(f"{name}.{key}", line)
+            if key not in FIELDS:
+                problems.append(Problem(where, at, f"policy {name!r}: unknown field {key!r}"
+                                        f"{suggest(key, FIELDS)}"))
+            elif key == "kind":
+                if value not in KINDS:
+                    problems.append(Problem(where, at, f"policy {name!r}: kind must be one of "
+                                            f"{', '.join(KINDS)}, got {value!r}"))
+                else:
+                    vec[KIND] = KINDS.index(value)
+            elif isinstance(value, bool) or not isinstance(value, int | float) \
+                    or not 0 <= value <= 1:
+                problems.append(Problem(where, at, f"policy {name!r}: {key} must be a number "
+                                        f"in 0..1, got {value!r}"))
+            else:
+                vec[FIELDS[key][0]] = float(value)
+        if "kind" not in table:
+            problems.append(Problem(where, line, f"policy {name!r}: needs kind = one of "
+                                    f"{', '.join(KINDS)}"))
+        out[name] = vec
+    if problems:
+        raise InputError(problems)
+    return out
+
+
+@njit
+def chance(prm, rate, keys, ctr, p):
+    """True with probability `rate`, from the player's policy stream."""
+    return next_below(keys, ctr, p, POLICY, UNIT) < np.int64(rate * UNIT)
+
+
+@njit
+def unseen_share(table, opp_list, opp_seen, role, share):
+    """share[s] = share of the opponent's unseen characters of `role` with arrow s lit."""
+    total = 0
+    share[:] = 0.0
+    for c in range(table.shape[0]):
+        if table[c, T.C_KIND] != T.CHARACTER or table[c, T.C_ROLE] != role:
+            continue
+        k = opp_list[c] - opp_seen[c]
+        if k > 0:
+            total += k
+            for s in range(4):
+                share[s] += k * lit(table[c, T.C_ARROWS], s)
+    if total > 0:
+        for s in range(4):
+            share[s] /= total
+
+
+@njit
+def side_odds(table, opp_list, opp_seen, know, odds):
+    """p(s): the opposing defender's side s is lit, known (1/0) or by unseen copies."""
+    unseen_share(table, opp_list, opp_seen, T.DEF, odds)
+    for s in range(4):
+        if know[T.DEF, s] >= 0:
+            odds[s] = know[T.DEF, s]
+
+
+@njit
+def take_best(value, best, ties, keys, ctr, p):
+    """Reservoir tie-break: 1 when `value` replaces `best` (or wins a tie by lot), else 0;
+    and the new tie count."""
+    if value > best:
+        return 1, 1
+    if value == best:
+        ties += 1
+        return (1 if next_below(keys, ctr, p, POLICY, ties) == 0 else 0), ties
+    return 0, ties
+
+
+@njit
+def choose_fielding(table, geometry, prm, hand, hand_n, opp_list, opp_seen, keys, ctr, p,
+                    share):
+    """Hand positions of the offensive and the defensive character to field."""
+    picks_off, picks_def = -1, -1
+    for role in range(2):
+        if prm[KIND] != PRIOR:
+            k = 0
+            for i in range(hand_n):
+                c = hand[i]
+                k += table[c, T.C_KIND] == T.CHARACTER and table[c, T.C_ROLE] == role
+            j = next_below(keys, ctr, p, POLICY, k)
+            for i in range(hand_n):
+                c = hand[i]
+                if table[c, T.C_KIND] == T.CHARACTER and table[c, T.C_ROLE] == role:
+                    if j == 0:
+                        if role == T.OFF:
+                            picks_off = i
+                        else:
+                            picks_def = i
+                    j -= 1
+            continue
+        unseen_share(table, opp_list, opp_seen, T.DEF, share)
+        best, ties = -1e300, 0
+        for i in range(hand_n):
+            c = hand[i]
+            if table[c, T.C_KIND] != T.CHARACTER or table[c, T.C_ROLE] != role:
+                continue
+            mask = table[c, T.C_ARROWS]
+            if role == T.OFF:
+                value = -1.0
+                for s in range(4):
+                    if lit(mask, meet(geometry, s)) and share[s] > value:
+                        value = share[s]
+            else:
+                value = -defence_cost(table, geometry, opp_list, opp_seen, mask)
+            take, ties = take_best(value, best, ties, keys, ctr, p)
+            if value > best:
+                best = value
+            if take:
+                if role == T.OFF:
+                    picks_off = i
+                else:
+                    picks_def = i
+    return picks_off, picks_def
+
+
+@njit
+def defence_cost(table, geometry, opp_list, opp_seen, mask):
+    """Sum over unseen opposing offensive copies o of |L(o) & lit(d)| / |L(o)|."""
+    cost = 0.0
+    for c in range(table.shape[0]):
+        if table[c, T.C_KIND] != T.CHARACTER or table[c, T.C_ROLE] != T.OFF:
+            continue
+        k = opp_list[c] - opp_seen[c]
+        if k <= 0:
+            continue
+        n_l, hit = 0, 0
+        for s in range(4):
+            if lit(table[c, T.C_ARROWS], meet(geometry, s)):
+                n_l += 1
+                hit += lit(mask, s)
+        if n_l > 0:
+            cost += k * hit / n_l
+    return cost
+
+
+@njit
+def choose_side(geometry, prm, own_mask, odds, keys, ctr, p):
+    """The side of the defending character to attack."""
+    if prm[KIND] == RANDOM:
+        return next_below(keys, ctr, p, POLICY, 4)
+    k = 0
+    for s in range(4):
+        k += lit(own_mask, meet(geometry, s))
+    if prm[KIND] == PLAIN:
+        if k == 0:
+            return next_below(keys, ctr, p, POLICY, 4)
+        j = next_below(keys, ctr, p, POLICY, k)
+        for s in range(4):
+            if lit(own_mask, meet(geometry, s)):
+                if j == 0:
+                    return s
+                j -= 1
+    side, best, ties = 0, -1.0, 0
+    for s in range(4):
+        if k > 0 and not lit(own_mask, meet(geometry, s)):
+            continue
+        take, ties = take_best(odds[s], best, ties, keys, ctr, p)
+        if odds[s] > best:
+            best = odds[s]
+        if take:
+            side = s
+    return side
+
+
+@njit
+def legal_play(table, c, allow, ban):
+    """May the card be played now: a booster, an event or a character with a power, of an
+    allowed role (bit 1 offensive, bit 2 defensive), not banned this round."""
+    kind = table[c, T.C_KIND]
+    if kind == T.BLANK or (kind == T.CHARACTER and table[c, T.C_EFF1] == T.NONE):
+        return False
+    if not (allow >> table[c, T.C_ROLE]) & 1:
+        return False
+    if kind == T.BOOSTER:
+        return (ban & 2) == 0
+    return (ban & 1) == 0
+
+
+@njit
+def card_value(table, c, opp_lie):
+    """How much a card helps its player (prior): every effect in its favoured direction."""
+    role = table[c, T.C_ROLE]
+    total = 0.0
+    for e, a in ((T.C_EFF1, T.C_ARG1), (T.C_EFF2, T.C_ARG2)):
+        eff, arg = table[c, e], table[c, a]
+        if eff == T.ARROW_ADVANTAGE or eff == T.ARROW_DISADVANTAGE:
+            total += arg if role == T.OFF else -arg
+        elif eff == T.REVEAL:
+            total += 0.0 if opp_lie else 1.0
+        elif eff == T.AUTO_WIN:
+            total += 10.0
+        elif eff == T.BAN:
+            total += 1.0 if arg < 0 else -1.0
+        elif eff == T.MAY_LIE:
+            total += 1.0
+    return total
+
+
+@njit
+def is_reveal(table, c):
+    return table[c, T.C_EFF1] == T.REVEAL or table[c, T.C_EFF2] == T.REVEAL
+
+
+@njit
+def choose_plays(table, prm, hand, hand_n, allow, ban, opp_lie, out, keys, ctr, p):
+    """Cards to play this window, in order, into out; returns how many."""
+    n = 0
+    if prm[KIND] == PLAIN:
+        return 0
+    if prm[KIND] == RANDOM:
+        for i in range(hand_n):
+            if legal_play(table, hand[i], allow, ban) and chance(prm, prm[PLAY_RATE], keys,
+                                                                 ctr, p):
+                out[n] = hand[i]
+                n += 1
+        for i in range(n - 1, 0, -1):
+            j = next_below(keys, ctr, p, POLICY, i + 1)
+            out[i], out[j] = out[j], out[i]
+        return n
+    kept_off, kept_def = 0, 0
+    for i in range(hand_n):
+        if table[hand[i], T.C_KIND] == T.CHARACTER:
+            if table[hand[i], T.C_ROLE] == T.OFF:
+                kept_off += 1
+            else:
+                kept_def += 1
+    for reveal_pass in (True, False):
+        for i in range(hand_n):
+            c = hand[i]
+            if is_reveal(table, c) != reveal_pass or not legal_play(table, c, allow, ban):
+                continue
+            if card_value(table, c, opp_lie) <= 0:
+                continue
+            if table[c, T.C_KIND] == T.CHARACTER:
+                # keep another of its role to field next round
+                if table[c, T.C_ROLE] == T.OFF:
+                    if kept_off < 2:
+                        continue
+                    kept_off -= 1
+                else:
+                    if kept_def < 2:
+                        continue
+                    kept_def -= 1
+            out[n] = c
+            n += 1
+    return n
+
+
+@njit
+def change_weights(table, geometry, which, own_off, own_def, opp_list, opp_seen, know, w, tmp):
+    """How much the prior wants each side of the changed character lit."""
+    if which == OWN_OFF:
+        side_odds(table, opp_list, opp_seen, know, tmp)
+        for a in range(4):
+            w[a] = tmp[meet(geometry, a)]
+    elif which == OPP_DEF:
+        side_odds(table, opp_list, opp_seen, know, tmp)
+        for s in range(4):
+            w[s] = 2.0 * lit(own_off, meet(geometry, s)) + 1.0 - tmp[s]
+    else:
+        unseen_share(table, opp_list, opp_seen, T.OFF, tmp)
+        for s in range(4):
+            if which == OWN_DEF:
+                w[s] = -tmp[meet(geometry, s)]
+            else:
+                w[s] = -(2.0 * lit(own_def, meet(geometry, s)) + tmp[s])
+
+
+@njit
+def order_sides(prm, w, target_lit, order, keys, ctr, p):
+    """The four sides in the order the chooser names them (random: a random order; else
+    by weight, most wanted in the target state first, ties by side)."""
+    for s in range(4):
+        order[s] = s
+    if prm[KIND] == RANDOM:
+        for i in range(3, 0, -1):
+            j = next_below(keys, ctr, p, POLICY, i + 1)
+            order[i], order[j] = order[j], order[i]
+        return
+    sign = 1.0 if target_lit else -1.0
+    for i in range(1, 4):
+        j = i
+        while j > 0 and sign * w[order[j]] > sign * w[order[j - 1]]:
+            order[j], order[j - 1] = order[j - 1], order[j]
+            j -= 1
+
+
+@njit
+def reveal_order(order, keys, ctr, p):
+    """The answerer's order of sides for a Reveal: random, from his policy stream."""
+    for s in range(4):
+        order[s] = s
+    for i in range(3, 0, -1):
+        j = next_below(keys, ctr, p, POLICY, i + 1)
+        order[i], order[j] = order[j], order[i]
+
+
+@njit
+def lie_answer(prm, need_lit, belief, order, keys, ctr, p):
+    """Under MayLie: the answer to give (a side or -1 for 'none'), or TRUTH."""
+    if prm[KIND] == RANDOM:
+        if chance(prm, prm[LIE_RATE], keys, ctr, p):
+            return next_below(keys, ctr, p, POLICY, 5) - 1
+        return TRUTH
+    if prm[KIND] == PRIOR:
+        for i in range(4):
+            if lit(belief, order[i]) != need_lit:
+                return order[i]
+        return -1
+    return TRUTH

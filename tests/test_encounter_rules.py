@@ -1,0 +1,215 @@
+"""Encounter scenario tests: a state built by hand, one rule applied (plain-Python twins of
+the compiled rules), the outcome the rulebook gives checked with numbers written here."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sim.encounter import codes as K
+from sim.encounter import effects as Ef
+from sim.encounter import engine as E
+from sim.encounter import rules as Ru
+from sim.encounter import state as S
+from sim.encounter import turn as Tu
+from sim.encounter.batch import load_matchup, with_rules
+from sim.encounter.exact import combat_outcome
+from sim.encounter.reference import twin
+
+FOLDER = Path(__file__).resolve().parents[1] / "decks" / "encounter"
+BASE = load_matchup(FOLDER, "orc-warband", "grey-expedition", "careful")
+
+
+def ctx(rules=None, policy="careful"):
+    """Orc (A, active) against Grey (B): PCs and starting characteristics, nothing else."""
+    m = load_matchup(FOLDER, "orc-warband", "grey-expedition", policy)
+    if rules:
+        m = with_rules(m, rules)
+    T, R, M, D, _ = m.arrays()
+    P, G, X, KY, OP = E.new_work.py_func(T.shape[0])
+    E.reset.py_func(P, G, X)
+    G[S.QUEST], G[S.C_STRIKER], G[S.C_DEF] = -1, -1, -2
+    cs = np.zeros((2, T.shape[0], S.N_CARD_STATS), np.int64)
+    L = np.zeros((500, S.LOG_COLS), np.int32)
+    C = (T, R, P, G, X, cs, KY, M, L, OP)
+    for p in range(2):
+        P[p, S.PC], P[p, S.LOC] = D[p, E.D_PC], -1
+        for j in (E.D_CH1, E.D_CH2):
+            Ru.push.py_func(P, p, S.CHARS, S.CHAR_N, D[p, j])
+    return m, C
+
+
+def card(name):
+    return BASE.pool.lookup(name)
+
+
+def add_party(C, p, name):
+    twin(Ef.enter_npc)(C, p, card(name))
+
+
+def add_striker(C, name):
+    G = C[3]
+    k = G[S.S_N]
+    G[S.SCARD + k] = card(name)
+    G[S.S_N] = k + 1
+    return k
+
+
+def test_pc_stats_add_characteristics():
+    _, C = ctx()
+    # Orc 2/2/6/4 with Brawny (+1 str) and Thick Hide (+1 tough).
+    assert twin(Ru.stat)(C, 0, -1, K.C_STR) == 7
+    assert twin(Ru.stat)(C, 0, -1, K.C_TOUGH) == 5
+    # Grey 3/6/2/3 with Keen Mind (+1 int) and Shadow Step (+1 dex, Sneak 1).
+    assert twin(Ru.stat)(C, 1, -1, K.C_INT) == 7
+    assert twin(Ru.player_kw)(C, 1, K.SNEAK) == 1
+
+
+@pytest.mark.parametrize("tie, expect", [("intelligence", -1), ("striker", -1),
+                                         ("defender", 1), ("none", 0)])
+def test_combat_tie_options(tie, expect):
+    _, C = ctx({"combat_tie": tie})
+    k = add_striker(C, "Dragon")  # strength 7, intelligence 2: equal to the Orc on both
+    assert twin(Ru.combat_winner)(C, k, -1, 0, 0) == expect
+
+
+def test_intelligence_breaks_a_strength_tie():
+    _, C = ctx()
+    k = add_striker(C, "Troll")  # strength 6, intelligence 0
+    C[3][S.AMBUSH] = 1  # Orc 7 - 1 = 6: equal strength, intelligence 2 > 0
+    assert twin(Ru.combat_winner)(C, k, -1, 0, 0) == 1
+
+
+def test_combat_grid_matches_the_exact_rule():
+    for tie in ("intelligence", "striker", "defender", "none"):
+        _, C = ctx({"combat_tie": tie})
+        T = C[0]
+        k = add_striker(C, "Troll")
+        for s in range(3, 10):
+            T[card("Troll"), K.C_STR] = s
+            for i in (0, 2, 5):
+                T[card("Troll"), K.C_INT] = i
+                w, _ = combat_outcome(7, s, 2, i, tie)
+                assert twin(Ru.combat_winner)(C, k, -1, 0, 0) == w
+
+
+def test_loser_takes_one_wound_plus_damage_and_an_npc_dies_with_its_gear():
+    _, C = ctx()
+    P, G = C[2], C[3]
+    add_party(C, 0, "Orc Grunt")  # strength 3, toughness 1
+    P[0, S.ATT], P[0, S.ATT_ON], P[0, S.ATT_N] = card("Sharp Blade"), 0, 1
+    k = add_striker(C, "Troll")  # strength 6, Damage 1
+    twin(Tu.combat)(C, k, 0)
+    assert P[0, S.PARTY_N] == 0 and P[0, S.ATT_N] == 0
+    assert P[0, S.DISC_N] == 2 and P[0, S.PARTY_WOUNDS_ALL] == 2
+    assert G[S.SSTATE + k] == 1  # fought, survives
+
+
+def test_ward_prevents_wounds_and_a_killed_pc_loses():
+    _, C = ctx()
+    P, G = C[2], C[3]
+    P[0, S.PC_WOUNDS] = 3  # toughness 5: 2 left
+    P[0, S.PC_WARD] = 1
+    twin(Ru.wound)(C, 0, -1, 2)
+    assert P[0, S.PC_WOUNDS] == 4 and G[S.OVER] == 0
+    twin(Ru.wound)(C, 0, -1, 1)
+    assert G[S.OVER] == 1 and G[S.WINNER] == 1 and G[S.END] == K.END_KILLED
+
+
+def test_defender_win_wounds_the_striker_and_counts_for_defeat():
+    _, C = ctx()
+    G = C[3]
+    k = add_striker(C, "Goblin")  # strength 4, toughness 1
+    twin(Tu.combat)(C, k, -1)
+    assert G[S.SSTATE + k] == 2 and G[S.WINS] == 1
+    assert twin(Ru.objective_holds)(C, 0, K.O_DEFEAT, 1)
+    assert not twin(Ru.objective_holds)(C, 0, K.O_DEFEAT, 2)
+
+
+def test_objectives_read_now():
+    _, C = ctx()
+    P, G = C[2], C[3]
+    f = twin(Ru.objective_holds)
+    assert f(C, 0, K.O_STR, 7) and not f(C, 0, K.O_STR, 8)
+    assert f(C, 0, K.O_UNHURT, 0)
+    G[S.PCW_TURN] = 2
+    assert not f(C, 0, K.O_UNHURT, 1) and f(C, 0, K.O_UNHURT, 2)
+    assert not f(C, 0, K.O_PARTY, 1)
+    add_party(C, 0, "Orc Grunt")
+    assert f(C, 0, K.O_PARTY, 1)
+    P[0, S.LOC] = card("Rome Arena")  # urban, +1 strength to each party character
+    assert f(C, 0, K.O_PLACE, 2) and not f(C, 0, K.O_PLACE, 1)
+    assert f(C, 0, K.O_STR, 8)
+    G[S.HEX] = 2  # Hex: the active PC's intelligence and dexterity fall
+    assert twin(Ru.stat)(C, 0, -1, K.C_INT) == 0
+
+
+def test_strike_budget_adds_budget_and_removes_sneak():
+    _, C = ctx()
+    G = C[3]
+    G[S.ACTIVE] = 1  # Grey quests (Sneak 1 from Shadow Step)
+    assert twin(Tu.strike_budget)(C, card("Decode the Signal")) == 1  # 2 - 1
+    C[2][0, S.SUP], C[2][0, S.SUP_N] = card("Warlord"), 1  # Budget 1 for the Orc
+    assert twin(Tu.strike_budget)(C, card("Decode the Signal")) == 2
+
+
+def test_unique_cards_per_player_and_per_table():
+    _, C = ctx()
+    add_party(C, 1, "Knight Errant")
+    assert not twin(Ru.unique_ok)(C, 1, card("Knight Errant"))
+    assert twin(Ru.unique_ok)(C, 0, card("Knight Errant"))
+    _, C = ctx({"unique_scope": "table"})
+    add_party(C, 1, "Knight Errant")
+    assert not twin(Ru.unique_ok)(C, 0, card("Knight Errant"))
+
+
+def test_revive_returns_an_npc_of_cost_at_most_n():
+    _, C = ctx()
+    P = C[2]
+    for name in ("Orc Berserker", "Goblin"):  # a party NPC (cost 3) and a strike NPC
+        Ru.discard.py_func(P, 0, card(name))
+    twin(Ef.resolve)(C, 0, K.REVIVE, 2, -1)
+    assert P[0, S.PARTY_N] == 0
+    twin(Ef.resolve)(C, 0, K.REVIVE, 3, -1)
+    assert P[0, S.PARTY + 0] == card("Orc Berserker") and P[0, S.DISC_N] == 1
+
+
+def test_cancel_discards_the_strongest_striker_it_may():
+    _, C = ctx()
+    G = C[3]
+    add_striker(C, "Goblin")
+    add_striker(C, "Dragon")  # strike cost 4
+    add_striker(C, "Troll")  # strike cost 3
+    twin(Ef.resolve)(C, 0, K.CANCEL, 3, -1)
+    assert list(G[S.SSTATE: S.SSTATE + 3]) == [0, 0, 2]
+
+
+def test_loot_play_and_unique_loot_goes_under():
+    _, C = ctx()
+    P = C[2]
+    for name in ("Vorpal Blade", "Vorpal Blade", "Iron Sword"):
+        Ru.loot_bottom.py_func(P, 0, card(name))
+    twin(Tu.reveal_loot)(C, 0, 2)
+    assert P[0, S.LOOTS_N] == 1 and P[0, S.LOOTS] == card("Vorpal Blade")
+    # The second (unique) Vorpal Blade could not be played: under the loot deck.
+    assert P[0, S.LOOT_N] == 2
+    assert P[0, S.LOOTD + (P[0, S.LOOT_HEAD] + 1) % S.CAP] == card("Vorpal Blade")
+    assert twin(Ru.damage_of)(C, 0, -1) == 1
+
+
+def test_deck_out_options():
+    _, C = ctx({"deck_out": "lose_on_empty_draw"})
+    twin(Tu.draw_step)(C)
+    assert C[3][S.OVER] == 1 and C[3][S.WINNER] == 1 and C[3][S.END] == K.END_DECKOUT
+    _, C = ctx()
+    twin(Tu.draw_step)(C)
+    assert C[3][S.OVER] == 0
+
+
+def test_turn_cap_is_a_draw():
+    m = with_rules(BASE, {"max_turns": 3})
+    from sim.encounter.batch import run_batch
+    rec = run_batch(m, 50, 1)
+    assert (rec.column("turns") <= 3).all()
+    capped = rec.column("end") == K.END_CAP
+    assert (rec.column("winner")[capped] == -1).all() and capped.sum() > 40

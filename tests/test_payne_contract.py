@@ -1,0 +1,121 @@
+"""Payne behind the contract: kernel equals reference, thread and split invariance, manifest
+round trip, replay, validator messages, and the exact checks beside a simulation."""
+
+import json
+import shutil
+from pathlib import Path
+
+import numba
+import numpy as np
+import pytest
+
+from sim.game import get, read_folder
+from sim.payne.policy import load_policies
+from sim.problems import InputError
+
+FOLDER = Path(__file__).resolve().parents[1] / "decks" / "payne"
+GAME = get("payne")
+
+
+def matchup(policy="prior", **rules):
+    info = read_folder(FOLDER)
+    return GAME.load_matchup(FOLDER, *info.decks, policy, None, rules, [])
+
+
+@pytest.mark.parametrize("policy", list(load_policies(FOLDER / "policies.toml")))
+@pytest.mark.parametrize("seed", [1, 29])
+def test_kernel_equals_reference(policy, seed):
+    m = matchup(policy)
+    assert GAME.run_batch(m, 40, seed, 0, 4).same_as(GAME.reference_batch(m, 40, seed, 0, 4))
+
+
+@pytest.mark.parametrize("rules", [
+    {"defense_timing": "defender_window", "blind_feedback": "told", "geometry": "mirrored"},
+    {"battle_mode": True},
+    {"deck_out": "lose", "attack_draw": 6, "points_to_win": 60},
+    {"both_unfielded": "none_score", "points_to_win": 200, "max_rounds": 25,
+     "auto_win_clash": "attacker", "max_changed": 0},
+    {"setup_redraw_cap": 0, "opening_hand": 2, "auto_win_clash": "defender",
+     "unfielded_draw": False},
+])
+def test_kernel_equals_reference_under_rule_options(rules):
+    for policy in ("prior", "random"):
+        m = matchup(policy, **rules)
+        assert GAME.run_batch(m, 30, 5, 0, 2).same_as(GAME.reference_batch(m, 30, 5, 0, 2))
+
+
+def test_threads_and_split_change_nothing():
+    m = matchup()
+    numba.set_num_threads(1)
+    one = GAME.run_batch(m, 300, 11)
+    numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
+    two = GAME.run_batch(m, 300, 11)
+    assert one.same_as(two)
+    a, b = GAME.run_batch(m, 130, 11), GAME.run_batch(m, 170, 11, 130)
+    assert np.array_equal(np.vstack([a.matches, b.matches]), one.matches)
+    assert np.array_equal(a.card_stats + b.card_stats, one.card_stats)
+
+
+def test_manifest_round_trip_and_replay():
+    m = matchup("random", geometry="mirrored")
+    rec = GAME.run_batch(m, 50, 3)
+    again = GAME.from_manifest(json.loads(json.dumps(GAME.describe(m))))
+    assert GAME.run_batch(again, 50, 3).same_as(rec)
+    shown = GAME.replay(m, 3, 7)
+    assert np.array_equal(shown.record, rec.matches[7])
+    assert shown.text[-1].startswith("Winner")
+
+
+def test_invariants():
+    rec = GAME.run_batch(matchup("random"), 500, 8)
+    df = rec.matches_frame()
+    # every point is a battle won or part of an unfielded award (2 per seat that could not field)
+    battles = df.attacks_a + df.attacks_b
+    assert (df.points_a + df.points_b == battles + 2 * (df.unfielded_a + df.unfielded_b)).all()
+    assert (df.points_a >= df.attack_wins_a + df.attacks_b - df.attack_wins_b).all()
+    assert (df.rounds_0 + df.rounds_1 + df.rounds_2 <= df.rounds).all()
+    assert (df.winner.isin([-1, 0, 1])).all()
+    win = df[df.winner >= 0]
+    assert (np.maximum(win.points_a, win.points_b) >= 10).all()
+
+
+def test_validator_names_file_and_line(tmp_path):
+    copy = tmp_path / "payne"
+    shutil.copytree(FOLDER, copy)
+    rules = copy / "rules.toml"
+    rules.write_text(rules.read_text() + "no_such_option = 3\n")
+    notes, problems = GAME.check_paths([copy])
+    assert len(problems) == 1
+    line = len(rules.read_text().splitlines())
+    assert str(problems[0]).startswith(f"{rules}:{line}:")
+    assert "no_such_option" in str(problems[0])
+
+
+def test_bad_rule_override_is_an_input_error():
+    with pytest.raises(InputError, match="geometry"):
+        GAME.with_rules(matchup(), {"geometry": "sideways"})
+
+
+def test_exact_checks_agree_with_the_simulation():
+    for m in (matchup("plain"), GAME.with_rules(matchup("plain"), {"battle_mode": True}),
+              matchup("prior")):
+        table = GAME.exact_check(m, GAME.run_batch(m, 4000, 2).totals())
+        assert table is not None and len(table) >= 4
+        assert (table.z.abs() < 4).all(), table
+
+
+def test_experiments_build():
+    m = matchup()
+    edits = GAME.value_edits(m, ["laptop", "kira-vance"])
+    assert {v.extra["delta"] for v in edits if v.field == "arrows"} == {1, -1}
+    assert any(v.card == "laptop" and v.field == "arg1" for v in edits)
+    ab = GAME.ablations(m)
+    assert len(ab) == len(m.decks[0].counts) + len(m.decks[1].counts)
+    v = GAME.sweeps["ratio"].make(m, 1, 26)
+    counts = dict(v.matchup.decks[1].counts)
+    table = m.pool.table
+    off = sum(n for c, n in counts.items() if table[c, 0] == 0 and table[c, 1] == 0)
+    assert off == 26 and sum(counts.values()) == 60
+    v = GAME.sweeps["copies"].make(m, 0, 1, {"card": "laptop"})
+    assert dict(v.matchup.decks[0].counts)[m.pool.lookup("laptop")] == 1
+    assert GAME.run_batch(v.matchup, 20, 1).matches.shape == (20, len(GAME.schema.match_columns))

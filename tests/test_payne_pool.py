@@ -1,0 +1,93 @@
+"""Payne's validator: every deck and card rule as a clear error naming file, line and card."""
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from sim.payne.pool import check_paths
+
+FOLDER = Path(__file__).resolve().parents[1] / "decks" / "payne"
+
+
+@pytest.fixture
+def folder(tmp_path):
+    copy = tmp_path / "payne"
+    shutil.copytree(FOLDER, copy)
+    return copy
+
+
+def test_sample_folder_is_clean():
+    notes, problems = check_paths([FOLDER])
+    assert problems == [] and len(notes) == 3
+
+
+def edit_card(folder, cid, column, value):
+    path = folder / "cards.csv"
+    lines = path.read_text().splitlines()
+    header = lines[0].split(",")
+    for i, line in enumerate(lines):
+        if line.startswith(cid + ","):
+            cells = line.split(",")
+            cells[header.index(column)] = value
+            lines[i] = ",".join(cells)
+            break
+    path.write_text("\n".join(lines) + "\n")
+    return path, i + 1
+
+
+@pytest.mark.parametrize("cid,column,value,words", [
+    ("kira-vance", "rarity", "common", "3 lit arrows is rare"),
+    ("kira-vance", "arrows", "NXS.", "arrows 'NXS.'"),
+    ("laptop", "arg1", "4", "-3..-1 or 1..3"),
+    ("laptop", "effect1", "ArrowAdvantge", "did you mean 'ArrowAdvantage'"),
+    ("pop-quiz", "arg1", "2", "takes none"),
+    ("laptop", "arrows", "N...", "only characters have arrows"),
+])
+def test_card_errors(folder, cid, column, value, words):
+    path, line = edit_card(folder, cid, column, value)
+    _, problems = check_paths([folder])
+    assert any(p.path == str(path) and p.line == line and cid in p.message
+               and words in p.message for p in problems), problems
+
+
+def write_deck(folder, body):
+    path = folder / "offense.deck"
+    path.write_text(body)
+    return path
+
+
+def test_deck_size_caps_and_roles(folder):
+    base = (FOLDER / "offense.deck").read_text()
+    path = write_deck(folder, base.replace("1 kira-vance\n", "2 kira-vance\n"))
+    _, problems = check_paths([path])
+    assert any("kira-vance" in p.message and "rare/super_rare" in p.message for p in problems)
+    assert any("61 cards" in p.message for p in problems)
+    path = write_deck(folder, base.replace("3 Laptop", "4 Laptop").replace("2 Detention",
+                                                                           "1 Detention"))
+    _, problems = check_paths([path])
+    assert [p.line for p in problems] == [33] and "4 common" in problems[0].message
+    path = write_deck(folder, "30 blank\n30 avery-quill\n")
+    _, problems = check_paths([path])
+    messages = " ".join(p.message for p in problems)
+    assert "needs a defensive character" in messages and "30 copies" in messages
+
+
+def test_unknown_and_ambiguous_cards(folder):
+    path = write_deck(folder, "3 Kira Vance\n57 blank\n")
+    _, problems = check_paths([path])
+    assert problems[0].line == 1 and "use an id" in problems[0].message
+    path = write_deck(folder, "3 laptpo\n")
+    _, problems = check_paths([path])
+    assert "did you mean" in problems[0].message
+
+
+def test_rule_values(folder):
+    path = folder / "rules.toml"
+    text = path.read_text().replace('geometry = "facing"', 'geometry = "sideways"')
+    path.write_text(text.replace("max_changed = 3", "max_changed = 5"))
+    _, problems = check_paths([path])
+    lines = text.splitlines()
+    assert {p.line for p in problems} == {
+        next(i for i, x in enumerate(lines, 1) if x.startswith("geometry")),
+        next(i for i, x in enumerate(lines, 1) if x.startswith("max_changed"))}
