@@ -16,9 +16,9 @@ each with 95% intervals, on the compiled kernel through the game contract."""),
 from dataclasses import replace
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
+from analysis.stats import wilson
 from sim.encounter import codes as K
 from sim.game import get
 
@@ -35,12 +35,9 @@ def rates(rec, seat=1):
     w = rec.matches[:, 0]
     n = len(w)
     k = int((w == seat).sum())
-    p = k / n
-    z = 1.96
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return {"win": p, "lo": centre - half, "hi": centre + half,
-            "draw": float((w == -1).mean()), "n": n}
+    lo, hi = wilson(k, n)
+    return {"win": k / n, "lo": float(lo), "hi": float(hi), "draw": float((w == -1).mean()),
+            "n": n}
 
 print(f"{GAMES:,} matches per point")'''),
     new_markdown_cell("""## The sample matchup and the exact checks"""),

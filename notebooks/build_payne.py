@@ -20,10 +20,9 @@ interval and n; the last section puts the simulation beside the exact answers.""
     new_code_cell('''import os
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
-from analysis.stats import wilson
+from analysis.stats import paired_difference, wilson
 from sim.game import get, read_folder
 
 # Small match counts when the test suite runs the notebooks; full counts otherwise.
@@ -100,10 +99,9 @@ for copies in (0, 1, 2, 3):
     v = GAME.sweeps["copies"].make(m, 0, copies, {"card": "laptop"})
     wins[copies] = (GAME.run_batch(v.matchup, GAMES, seed=3).matches[:, 0] == 0).astype(float)
 laptop = pd.DataFrame([{"laptops": c, "rate": w.mean(), "n": len(w)} for c, w in wins.items()])
-d = wins[3] - wins[0]
-se = d.std(ddof=1) / np.sqrt(len(d))
-print(f"3 Laptops vs none: {d.mean():+.4f} win rate, 95% interval "
-      f"[{d.mean() - 1.96 * se:+.4f}, {d.mean() + 1.96 * se:+.4f}], n = {len(d)} paired matches")
+d = paired_difference(wins[0], wins[3])
+print(f"3 Laptops vs none: {d['delta']:+.4f} win rate, 95% interval "
+      f"[{d['lo']:+.4f}, {d['hi']:+.4f}], n = {d['n']} paired matches")
 laptop.to_csv(RESULTS / "laptop.csv", index=False)
 laptop.round(4)'''),
     new_markdown_cell("""## Exact answers beside the simulation

@@ -206,12 +206,14 @@ def console():
 
 def print_frame(df, title: str, columns: list[str]) -> None:
     """A DataFrame as a rich table (floats to 4 places)."""
+    import pandas as pd
     from rich.table import Table
 
     table = Table(title=title)
     columns = [c for c in columns if c in df.columns]
     for c in columns:
-        table.add_column(c, justify="left" if df[c].dtype == object else "right")
+        numeric = pd.api.types.is_numeric_dtype(df[c]) and not pd.api.types.is_bool_dtype(df[c])
+        table.add_column(c, justify="right" if numeric else "left")
     for row in df[columns].itertuples(index=False):
         table.add_row(*[f"{v:.4f}" if isinstance(v, float) else str(v) for v in row])
     console().print(table)

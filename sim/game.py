@@ -1,5 +1,5 @@
 """The game contract: what a game package declares so that the runner, the store, the
-experiments, the command line and the analysis serve it without knowing its words."""
+experiments, the command line and the analysis run it without knowing its words."""
 
 from __future__ import annotations
 
@@ -31,13 +31,13 @@ class Rate:
 
 @dataclass(frozen=True)
 class Histogram:
-    """Per-match counts [match, seat, value] of a measure (for example the length of each
-    rally, by the seat that served it). Analysis draws P(value >= k) per seat with bands;
+    """Per-match counts [match, seat, value] of a measure (for example the points each round
+    scored, by the seat that scored them). Analysis draws P(value >= k) per seat with bands;
     `labels` names the bins on the x axis (a rule can fix them per run: `describe` may put
     concrete labels under manifest["histogram_labels"][measure])."""
 
-    label: str  # what one count is, e.g. "shots landed in a rally"
-    seat: str  # whose count it is, e.g. "server"
+    label: str  # what one count is, e.g. "points scored in a round"
+    seat: str  # whose count it is, e.g. "scorer"
     bins: int = 32  # the last bin counts "this value or more"
     axis: str = ""  # x-axis label; the measure's label when empty
     # Per seat, a pandas expression of the match columns: the value at which that seat's
@@ -53,7 +53,7 @@ class Schema:
 
     match_columns: dict[str, str]
     first_player: str  # column with the seat that started the match
-    first_player_label: str  # e.g. "first server"
+    first_player_label: str  # e.g. "first player"
     end_column: str = ""  # column with how the match ended, as codes into end_reasons
     end_reasons: tuple[str, ...] = ()
     # column -> label of a per-match length measure, e.g. "points" -> "points per match"

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import tempfile
+import types
 from pathlib import Path
 
 import numba
@@ -107,23 +109,23 @@ def njit(fn=None, **kwargs):
     return decorate if fn is None else decorate(fn)
 
 
-def pure(fn):
+def pure(fn, **substitutes):
     """The plain-Python twin of a compiled function, calling plain-Python twins of the
     compiled functions it uses: for callers that want a few decisions without paying for
-    the compiler's start-up (the exact solver)."""
-    import functools
-    import types
+    the compiler's start-up (the exact solver), or a readable engine that runs a policy's
+    own decisions. `substitutes` replace named globals throughout (for example a random
+    draw by its plain-Python counterpart)."""
+    subs = tuple(sorted(substitutes.items()))
+    return _twin(fn, subs)
 
-    @functools.cache
-    def twin(dispatcher):
-        py = dispatcher.py_func
-        names = py.__code__.co_names
-        env = dict(py.__globals__)
-        for name in names:
-            value = env.get(name)
-            if isinstance(value, numba.core.registry.CPUDispatcher):
-                env[name] = twin(value)
-        return types.FunctionType(py.__code__, env, py.__name__, py.__defaults__,
-                                  py.__closure__)
 
-    return twin(fn)
+@functools.cache
+def _twin(dispatcher, subs):
+    py = dispatcher.py_func
+    env = dict(py.__globals__)
+    env.update(subs)
+    for name in py.__code__.co_names:
+        value = env.get(name)
+        if isinstance(value, numba.core.registry.CPUDispatcher):
+            env[name] = _twin(value, subs)
+    return types.FunctionType(py.__code__, env, py.__name__, py.__defaults__, py.__closure__)

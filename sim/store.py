@@ -126,20 +126,23 @@ def chunk_tables(rec: BatchRecords, card_ids: tuple[str, ...]):
     n = len(matches)
     index = np.arange(rec.first_match, rec.first_match + n)
     measures = list(rec.hists)
-    rows = [pd.DataFrame({"match_index": np.zeros(0, np.int64), "seat": np.zeros(0, np.int8),
-                          "measure": pd.Categorical([], categories=measures),
-                          "value": np.zeros(0, np.int16), "count": np.zeros(0, np.int32)})]
-    for k, counts in enumerate(rec.hists.values()):
-        g, seat, value = np.nonzero(counts)
-        rows.append(pd.DataFrame({
-            "match_index": index[g], "seat": seat.astype(np.int8),
-            "measure": pd.Categorical.from_codes(np.full(len(g), k), categories=measures),
-            "value": value.astype(np.int16),
-            "count": counts[g, seat, value].astype(np.int32),
-        }))
-    # Match-major order, so that any chunking concatenates to the same table.
-    hists = pd.concat(rows, ignore_index=True).sort_values(
-        ["match_index", "measure", "seat", "value"], kind="stable", ignore_index=True)
+    parts = [(*np.nonzero(c), c) for c in rec.hists.values()] or [
+        (np.zeros(0, np.int64),) * 3 + (np.zeros((0, 2, 1), np.int32),)]
+    match = np.concatenate([g for g, _, _, _ in parts])
+    # Each measure's rows come match-major, then seat, then value; a stable sort on the match
+    # alone interleaves the measures in their declared order: (match, measure, seat, value),
+    # the same table whatever the chunking.
+    order = np.argsort(match, kind="stable")
+    hists = pd.DataFrame({
+        "match_index": index[match[order]],
+        "seat": np.concatenate([s for _, s, _, _ in parts])[order].astype(np.int8),
+        "measure": pd.Categorical.from_codes(
+            np.concatenate([np.full(len(g), k, dtype=np.int8)
+                            for k, (g, _, _, _) in enumerate(parts)])[order],
+            categories=measures or ["none"]),
+        "value": np.concatenate([v for _, _, v, _ in parts])[order].astype(np.int16),
+        "count": np.concatenate([c[g, s, v] for g, s, v, c in parts])[order].astype(np.int32),
+    })
     seat, card = np.meshgrid(np.arange(2), np.arange(len(card_ids)), indexing="ij")
     cards = pd.DataFrame({"seat": seat.ravel().astype(np.int8),
                           "card": np.array(card_ids, dtype=object)[card.ravel()]})

@@ -1,11 +1,10 @@
-"""Payne behind the contract: kernel equals reference, thread and split invariance, manifest
-round trip, replay, validator messages, and the exact checks beside a simulation."""
+"""Payne behind the contract, beyond tests/test_contract.py: kernel equals reference under
+rule options, a non-default manifest round trip, invariants, and the exact checks beside a
+simulation."""
 
 import json
-import shutil
 from pathlib import Path
 
-import numba
 import numpy as np
 import pytest
 
@@ -44,18 +43,6 @@ def test_kernel_equals_reference_under_rule_options(rules):
         assert GAME.run_batch(m, 30, 5, 0, 2).same_as(GAME.reference_batch(m, 30, 5, 0, 2))
 
 
-def test_threads_and_split_change_nothing():
-    m = matchup()
-    numba.set_num_threads(1)
-    one = GAME.run_batch(m, 300, 11)
-    numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
-    two = GAME.run_batch(m, 300, 11)
-    assert one.same_as(two)
-    a, b = GAME.run_batch(m, 130, 11), GAME.run_batch(m, 170, 11, 130)
-    assert np.array_equal(np.vstack([a.matches, b.matches]), one.matches)
-    assert np.array_equal(a.card_stats + b.card_stats, one.card_stats)
-
-
 def test_manifest_round_trip_and_replay():
     m = matchup("random", geometry="mirrored")
     rec = GAME.run_batch(m, 50, 3)
@@ -77,18 +64,6 @@ def test_invariants():
     assert (df.winner.isin([-1, 0, 1])).all()
     win = df[df.winner >= 0]
     assert (np.maximum(win.points_a, win.points_b) >= 10).all()
-
-
-def test_validator_names_file_and_line(tmp_path):
-    copy = tmp_path / "payne"
-    shutil.copytree(FOLDER, copy)
-    rules = copy / "rules.toml"
-    rules.write_text(rules.read_text() + "no_such_option = 3\n")
-    notes, problems = GAME.check_paths([copy])
-    assert len(problems) == 1
-    line = len(rules.read_text().splitlines())
-    assert str(problems[0]).startswith(f"{rules}:{line}:")
-    assert "no_such_option" in str(problems[0])
 
 
 def test_bad_rule_override_is_an_input_error():

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from sim.payne.pool import check_paths
+from sim.payne.decks import check_paths
 
 FOLDER = Path(__file__).resolve().parents[1] / "decks" / "payne"
 

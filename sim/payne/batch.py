@@ -7,6 +7,8 @@ from pathlib import Path
 
 import numpy as np
 
+from sim.payne import decks as D
+from sim.payne import options as O
 from sim.payne import pool as T
 from sim.payne.policy import load_policies
 from sim.payne.schema import SCHEMA
@@ -20,8 +22,8 @@ class Matchup:
     """Two decks, each with its policy, on one card pool under one rule set."""
 
     pool: T.Pool
-    rules: T.Rules
-    decks: tuple[T.Deck, T.Deck]
+    rules: O.Rules
+    decks: tuple[D.Deck, D.Deck]
     policy_names: tuple[str, str]
     policies: tuple[np.ndarray, np.ndarray]
     folder: str = ""
@@ -49,12 +51,12 @@ class Matchup:
         return table, self.rules.vector, prms, decks, lens, in_deck, battlers, n_battlers
 
 
-def check_decks(pool: T.Pool, rules: T.Rules, decks) -> None:
+def check_decks(pool: T.Pool, rules: O.Rules, decks) -> None:
     """Both decks legal under these rules (deck_size may have changed)."""
     problems = []
     for deck in decks:
         first = {c: 0 for c, _ in deck.counts}
-        problems += T.deck_problems(deck, pool, rules, first)
+        problems += D.deck_problems(deck, pool, rules, first)
     if problems:
         raise InputError(problems)
 
@@ -64,13 +66,13 @@ def load_matchup(folder, deck_a, deck_b, policy_a="prior", policy_b=None, rules=
     """A matchup from a game folder: decks by file or name, policies by name, rule changes
     as a dict, card edits as "CARD.FIELD=VALUE"."""
     folder = Path(folder)
-    data = T.load_folder(folder)
+    data = D.load_folder(folder)
     policies = load_policies(folder / "policies.toml")
     decks = []
     for d in (deck_a, deck_b):
         path = Path(str(d))
         if path.suffix == ".deck":
-            decks.append(T.load_deck(path, data.pool, data.rules))
+            decks.append(D.load_deck(path, data.pool, data.rules))
         elif str(d) in data.decks:
             decks.append(data.decks[str(d)])
         else:

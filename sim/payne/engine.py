@@ -7,6 +7,7 @@ import numba
 import numpy as np
 
 from sim.jit import njit
+from sim.payne import options as O
 from sim.payne import policy as Pol
 from sim.payne import pool as T
 from sim.payne import rules as Ru
@@ -60,7 +61,7 @@ def auto_win(R, P, att, dfn):
     a = P[att, S.AUTO_OFF] > 0
     d = P[dfn, S.AUTO_DEF] > 0
     if a and d:
-        return R[T.R_CLASH]  # cancel 0, attacker 1, defender 2
+        return R[O.R_CLASH]  # cancel 0, attacker 1, defender 2
     if a:
         return 1
     return 2 if d else 0
@@ -71,20 +72,20 @@ def battle(table, R, prms, P, G, KN, att, k, in_deck, seen, drawn, cs, keys, ctr
            order, flipped, log, li):
     """One battle: play windows, AutoWin or the named side, flip, point, draw, discard."""
     dfn = 1 - att
-    if R[T.R_BATTLE_MODE] == 0:
-        if R[T.R_TIMING] == 1:
+    if R[O.R_BATTLE_MODE] == 0:
+        if R[O.R_TIMING] == 1:
             play_window(table, R, prms, P, KN, dfn, 2, in_deck, seen, cs, keys, ctr, fw, buf,
                         order, flipped)
-        allow = 1 | (2 if R[T.R_TIMING] == 0 and k == 0 else 0)
+        allow = 1 | (2 if R[O.R_TIMING] == 0 and k == 0 else 0)
         play_window(table, R, prms, P, KN, att, allow, in_deck, seen, cs, keys, ctr, fw, buf,
                     order, flipped)
     auto = auto_win(R, P, att, dfn)
     side = -1
     if auto == 0:
         Pol.side_odds(table, in_deck[dfn], seen[att], KN[att], fw[0:4])
-        side = Pol.choose_side(R[T.R_GEOMETRY], prms[att], P[att, S.OFF_BELIEF], fw[0:4],
+        side = Pol.choose_side(R[O.R_GEOMETRY], prms[att], P[att, S.OFF_BELIEF], fw[0:4],
                                keys, ctr, att)
-        success = S.lit(P[att, S.OFF_MASK], S.meet(R[T.R_GEOMETRY], side)) \
+        success = S.lit(P[att, S.OFF_MASK], S.meet(R[O.R_GEOMETRY], side)) \
             & S.lit(P[dfn, S.DEF_MASK], side)
     else:
         success = 1 if auto == 1 else 0
@@ -106,11 +107,11 @@ def battle(table, R, prms, P, G, KN, att, k, in_deck, seen, drawn, cs, keys, ctr
                          P[att, S.OFF_MASK], P[dfn, S.DEF_MASK], auto, success,
                          P[0, S.SCORE], P[1, S.SCORE]))
     discard_after_battle(P, att, dfn)
-    if P[w, S.SCORE] >= R[T.R_POINTS]:
+    if P[w, S.SCORE] >= R[O.R_POINTS]:
         G[S.OVER], G[S.WINNER], G[S.END] = 1, w, S.END_POINTS
         return
-    if R[T.R_BATTLE_MODE] == 0:
-        Ru.draw_cards(R, P, att, R[T.R_ATTACK_DRAW], drawn)
+    if R[O.R_BATTLE_MODE] == 0:
+        Ru.draw_cards(R, P, att, R[O.R_ATTACK_DRAW], drawn)
         if P[att, S.DECKED] == 1:
             G[S.OVER], G[S.WINNER], G[S.END] = 1, dfn, S.END_DECK_OUT
 
@@ -118,21 +119,21 @@ def battle(table, R, prms, P, G, KN, att, k, in_deck, seen, drawn, cs, keys, ctr
 @njit
 def unfielded_round(table, R, P, G, can0, can1, drawn, log, li):
     """A player whose hand lacks a role cannot field: nobody fields, the other scores."""
-    pts = R[T.R_UNF_POINTS]
+    pts = R[O.R_UNF_POINTS]
     P[0, S.UNFIELDED] += 1 - can0
     P[1, S.UNFIELDED] += 1 - can1
     if can0 + can1 == 1:
         P[0 if can0 else 1, S.SCORE] += pts
-    elif R[T.R_BOTH_UNF] == 0:
+    elif R[O.R_BOTH_UNF] == 0:
         P[0, S.SCORE] += pts
         P[1, S.SCORE] += pts
     log_row(G, log, li, (G[S.ROUND], S.LOG_UNFIELDED, -1, -1, -1, -1, can0, can1, 0, -1,
                          P[0, S.SCORE], P[1, S.SCORE]))
-    if R[T.R_UNF_DRAW] == 1:
-        Ru.draw_cards(R, P, 0, R[T.R_ATTACK_DRAW], drawn)
-        Ru.draw_cards(R, P, 1, R[T.R_ATTACK_DRAW], drawn)
-    reach0 = P[0, S.SCORE] >= R[T.R_POINTS]
-    reach1 = P[1, S.SCORE] >= R[T.R_POINTS]
+    if R[O.R_UNF_DRAW] == 1:
+        Ru.draw_cards(R, P, 0, R[O.R_ATTACK_DRAW], drawn)
+        Ru.draw_cards(R, P, 1, R[O.R_ATTACK_DRAW], drawn)
+    reach0 = P[0, S.SCORE] >= R[O.R_POINTS]
+    reach1 = P[1, S.SCORE] >= R[O.R_POINTS]
     if reach0 or reach1:
         G[S.OVER], G[S.END] = 1, S.END_POINTS
         if reach0 and reach1:
@@ -150,12 +151,12 @@ def unfielded_round(table, R, P, G, can0, can1, drawn, log, li):
 def field(table, R, prms, P, p, in_deck, seen, battlers, n_battlers, cs, keys, ctr, fw):
     """Field an offensive and a defensive character face down (battle mode: drawn with
     replacement from the deck list)."""
-    if R[T.R_BATTLE_MODE] == 1:
+    if R[O.R_BATTLE_MODE] == 1:
         c_off = battlers[p, 0, next_below_shuffle(keys, ctr, p, n_battlers[p, 0])]
         c_def = battlers[p, 1, next_below_shuffle(keys, ctr, p, n_battlers[p, 1])]
     else:
         hand_n = P[p, S.HAND_N]
-        i_off, i_def = Pol.choose_fielding(table, R[T.R_GEOMETRY], prms[p],
+        i_off, i_def = Pol.choose_fielding(table, R[O.R_GEOMETRY], prms[p],
                                            P[p, S.HAND:S.HAND + hand_n], hand_n,
                                            in_deck[1 - p], seen[p], keys, ctr, p, fw[0:4])
         c_off, c_def = P[p, S.HAND + i_off], P[p, S.HAND + i_def]
@@ -182,7 +183,7 @@ def play_round(table, R, prms, P, G, KN, in_deck, seen, drawn, battlers, n_battl
         P[p, S.BAN_NOW] = P[p, S.BAN_NEXT]
         P[p, S.BAN_NEXT] = 0
         P[p, S.ROUND_PTS] = 0
-    if R[T.R_BATTLE_MODE] == 0 and G[S.ROUND] >= 2:
+    if R[O.R_BATTLE_MODE] == 0 and G[S.ROUND] >= 2:
         can0 = 1 if Ru.has_both_roles(table, P, 0) else 0
         can1 = 1 if Ru.has_both_roles(table, P, 1) else 0
         if can0 + can1 < 2:
@@ -221,14 +222,14 @@ def play_match(table, R, prms, decks, deck_lens, in_deck, battlers, n_battlers, 
     drawn[:, :] = 0
     for p in range(2):
         P[p, S.OFF] = P[p, S.DEF] = -1
-        if R[T.R_BATTLE_MODE] == 0:
+        if R[O.R_BATTLE_MODE] == 0:
             Ru.set_up(table, R, P, p, decks[p, :deck_lens[p]], keys, ctr, drawn)
     fail = P[0, S.SETUP_FAIL] + 2 * P[1, S.SETUP_FAIL]
     if fail > 0:
         G[S.OVER], G[S.END] = 1, S.END_SETUP
         G[S.WINNER] = -1 if fail == 3 else (1 if fail == 1 else 0)
     while G[S.OVER] == 0:
-        if G[S.ROUND] >= R[T.R_MAX_ROUNDS]:
+        if G[S.ROUND] >= R[O.R_MAX_ROUNDS]:
             G[S.END], G[S.WINNER] = S.END_ROUND_CAP, -1
             break
         play_round(table, R, prms, P, G, KN, in_deck, seen, drawn, battlers, n_battlers, cs,

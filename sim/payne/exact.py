@@ -7,6 +7,7 @@ import math
 
 import numpy as np
 
+from sim.payne import options as O
 from sim.payne import policy as Pol
 from sim.payne import pool as T
 from sim.payne.batch import Matchup
@@ -33,7 +34,7 @@ def side_law(m: Matchup, seat: int, mask: int, shares: np.ndarray) -> np.ndarray
     """q(s): how the seat's policy names a side with its offensive arrows `mask`, in round 1
     with no effects (prior: its argmax over the list shares, ties at random)."""
     kind = m.policies[seat][Pol.KIND]
-    g = T.CHOICES["geometry"].index(m.rules.values["geometry"])
+    g = O.CHOICES["geometry"].index(m.rules.values["geometry"])
     meets = np.array([(mask >> (s if g == 0 else (s + 2) % 4)) & 1 for s in range(4)])
     if kind == Pol.RANDOM or meets.sum() == 0 and kind == Pol.PLAIN:
         return np.full(4, 0.25)
@@ -49,7 +50,7 @@ def battle_success(m: Matchup, seat: int) -> float:
     """Check 1 averaged over the seat's offensive copies: P = sum_s q(s) o[meet(s)] w(s),
     w(s) = share of the other deck's defensive copies with s lit."""
     table = m.pool.table
-    g = T.CHOICES["geometry"].index(m.rules.values["geometry"])
+    g = O.CHOICES["geometry"].index(m.rules.values["geometry"])
     shares = np.zeros(4)
     total = 0
     for c, k in m.decks[1 - seat].counts:

@@ -8,6 +8,8 @@ from pathlib import Path
 import numpy as np
 
 from sim.game import Game, Sweep, Variant
+from sim.payne import decks as D
+from sim.payne import options as O
 from sim.payne import pool as T
 from sim.payne.batch import Matchup, apply_sets, check_decks, run_batch
 from sim.payne.batch import load_matchup as _load
@@ -48,9 +50,9 @@ def from_manifest(manifest: dict) -> Matchup:
     table.setflags(write=False)
     pool = T.Pool(cp.get("path", ""), tuple(cp["ids"]), tuple(cp["names"]),
                   tuple(cp.get("texts", [""] * len(cp["ids"]))), table, cp["sha256"])
-    rules = T.default_rules().replace(manifest["rules"], "<manifest>")
+    rules = O.default_rules().replace(manifest["rules"], "<manifest>")
     index = {cid: i for i, cid in enumerate(pool.ids)}
-    decks = tuple(T.Deck(d.get("path", ""), d["name"],
+    decks = tuple(D.Deck(d.get("path", ""), d["name"],
                          tuple((index[cid], int(n)) for cid, n in d["cards"]))
                   for d in manifest["decks"])
     pols = manifest["policies"]
@@ -67,7 +69,7 @@ def with_rules(m: Matchup, changes: dict) -> Matchup:
 
 def with_deck(m: Matchup, seat: int, counts: dict[int, int]) -> Matchup:
     deck = m.decks[seat]
-    new = T.Deck(deck.path, deck.name, tuple((c, n) for c, n in counts.items() if n > 0))
+    new = D.Deck(deck.path, deck.name, tuple((c, n) for c, n in counts.items() if n > 0))
     decks = (new, m.decks[1]) if seat == 0 else (m.decks[0], new)
     return dataclasses.replace(m, decks=decks)
 
@@ -197,7 +199,7 @@ GAME = Game(
     replay=replay,
     describe=describe,
     from_manifest=from_manifest,
-    check_paths=T.check_paths,
+    check_paths=D.check_paths,
     with_rules=with_rules,
     value_edits=value_edits,
     ablations=ablations,

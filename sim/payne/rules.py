@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from sim.jit import njit
+from sim.payne import options as O
 from sim.payne import policy as Pol
 from sim.payne import pool as T
 from sim.payne.state import (
@@ -52,7 +53,7 @@ def draw_cards(R, P, p, n, drawn):
     """Draw n cards; an empty deck draws nothing, and under deck_out = lose marks the player."""
     for _ in range(n):
         if P[p, DECK_TOP] >= P[p, DECK_LEN]:
-            if R[T.R_DECK_OUT] == 1:
+            if R[O.R_DECK_OUT] == 1:
                 P[p, DECKED] = 1
             return
         c = P[p, DECK + P[p, DECK_TOP]]
@@ -79,7 +80,7 @@ def has_both_roles(table, P, p):
 @njit
 def draw_opening_hand(R, P, p):
     """The top opening_hand cards (fewer if the deck is smaller); not yet 'drawn' for stats."""
-    for _ in range(min(R[T.R_OPENING], P[p, DECK_LEN] - P[p, DECK_TOP])):
+    for _ in range(min(R[O.R_OPENING], P[p, DECK_LEN] - P[p, DECK_TOP])):
         P[p, HAND + P[p, HAND_N]] = P[p, DECK + P[p, DECK_TOP]]
         P[p, DECK_TOP] += 1
         P[p, HAND_N] += 1
@@ -97,7 +98,7 @@ def set_up(table, R, P, p, cards, keys, ctr, drawn):
     shuffle_deck(P, p, keys, ctr)
     draw_opening_hand(R, P, p)
     while not has_both_roles(table, P, p):
-        if P[p, REDRAWS] >= R[T.R_REDRAW_CAP]:
+        if P[p, REDRAWS] >= R[O.R_REDRAW_CAP]:
             P[p, SETUP_FAIL] = 1
             break
         # the hand goes back on top of the deck, and the whole deck is shuffled again
@@ -149,7 +150,7 @@ def change_arrows(R, mask, printed, n, order, flipped):
             count = 0
             for t in range(4):
                 count += lit(changed, t)
-            if count <= R[T.R_MAX_CHANGED]:
+            if count <= R[O.R_MAX_CHANGED]:
                 mask = new
                 flipped[s] = 1
                 break
@@ -178,7 +179,7 @@ def arrow_change(table, R, prms, P, KN, p, role, arg, blind, in_deck, seen, keys
         which = Pol.OPP_DEF if role == T.DEF else Pol.OPP_OFF
     else:
         which = Pol.OWN_OFF if role == T.OFF else Pol.OWN_DEF
-    Pol.change_weights(table, R[T.R_GEOMETRY], which, P[p, OFF_BELIEF], P[p, DEF_BELIEF],
+    Pol.change_weights(table, R[O.R_GEOMETRY], which, P[p, OFF_BELIEF], P[p, DEF_BELIEF],
                        in_deck[1 - p], seen[p], KN[p], fw[0:4], fw[4:8])
     Pol.order_sides(prms[p], fw[0:4], arg > 0, order, keys, ctr, p)
     old = P[owner, m_slot]
@@ -187,7 +188,7 @@ def arrow_change(table, R, prms, P, KN, p, role, arg, blind, in_deck, seen, keys
     target = 1 if arg > 0 else 0
     if not blind:
         P[p, b_slot] ^= old ^ new  # the owner sees his own card change
-    elif R[T.R_FEEDBACK] == 0:
+    elif R[O.R_FEEDBACK] == 0:
         for i in range(min(abs(arg), 4)):  # silent: he assumes his first |n| sides took
             KN[p, role, order[i]] = target
     else:

@@ -1,0 +1,180 @@
+"""Payne's deck lists: .deck files read and checked against the pool and the deck rules; a
+whole game folder read at once; the validator behind `cardlab check`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from sim.datafiles import read_text
+from sim.payne.options import Rules, default_rules, load_rules
+from sim.payne.pool import (
+    BLANK,
+    C_KIND,
+    C_RARITY,
+    C_ROLE,
+    CHARACTER,
+    COMMON,
+    DEF,
+    MAX_PER_NAME,
+    OFF,
+    RARE,
+    RARITIES,
+    ROLES,
+    SUPER_RARE,
+    UNCOMMON,
+    Pool,
+    load_pool,
+)  # fmt: skip
+from sim.problems import InputError, Problem, suggest
+
+
+@dataclass(frozen=True)
+class Deck:
+    """A legal deck: card indices with counts, in list order."""
+
+    path: str
+    name: str
+    counts: tuple[tuple[int, int], ...]
+
+    def cards(self) -> np.ndarray:
+        return np.array([c for c, n in self.counts for _ in range(n)], dtype=np.int64)
+
+
+def parse_deck(path: Path | str, pool: Pool) -> tuple[Deck, list[Problem], dict[int, int]]:
+    """A deck list's cards, with the problems of reading it (not yet its legality)."""
+    path = Path(path)
+    where = str(path)
+    problems: list[Problem] = []
+    counts: dict[int, int] = {}
+    first: dict[int, int] = {}
+    for line, raw in enumerate(read_text(path).splitlines(), start=1):
+        entry = raw.split("#", 1)[0].strip()
+        if not entry:
+            continue
+        head, _, word = entry.partition(" ")
+        if not head.isdecimal() or not word.strip():
+            problems.append(Problem(where, line, f"expected 'COUNT card', got {entry!r}"))
+            continue
+        card = pool.lookup(word)
+        if card is None:
+            shared = [pool.ids[i] for i, n in enumerate(pool.names)
+                      if n.lower() == word.strip().lower()]
+            hint = (f"; several cards have that name, use an id: {', '.join(shared)}" if shared
+                    else suggest(word.strip(), pool.names + pool.ids))
+            problems.append(Problem(where, line, f"unknown card {word.strip()!r}{hint}"))
+            continue
+        if int(head) < 1:
+            problems.append(Problem(where, line, f"card {pool.ids[card]!r}: count must be at "
+                                    "least 1"))
+            continue
+        counts[card] = counts.get(card, 0) + int(head)
+        first.setdefault(card, line)
+    ordered = tuple(sorted(counts.items(), key=lambda kv: first[kv[0]]))
+    return Deck(where, path.stem, ordered), problems, first
+
+
+def deck_problems(deck: Deck, pool: Pool, rules: Rules, first: dict[int, int]) -> list[Problem]:
+    """Every deck rule: size, copies per name by rarity, a character of each role."""
+    out = []
+    table, where = pool.table, deck.path
+    size = rules.values["deck_size"]
+    total = sum(n for _, n in deck.counts)
+    last = max(first.values(), default=0)
+    if total != size:
+        out.append(Problem(where, last, f"deck lists {total} cards, must be exactly {size} "
+                           "(rule option deck_size)"))
+    by_name: dict[str, list[tuple[int, int]]] = {}
+    for card, n in deck.counts:
+        if table[card, C_KIND] != BLANK:
+            by_name.setdefault(pool.names[card].lower(), []).append((card, n))
+    for entries in by_name.values():
+        card0 = entries[-1][0]
+        label = f"card {pool.ids[card0]!r} ({pool.names[card0]})"
+        line = max(first[c] for c, _ in entries)
+        if sum(n for _, n in entries) > MAX_PER_NAME:
+            out.append(Problem(where, line, f"{label}: {sum(n for _, n in entries)} copies of "
+                               f"the name, at most {MAX_PER_NAME}"))
+        for group, cap in ((COMMON,), 3), ((UNCOMMON,), 2), ((RARE, SUPER_RARE), 1):
+            k = sum(n for c, n in entries if table[c, C_RARITY] in group)
+            if k > cap:
+                kinds = "/".join(RARITIES[g] for g in group)
+                out.append(Problem(where, line, f"{label}: {k} {kinds} copies of the name, "
+                                   f"at most {cap}"))
+    for role in (OFF, DEF):
+        if not any(table[c, C_KIND] == CHARACTER and table[c, C_ROLE] == role
+                   for c, _ in deck.counts):
+            out.append(Problem(where, last, f"the deck needs a {ROLES[role]} character"))
+    return out
+
+
+def load_deck(path: Path | str, pool: Pool, rules: Rules) -> Deck:
+    deck, problems, first = parse_deck(path, pool)
+    problems += deck_problems(deck, pool, rules, first) if not problems else []
+    if problems:
+        raise InputError(problems)
+    return deck
+
+
+@dataclass(frozen=True)
+class Folder:
+    pool: Pool
+    rules: Rules
+    decks: dict[str, Deck]
+
+
+def load_folder(path: Path | str) -> Folder:
+    """A whole folder (cards.csv, rules.toml, *.deck), every problem gathered."""
+    path = Path(path)
+    problems: list[Problem] = []
+    pool = rules = None
+    try:
+        pool = load_pool(path / "cards.csv")
+    except InputError as err:
+        problems += err.problems
+    try:
+        rules = load_rules(path / "rules.toml") if (path / "rules.toml").exists() \
+            else default_rules()
+    except InputError as err:
+        problems += err.problems
+    decks = {}
+    if pool is not None:
+        for deck_path in sorted(path.glob("*.deck")):
+            try:
+                decks[deck_path.stem] = load_deck(deck_path, pool, rules or default_rules())
+            except InputError as err:
+                problems += err.problems
+    if problems:
+        raise InputError(problems)
+    return Folder(pool, rules, decks)
+
+
+def check_paths(paths) -> tuple[list[str], list[Problem]]:
+    """Validate folders, cards.csv, rules.toml or .deck files: (good news, problems)."""
+    notes: list[str] = []
+    problems: list[Problem] = []
+    for path in map(Path, paths):
+        try:
+            if path.is_dir():
+                folder = load_folder(path)
+                notes.append(f"{path}: {len(folder.pool)} cards, rule options valid")
+                notes += [f"{d.path}: legal ({sum(n for _, n in d.counts)} cards)"
+                          for d in folder.decks.values()]
+            elif path.suffix == ".deck":
+                folder_rules = path.parent / "rules.toml"
+                rules = load_rules(folder_rules) if folder_rules.exists() else default_rules()
+                deck = load_deck(path, load_pool(path.parent / "cards.csv"), rules)
+                notes.append(f"{path}: legal ({sum(n for _, n in deck.counts)} cards)")
+            elif path.suffix == ".toml":
+                load_rules(path)
+                notes.append(f"{path}: rule options valid")
+            elif path.suffix == ".csv":
+                notes.append(f"{path}: {len(load_pool(path))} cards valid")
+            else:
+                problems.append(Problem(str(path), 0, "no such folder, cards.csv, rules.toml "
+                                        "or .deck file"))
+        except InputError as err:
+            problems += err.problems
+    return notes, problems
