@@ -49,12 +49,13 @@ def test_kernel_equals_reference(policy):
 
 def test_kernel_equals_reference_under_other_rules():
     """Rule options reach both engines alike: replayed serves, deck-out on empty, matches
-    of three, win by two, a short ladder, ties to the Mute."""
+    of three, win by two, a short ladder, ties to the Mute, two boosts a shot, boosts on the
+    Default Shot."""
     m = load_matchup(FOLDER, "us-red-tide", "ussr-red-tide", "random", "lookahead")
     rules = m.rules.replace(serve_miss="replay", deck_out="forfeit_when_empty", match_games=3,
                             win_by=2, escalation=[5, 9, 13, 17], crit_target=18,
                             tie_rule="first", hand_limit=5, untap_steps=2, recycle_ratio=3,
-                            mulligans=2)
+                            mulligans=2, boosts_per_shot=2, boost_default_shot=True)
     m = load_matchup(FOLDER, "us-red-tide", "ussr-red-tide", "random", "lookahead", rules)
     assert_same(run_batch(m, 30, seed=3, n_log=30), reference_batch(m, 30, seed=3, n_log=30))
 
@@ -175,7 +176,7 @@ def test_every_rule_option_changes_the_games():
                    deck_out="forfeit_when_empty", points_to_win=9, win_by=2, hand_limit=6,
                    opening_hand=6, mulligans=0, untap_steps=0, recycle_ratio=3, match_games=3,
                    tie_rule="first", rally_mode=True, arsenal_a=["drive-shot"],
-                   arsenal_b=["order-of-lenin"])
+                   arsenal_b=["order-of-lenin"], boosts_per_shot=0, boost_default_shot=True)
     assert set(changes) == set(O.RULE_DEFAULTS)
     long_games = load_matchup(FOLDER, "us-red-tide", "ussr-red-tide", "greedy", None,
                               base.rules.replace(points_to_win=40))

@@ -110,8 +110,19 @@ def test_match_odds():
 
 
 def test_worth_on_the_die():
-    bare = rally_matchup(pa="default")
-    assert ex.worth_on_the_die(bare) == pytest.approx(0, abs=1e-5)
+    """A card with +b in both value sets and no penalty, ready every turn (two untap steps),
+    is the Default Shot with b added: worth exactly b on the die."""
+    import dataclasses
+
+    from sim.paintline.pool import C_ABONUS, C_APEN, C_NBONUS, C_NPEN
+
+    for b in (2, 3):
+        m = rally_matchup(["Drive Shot"], [], "greedy", "default", untap_steps=2)
+        card = m.pool.lookup("Drive Shot")
+        pool = m.pool.with_values({(card, C_NBONUS): b, (card, C_ABONUS): b, (card, C_NPEN): 0,
+                                   (card, C_APEN): 0})
+        assert ex.worth_on_the_die(dataclasses.replace(m, pool=pool)) == pytest.approx(
+            b, abs=1e-5)
     lenin = rally_matchup(["Order of Lenin"], [], "greedy", "default")
     worth = ex.worth_on_the_die(lenin)
     assert 2 < worth < 8
@@ -158,7 +169,8 @@ def test_simulation_agrees_with_exact(k):
     rec = run_batch(m, games, seed=100 + k)
     df = ex.check(answer, rec.hists["length"].sum(axis=0), rec.hists["top_step"].sum(axis=0),
                   int((rec.matches[:, 0] == 0).sum()), games)
-    assert df[df.quantity == "P(server wins point)"].n.sum() >= 200_000
+    # Lopsided configurations end games in fewer points, hence 190,000 rather than 200,000.
+    assert df[df.quantity == "P(server wins point)"].n.sum() >= 190_000
     worst = df.loc[df.z.abs().idxmax()]
     assert not df.flag.any(), f"{worst.quantity} seat {worst.seat}: z {worst.z:.2f}"
 

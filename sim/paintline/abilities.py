@@ -4,15 +4,18 @@ from __future__ import annotations
 
 from sim.jit import njit
 from sim.paintline import keywords as K
+from sim.paintline import policy as Pol
 from sim.paintline import pool as T
 from sim.paintline.rules import draw_card, untap_one_step
 from sim.paintline.state import (
+    ATT,
     COACH,
     COACH_USES,
     H_CRIT_LO,
     H_IGNORE,
     H_MUTE,
     H_SURGE,
+    PLAY,
     PLAY_N,
     TAP,
 )  # fmt: skip
@@ -55,17 +58,37 @@ def draw(arg, P, G, R, p, seen):
 
 
 @njit
-def ready(arg, P, p, skip_slot):
-    """Untap own other shot cards `arg` steps, each on the most tapped card (earliest first)."""
+def tapped_choices(prm, table, P, p, skip_slot, worths, cand):
+    """The distinct tapped shot cards in play but skip_slot (same card, tap and attachment
+    count once), with what one untap step on each is worth to the policy."""
+    n = 0
+    for i in range(P[p, PLAY_N]):
+        tap = P[p, TAP + i]
+        if i == skip_slot or tap == 0:
+            continue
+        same = False
+        for j in range(n):
+            s = cand[j]
+            if (P[p, PLAY + s] == P[p, PLAY + i] and P[p, TAP + s] == tap
+                    and P[p, ATT + s] == P[p, ATT + i]):
+                same = True
+        if same:
+            continue
+        cand[n] = i
+        worths[n] = Pol.untap_worth(prm, table, P[p, PLAY + i], tap)
+        n += 1
+    return n
+
+
+@njit
+def ready(arg, table, P, p, skip_slot, prm, keys, ctr, worths, cand):
+    """Ready n: untap own other shot cards n steps in all, one step at a time on the card
+    the policy chooses."""
     for _ in range(arg):
-        best = -1
-        for i in range(P[p, PLAY_N]):
-            tap = P[p, TAP + i]
-            if i != skip_slot and tap > 0 and (best < 0 or tap > P[p, TAP + best]):
-                best = i
-        if best < 0:
+        n = tapped_choices(prm, table, P, p, skip_slot, worths, cand)
+        if n == 0:
             return
-        untap_one_step(P, p, best)
+        untap_one_step(P, p, cand[Pol.choose_ready(prm, worths, n, keys, ctr, p)])
 
 
 @njit
@@ -94,7 +117,7 @@ def shape_shot(table, card, H):
 
 
 @njit
-def on_hit(table, card, slot, P, G, R, p, seen):
+def on_hit(table, card, slot, P, G, R, p, seen, prm, keys, ctr, worths, cand):
     """Abilities that act when the card is hit, before the roll. False on a forfeit."""
     for k in range(2):
         code = table[card, T.C_AB1 + 2 * k]
@@ -103,7 +126,7 @@ def on_hit(table, card, slot, P, G, R, p, seen):
             if not draw(arg, P, G, R, p, seen):
                 return False
         elif code == K.READY:
-            ready(arg, P, p, slot)
+            ready(arg, table, P, p, slot, prm, keys, ctr, worths, cand)
     return True
 
 
@@ -131,9 +154,12 @@ def clutch(table, P, p, roll, bonus, need):
 
 
 @njit
-def reroll(table, P, p):
-    """Coach Reroll n: n times a game, a missed shot is rolled again."""
+def reroll(table, P, p, prm, at_stake, keys, ctr):
+    """Coach Reroll n: n times a game, the player may roll a missed shot again (the policy
+    decides; at_stake is 0 when the miss costs nothing)."""
     if ability_arg(table, P[p, COACH], K.REROLL) < 0 or P[p, COACH_USES] <= 0:
+        return False
+    if not Pol.choose_reroll(prm, at_stake, keys, ctr, p):
         return False
     P[p, COACH_USES] -= 1
     return True

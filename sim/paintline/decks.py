@@ -10,7 +10,6 @@ import numpy as np
 
 from sim.paintline.options import Rules, load_rules
 from sim.paintline.pool import (  # fmt: skip
-    BLANK,
     C_KIND,
     C_NATION,
     COACH,
@@ -90,7 +89,9 @@ def load_deck(path: Path | str, pool: Pool) -> Deck:
         counts[card] = before + count
         first_line.setdefault(card, line)
         kind = table[card, C_KIND]
-        if kind not in (STAMINA, BLANK) and counts[card] > MAX_COPIES:
+        # Blank is a card like any other here: experiments that fill decks with Blanks
+        # (ablation, copy sweeps) build those decks in memory, outside this validator.
+        if kind != STAMINA and counts[card] > MAX_COPIES:
             problems.append(Problem(where, line, f"card {cname!r}: {counts[card]} copies, at "
                                     f"most {MAX_COPIES} of any card but Stamina"))
         if kind == COACH:

@@ -70,7 +70,9 @@ def blank_card(m: Matchup) -> int:
 
 
 def ablations(m: Matchup) -> list[Variant]:
-    """Every copy of one shot card or enhancement swapped for a Blank, one card at a time."""
+    """Every copy of one shot card or enhancement swapped for a Blank, one card at a time.
+    The variant decks may hold more than 4 Blanks: experiment decks, not playable ones, so
+    they are built here without the deck validator."""
     blank = blank_card(m)
     out = []
     for seat, deck in enumerate(m.decks):

@@ -8,7 +8,7 @@ import numpy as np
 
 from sim.jit import njit
 from sim.paintline import abilities as A
-from sim.paintline import keywords as K
+from sim.paintline import actions as Act
 from sim.paintline import options as O
 from sim.paintline import policy as Pol
 from sim.paintline import pool as T
@@ -16,23 +16,20 @@ from sim.paintline import rules as Ru
 from sim.paintline import schema as Rec
 from sim.paintline import shots as Sh
 from sim.paintline import state as S
-from sim.paintline.shots import MAX_OPTIONS, O_ADV, O_CARD, O_SRC, O_WHERE, SRC_HAND, SRC_PLAY
+from sim.paintline.shots import MAX_OPTIONS, SRC_HAND, SRC_PLAY
 from sim.rng import N_STREAMS, stream_key
 
 
 @njit(_nrt=True)
 def new_work(n_cards):
-    """Scratch arrays a thread reuses from turn to turn (the last three: the per-turn
-    memo of option odds, its turn stamps and the turn clock)."""
+    """Scratch arrays a thread reuses from turn to turn: hit options and their features,
+    worths, chosen positions and candidates of a decision."""
     return (
-        np.zeros((MAX_OPTIONS, 4), dtype=np.int64),
+        np.zeros((MAX_OPTIONS, Sh.N_OPT_COLS), dtype=np.int64),
         np.zeros((MAX_OPTIONS, Pol.N_FEATURES), dtype=np.float64),
-        np.zeros(S.CAP, dtype=np.float64),
-        np.zeros(S.CAP, dtype=np.int64),
-        np.zeros(S.CAP, dtype=np.int64),
-        np.zeros((2 * n_cards, 3), dtype=np.float64),
-        np.zeros(2 * n_cards, dtype=np.int64),
-        np.zeros(1, dtype=np.int64),
+        np.zeros(3 * S.CAP, dtype=np.float64),
+        np.zeros(3 * S.CAP, dtype=np.int64),
+        np.zeros(3 * S.CAP, dtype=np.int64),
     )
 
 
@@ -42,45 +39,6 @@ def first_in_hand(table, P, p, kind):
         if table[P[p, S.HAND + i], T.C_KIND] == kind:
             return i
     return -1
-
-
-@njit
-def play_to_table(table, P, p, prm, hit_slot, keys, ctr, work, cs):
-    """With stamina left over, the policy may put shot cards into the Arsenal and attach
-    enhancements (to the shot about to be hit first), one card at a time."""
-    opts, feats, worths, sel, cand, memo, stamp, clock = work
-    while True:
-        n = 0
-        free_slot = -1
-        if hit_slot >= 0 and P[p, S.ATT + hit_slot] < 0:
-            free_slot = hit_slot
-        else:
-            for s in range(P[p, S.PLAY_N]):
-                if P[p, S.ATT + s] < 0:
-                    free_slot = s
-                    break
-        for i in range(P[p, S.HAND_N]):
-            c = P[p, S.HAND + i]
-            kind = table[c, T.C_KIND]
-            shot = kind == T.BASIC_SHOT or kind == T.TRICK_SHOT
-            attach = kind == T.ENHANCEMENT and A.ability_arg(table, c, K.ATTACH) >= 0
-            if not shot and not (attach and free_slot >= 0):
-                continue
-            if table[c, T.C_COST] > P[p, S.PP_READY]:
-                continue
-            cand[n] = i
-            worths[n] = Pol.card_worth(prm, table, c, False)
-            n += 1
-        j = Pol.choose_play(prm, worths, n, keys, ctr, p)
-        if j < 0:
-            return
-        c = P[p, S.HAND + cand[j]]
-        Ru.pay_stamina(P, p, table[c, T.C_COST])
-        cs[p, c, Ru.CS_PLAYED] += 1
-        if table[c, T.C_KIND] == T.ENHANCEMENT:
-            Ru.attach_enhancement(P, p, cand[j], free_slot)
-        else:
-            Ru.play_shot_card(P, p, cand[j])
 
 
 @njit
@@ -112,62 +70,65 @@ def log_shot(G, H, p, roll, need, landed, crit, saved, log, log_n, li):
 def take_turn(table, R, prm, P, G, H, p, keys, ctr, seen, cs, work, log, log_n, li):
     """One shot is one turn of the player to hit. Returns True when the shot lands;
     a forfeit is left in G[FORFEIT]."""
-    opts, feats, worths, sel, cand, memo, stamp, clock = work
+    opts, feats, worths, sel, cand = work
     G[S.TURNS] += 1
     # 1. Ready stamina and draw.
     Ru.ready_stamina(P, p)
     if not Ru.draw_card(P, G, R, p, seen):
         return False
-    # 2. Put one Stamina into play.
+    # 2. Untap shot cards, one step each time, on the card the policy chooses.
+    for _ in range(R[O.R_UNTAP_STEPS]):
+        n = A.tapped_choices(prm, table, P, p, -1, worths, cand)
+        j = Pol.choose_untap(prm, worths, n, keys, ctr, p)
+        if j >= 0:
+            Ru.untap_one_step(P, p, cand[j])
+    # 3. Recycle (rally mode has no bag to draw from).
+    if R[O.R_RALLY_MODE] == 0 and not Act.recycle_turn(table, R, prm, P, G, p, keys, ctr, seen,
+                                                   work):
+        return False
+    # 4. Put one Stamina into play: after the recycle, so one it drew can be played.
     pos = first_in_hand(table, P, p, T.STAMINA)
     if pos >= 0 and Pol.choose_stamina(prm, P[p, S.PP_N], keys, ctr, p):
         cs[p, P[p, S.HAND + pos], Ru.CS_PLAYED] += 1
         Ru.put_stamina_into_play(P, p, pos)
-    # 3. Untap shot cards, one step each time.
-    for _ in range(R[O.R_UNTAP_STEPS]):
-        n = 0
-        for s in range(P[p, S.PLAY_N]):
-            if P[p, S.TAP + s] > 0:
-                cand[n] = s
-                worths[n] = Pol.card_worth(prm, table, P[p, S.PLAY + s], False)
-                n += 1
-        j = Pol.choose_untap(prm, worths, n, keys, ctr, p)
-        if j >= 0:
-            Ru.untap_one_step(P, p, cand[j])
-    # 4. Recycle.
-    n = P[p, S.HAND_N]
-    Pol.hand_worths(prm, table, P[p, S.HAND:S.HAND + n], n, P[p, S.PP_N], worths)
-    ratio = R[O.R_RECYCLE_RATIO]
-    k = Pol.choose_recycle(prm, worths, n, Ru.bag_left(P, p), ratio, keys, ctr, p, sel)
-    if k > 0 and not Ru.recycle(P, G, R, p, sel, k, seen):
-        return False
-    # 5. Choose the hit and pay for it.
-    n_opt = Sh.legal_hits(table, R, P, G, p, opts, feats, memo, stamp, clock)
+    # 5. Choose the hit with its enhancement and pay for both.
+    n_opt = Sh.legal_hits(table, R, P, G, p, opts, feats)
     o = Pol.choose_hit(prm, feats, n_opt, keys, ctr, p)
-    src = opts[o, O_SRC]
-    card = opts[o, O_CARD]
-    adv = opts[o, O_ADV]
+    src, where, card = opts[o, Sh.O_SRC], opts[o, Sh.O_WHERE], opts[o, Sh.O_CARD]
+    adv, epos, enh = opts[o, Sh.O_ADV], opts[o, Sh.O_ENH_POS], opts[o, Sh.O_ENH]
+    if enh >= 0:
+        Ru.remove_from_hand(P, p, epos)
+        Ru.pay_stamina(P, p, table[enh, T.C_COST])
+        cs[p, enh, Ru.CS_PLAYED] += 1
+        if src == SRC_HAND and epos < where:
+            where -= 1
     slot = -1
     if src == SRC_HAND:
         Ru.pay_stamina(P, p, table[card, T.C_COST])
         cs[p, card, Ru.CS_PLAYED] += 1
-        slot = Ru.play_shot_card(P, p, opts[o, O_WHERE])
+        slot = Ru.play_shot_card(P, p, where)
     elif src == SRC_PLAY:
         Ru.pay_stamina(P, p, table[card, T.C_COST])
-        slot = opts[o, O_WHERE]
-    # 6. Shot enhancements, then spare cards into play.
-    boost = -1
-    if slot >= 0:
-        boost = Sh.choose_boost_card(table, R, P, G, H, p, prm, slot, adv, keys, ctr, work)
-        if boost >= 0:
-            cs[p, boost, Ru.CS_PLAYED] += 1
-    play_to_table(table, P, p, prm, slot, keys, ctr, work, cs)
+        slot = where
+    if enh >= 0:
+        if Sh.is_boost(table, enh):
+            P[p, S.BOOSTS + P[p, S.BOOST_N]] = enh
+            P[p, S.BOOST_N] += 1
+        else:
+            P[p, S.ATT + slot] = enh
+    # 6. More single-use enhancements, then spare cards into play.
+    Act.build_shot(table, R, P, G, H, p, card, adv, slot)
+    n_boosts = P[p, S.BOOST_N]
+    Sh.offer_boosts(table, R, P, G, H, p, prm, keys, ctr, feats, cand)
+    for i in range(n_boosts, P[p, S.BOOST_N]):
+        cs[p, P[p, S.BOOSTS + i], Ru.CS_PLAYED] += 1
+    Act.play_to_table(table, P, p, prm, keys, ctr, work, cs)
     # 7. Hit: abilities, enhancements, double tap.
-    att = P[p, S.ATT + slot] if slot >= 0 else -1
-    Sh.prepare_shot(table, R, G, card, adv, att, boost, H)
+    Act.build_shot(table, R, P, G, H, p, card, adv, slot)
     if slot >= 0:
         cs[p, card, Ru.CS_HIT] += 1
-        if H[S.H_ACTIVE] == 1 and not A.on_hit(table, card, slot, P, G, R, p, seen):
+        if H[S.H_ACTIVE] == 1 and not A.on_hit(table, card, slot, P, G, R, p, seen, prm, keys,
+                                               ctr, worths, cand):
             return False
         Ru.double_tap(P, p, slot)
     # 8. Roll the ball; the coach may save a miss.
@@ -177,7 +138,8 @@ def take_turn(table, R, prm, P, G, H, p, keys, ctr, seen, cs, work, log, log_n, 
     roll = Ru.roll_the_ball(keys, ctr, p)
     landed = Ru.shot_lands(roll, bonus, need, crit_lo)
     saved = 0
-    if not landed and A.reroll(table, P, p):
+    at_stake = 0 if G[S.IS_SERVE] == 1 and R[O.R_SERVE_MISS] == 1 else 1
+    if not landed and A.reroll(table, P, p, prm, at_stake, keys, ctr):
         roll = Ru.roll_the_ball(keys, ctr, p)
         landed = Ru.shot_lands(roll, bonus, need, crit_lo)
         saved = 1
@@ -185,8 +147,7 @@ def take_turn(table, R, prm, P, G, H, p, keys, ctr, seen, cs, work, log, log_n, 
         landed = True
         saved = 2
     crit = landed and roll >= crit_lo and roll != 1
-    if boost >= 0:
-        Ru.discard(P, p, boost)
+    Ru.discard_boosts(P, p)
     if landed:
         if slot >= 0:
             cs[p, card, Ru.CS_LANDED] += 1
@@ -205,7 +166,7 @@ def take_turn(table, R, prm, P, G, H, p, keys, ctr, seen, cs, work, log, log_n, 
     if extra > 0:
         Pol.hand_worths(prm, table, P[p, S.HAND:S.HAND + n], n, P[p, S.PP_N], worths)
         Pol.choose_discards(prm, worths, n, extra, keys, ctr, p, sel)
-        Ru.discard_to_hand_limit(P, R, p, sel, extra)
+        Ru.discard_to_hand_limit(P, p, sel, extra)
     for i in range(P[p, S.HAND_N]):
         cs[p, P[p, S.HAND + i], Ru.CS_DEAD] += 1
     return landed

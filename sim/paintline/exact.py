@@ -14,7 +14,6 @@ from sim.paintline import policy as Pol
 from sim.paintline import pool as T
 from sim.paintline import rules as Ru
 from sim.paintline import shots as Sh
-from sim.paintline import state as S
 from sim.paintline.batch import Matchup
 from sim.paintline.options import TIE_RULE
 from sim.paintline.schema import RALLY_BINS
@@ -27,12 +26,11 @@ NO_CTR = np.zeros(6, dtype=np.int64)
 # The engine's own rules and the policies' own decisions, run as plain Python (a chain has
 # few states): one copy of the keyword logic and the odds, shared with the kernel.
 CHOOSE_HIT = pure(Pol.choose_hit)
-CARD_WORTH = pure(Pol.card_worth)
+UNTAP_WORTH = pure(Pol.untap_worth)
 ABILITY_ARG = pure(A.ability_arg)
 SERVE_ONLY = pure(A.serve_only)
 IN_FORCE = pure(A.abilities_in_force)
 SHOT_SHAPE = pure(A.shot_shape)
-READY = pure(A.ready)
 VALUE_SET = pure(Sh.value_set)
 OPTION_ODDS = pure(Sh.option_odds)
 HAS_ADVANTAGE = pure(Ru.has_advantage)
@@ -127,23 +125,33 @@ class RallyChain:
         for _ in range(self.r["untap_steps"]):
             nxt = []
             for p, tp in out:
-                tapped = [i for i, x in enumerate(tp) if x > 0]
-                if not tapped or prm[Pol.PLAYS] == 0:
-                    nxt.append((p, tp))
-                    continue
-                if prm[Pol.RANDOM] != 0:
-                    picks = [(1 / (len(tapped) + 1), -1)] + [
-                        (1 / (len(tapped) + 1), i) for i in tapped]
-                else:
-                    w = np.array([CARD_WORTH(prm, self.table, cards[i], False)
-                                  for i in tapped])
-                    picks = [(1.0, tapped[int(np.argmax(w))])]
-                for q, i in picks:
-                    new = list(tp)
-                    if i >= 0:
-                        new[i] -= 1
-                    nxt.append((p * q, tuple(new)))
+                nxt += self.step_choices(prm, cards, tp, -1, optional=True, prob=p)
             out = nxt
+        return out
+
+    def step_choices(self, prm, cards, taps, skip, optional, prob):
+        """[(probability, taps)] after one untap step on a card the policy picks among the
+        distinct tapped cards but skip (the engine's tapped_choices and choose_untap or
+        choose_ready); optional steps may be passed up (the untap, not Ready)."""
+        slots, seen = [], []
+        for i, x in enumerate(taps):
+            if i != skip and x > 0 and (cards[i], x) not in seen:
+                seen.append((cards[i], x))
+                slots.append(i)
+        if not slots or (optional and prm[Pol.PLAYS] == 0):
+            return [(prob, taps)]
+        if prm[Pol.RANDOM] != 0:
+            picks = [-1] * optional + slots
+            q = 1 / len(picks)
+        else:
+            w = [UNTAP_WORTH(prm, self.table, cards[i], taps[i]) for i in slots]
+            picks, q = [slots[int(np.argmax(w))]], 1.0
+        out = []
+        for i in picks:
+            new = list(taps)
+            if i >= 0:
+                new[i] -= 1
+            out.append((prob * q, tuple(new)))
         return out
 
     def turn(self, s: RallyState):
@@ -156,8 +164,8 @@ class RallyChain:
         for p_untap, taps in self.untap_choices(prm, cards, mine):
             options = [(-1, 0, -1)]
             for i, c in enumerate(cards):
-                if taps[i] != 0:
-                    continue
+                if taps[i] != 0 or any(taps[j] == 0 and cards[j] == c for j in range(i)):
+                    continue  # tapped, or a copy of a ready card already offered
                 if not s.serve and SERVE_ONLY(self.table, c):
                     continue
                 options.append((c, 0, i))
@@ -177,22 +185,25 @@ class RallyChain:
                 out += self.resolve(s, seat_of, taps, options[k], shots[k], p_untap * p_pick)
         return out
 
-    @staticmethod
-    def ready(taps: list[int], n: int, slot: int) -> list[int]:
-        """The Ready keyword by the engine's own rule, on a player holding these taps."""
-        P = np.zeros((1, S.PLAYER_SIZE), dtype=np.int64)
-        P[0, S.PLAY_N] = len(taps)
-        P[0, S.TAP:S.TAP + len(taps)] = taps
-        READY(n, P, 0, slot)
-        return [int(x) for x in P[0, S.TAP:S.TAP + len(taps)]]
-
     def resolve(self, s, seat_of, taps, option, shot, prob):
+        card, adv, slot = option
+        if card < 0 or not shot[6] or (n := ABILITY_ARG(self.table, card, K.READY)) <= 0:
+            return self.resolve_taps(s, seat_of, taps, option, shot, prob)
+        # Ready n: the policy's choice of card for each step, then the hit card is tapped.
+        prm = self.m.policies[seat_of]
+        cards = self.m.arsenals[seat_of]
+        outs = [(prob, tuple(taps))]
+        for _ in range(n):
+            outs = [o for p, tp in outs
+                    for o in self.step_choices(prm, cards, tp, slot, optional=False, prob=p)]
+        return [r for p, tp in outs
+                for r in self.resolve_taps(s, seat_of, tp, option, shot, p)]
+
+    def resolve_taps(self, s, seat_of, taps, option, shot, prob):
         card, adv, slot = option
         bonus, pen, crit_from, surge, ignore, mute, active = shot
         taps = list(taps)
         if card >= 0:
-            if active and (n := ABILITY_ARG(self.table, card, K.READY)) > 0:
-                taps = self.ready(taps, n, slot)
             taps[slot] = 2
         taps = tuple(taps)
         both = list(s.taps)

@@ -39,4 +39,7 @@ KEYWORDS = (
 BY_NAME = {k.name.lower(): k for k in KEYWORDS}
 
 COACH_ONLY = frozenset({CLUTCH, REROLL})
+# Keywords that act only when a shot card is hit: on any other kind they would do nothing.
+SHOT_ONLY = frozenset({SERVE, MUTE, IGNORE, DRAW, READY, CRIT, SURGE})
+NAMES = {k.opcode: k.name for k in KEYWORDS}
 ENHANCEMENT_ONLY = frozenset({ATTACH})

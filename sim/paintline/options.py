@@ -34,6 +34,8 @@ RULE_DEFAULTS: dict[str, object] = {
     "recycle_ratio": 2,
     "match_games": 1,
     "tie_rule": "hitter",
+    "boosts_per_shot": 60,
+    "boost_default_shot": False,
     "rally_mode": False,
     "arsenal_a": [],
     "arsenal_b": [],
@@ -47,7 +49,10 @@ ARSENALS = ("arsenal_a", "arsenal_b")
 MAX_ARSENAL = 4  # rally mode: shot cards each player starts every rally with
 R_RALLY_MODE = R_LADDER + MAX_LADDER
 R_ARSENAL = R_RALLY_MODE + 1  # seat p's cards at R_ARSENAL + p * MAX_ARSENAL, -1 padded
-N_RULES = R_ARSENAL + 2 * MAX_ARSENAL
+R_BOOSTS = R_ARSENAL + 2 * MAX_ARSENAL  # single-use enhancements one shot may take
+R_BOOST_DEFAULT = R_BOOSTS + 1  # 1 when single-use enhancements may boost the Default Shot
+N_RULES = R_BOOST_DEFAULT + 1
+
 
 @dataclass(frozen=True)
 class Rules:
@@ -149,7 +154,7 @@ def _check_rule_values(values: dict, where: str, lines: dict[str, int]) -> list[
                 bad(key, f"must be one of {MATCH_LENGTHS}, got {value}")
             elif not -MAX_VALUE <= value <= MAX_VALUE:
                 bad(key, f"out of range: {value}")
-            elif value < (0 if key in ("mulligans", "untap_steps") else 1):
+            elif value < (0 if key in ("mulligans", "untap_steps", "boosts_per_shot") else 1):
                 bad(key, f"out of range: {value}")
     return problems
 
@@ -173,5 +178,7 @@ def _rule_vector(values: dict) -> np.ndarray:
     v[R_LADDER : R_LADDER + len(ladder)] = ladder
     v[R_RALLY_MODE] = int(values["rally_mode"])
     v[R_ARSENAL : R_ARSENAL + 2 * MAX_ARSENAL] = -1
+    v[R_BOOSTS] = values["boosts_per_shot"]
+    v[R_BOOST_DEFAULT] = int(values["boost_default_shot"])
     v.setflags(write=False)
     return v

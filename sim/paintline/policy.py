@@ -111,11 +111,28 @@ def card_worth(prm, table, card, stamina_wanted):
     kind = table[card, T.C_KIND]
     if kind == T.STAMINA:
         return 100.0 if stamina_wanted else -1.0
+    if kind == T.BLANK:
+        return 0.0  # filler: worth nothing, below every card that does something
     v = table[card, T.C_NBONUS] + table[card, T.C_NPEN] + table[card, T.C_ABONUS]
     v += table[card, T.C_APEN]
     if kind == T.ENHANCEMENT:
         return 5.0 + v
     return 10.0 + v
+
+
+@njit
+def play_worth(prm, table, card, att):
+    """Worth of a shot card in play: the card, the cost already paid for it, its attachment."""
+    v = card_worth(prm, table, card, False) + table[card, T.C_COST]
+    if att >= 0:
+        v += card_worth(prm, table, att, False)
+    return v
+
+
+@njit
+def power_plant_worth(prm, i):
+    """Worth of the i-th stamina in the Power Plant: wanted up to the policy's cap."""
+    return 100.0 if i < prm[STAMINA_CAP] else -1.0
 
 
 @njit
@@ -151,13 +168,38 @@ def choose_stamina(prm, pp_n, keys, ctr, p):
 
 
 @njit
+def untap_worth(prm, table, card, tap):
+    """What one untap step on a tapped card is worth: its whole worth when it readies the
+    card, half of it when a double-tapped card only becomes single-tapped."""
+    return card_worth(prm, table, card, False) / tap
+
+
+@njit
 def choose_untap(prm, worths, n, keys, ctr, p):
-    """Which of n tapped shot cards to untap one step (index), or -1."""
+    """Which of n distinct tapped shot cards to untap one step (index), or -1."""
     if n == 0 or prm[PLAYS] == 0:
         return -1
     if prm[RANDOM] != 0:
         return pick(keys, ctr, p, n + 1) - 1
     return highest(worths, n)
+
+
+@njit
+def choose_ready(prm, worths, n, keys, ctr, p):
+    """Ready n: which of n distinct tapped shot cards takes the next step (index); the
+    keyword is not optional, so some card is chosen."""
+    if prm[RANDOM] != 0:
+        return pick(keys, ctr, p, n)
+    return highest(worths, n)
+
+
+@njit
+def choose_reroll(prm, at_stake, keys, ctr, p):
+    """Coach Reroll: roll this missed shot again? at_stake is 0 when the miss costs
+    nothing (a serve under serve_miss = "replay")."""
+    if prm[RANDOM] != 0:
+        return coin(keys, ctr, p)
+    return at_stake == 1
 
 
 @njit
@@ -194,24 +236,34 @@ def random_positions(n, k, keys, ctr, p, out):
 
 
 @njit
-def choose_recycle(prm, worths, n, bag, ratio, keys, ctr, p, out):
-    """How many cards to draw by recycling (k), with the ratio*k hand positions in out."""
+def choose_recycle(prm, worths, n, n_hand, bag, ratio, keys, ctr, p, out):
+    """Recycle: how many draws to earn (k), with the ratio*k cards to discard in out, as
+    positions among n candidates (hand cards first, then shot cards and stamina in play)."""
     if prm[PLAYS] == 0 or n < ratio:
         return 0
     if prm[RANDOM] != 0:
-        if not coin(keys, ctr, p):
-            return 0
-        random_positions(n, ratio, keys, ctr, p, out)
-        return 1
-    if bag <= prm[BAG_RESERVE] or n <= prm[RECYCLE_ABOVE]:
+        k = pick(keys, ctr, p, n // ratio + 1)
+        random_positions(n, k * ratio, keys, ctr, p, out)
+        return k
+    if bag <= prm[BAG_RESERVE] or n_hand <= prm[RECYCLE_ABOVE]:
         return 0
-    k = int((n - prm[RECYCLE_ABOVE]) // ratio)
+    k = int((n_hand - prm[RECYCLE_ABOVE]) // ratio)
     if k < 1:
         k = 1
     if k * ratio > n:
         k = n // ratio
     lowest(worths, n, k * ratio, out)
     return k
+
+
+@njit
+def choose_recycle_draws(prm, k, safe, keys, ctr, p):
+    """How many of the k cards a recycle allows to draw; safe is how many can be drawn
+    without forfeiting, and no policy draws more."""
+    most = k if k < safe else safe
+    if prm[RANDOM] != 0:
+        return pick(keys, ctr, p, most + 1)
+    return most
 
 
 @njit

@@ -213,4 +213,8 @@ def _check_card_shape(where: str, line: int, label: str, row: list[int]) -> list
             out.append(Problem(where, line, f"{label}: Attach is for enhancements only"))
         if kind == COACH and ab not in keywords.COACH_ONLY and ab != keywords.NONE:
             out.append(Problem(where, line, f"{label}: a coach takes a coach ability"))
+        elif ab in keywords.SHOT_ONLY and not is_shot:
+            out.append(Problem(where, line, f"{label}: {keywords.NAMES[ab]} does nothing on a "
+                                            f"{KINDS[kind].replace('_', ' ')}; it acts only "
+                                            "when a shot card is hit"))
     return out

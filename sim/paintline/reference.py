@@ -29,6 +29,7 @@ class Seat:
     power_plant: list[int] = field(default_factory=list)
     ready_stamina: int = 0
     discard: list[int] = field(default_factory=list)
+    boosts: list[int] = field(default_factory=list)  # single-use enhancements on this shot
     coach: int = -1
     coach_uses: int = 0
     score: int = 0
@@ -118,7 +119,7 @@ class ReferenceGame(ShotRules, TurnRules):
         for seat, s in enumerate(self.seats):
             deck = self.m.decks[seat]
             s.bag = [] if self.rally_mode else [int(c) for c in deck.bag()]
-            s.hand, s.table, s.power_plant, s.discard = [], [], [], []
+            s.hand, s.table, s.power_plant, s.discard, s.boosts = [], [], [], [], []
             s.ready_stamina = 0
             self.shuffle(seat)
             self.draw_opening_hand(seat)
@@ -175,10 +176,6 @@ class ReferenceGame(ShotRules, TurnRules):
         if self.rules["deck_out"] == "forfeit_when_empty" and not s.bag:
             self.say(f"{SEATS[seat]}'s bag is empty: forfeit")
             raise Forfeit(seat)
-
-    # --- the shot --------------------------------------------------------------------
-
-    # --- the turn --------------------------------------------------------------------
 
     # --- points, games, the match ----------------------------------------------------
 

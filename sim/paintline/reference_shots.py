@@ -26,7 +26,7 @@ class Shot:
     surge: int = 0
     ignore: bool = False
     mute: int = -1
-    boost: int = -1
+    boost: int = -1  # the first single-use enhancement, as the shot log records it
     active: bool = False
 
 
@@ -54,15 +54,15 @@ class ShotRules:
             return self.col(card, T.C_ABONUS), self.col(card, T.C_APEN)
         return self.col(card, T.C_NBONUS), self.col(card, T.C_NPEN)
 
-    def shot(self, card: int, advantage: int, attached: int, boost: int) -> Shot:
-        sh = Shot(card=card, advantage=advantage, boost=boost)
-        if card < 0:
-            return sh
-        for c in (card, attached, boost):
+    def shot(self, card: int, advantage: int, attached: int, boosts=()) -> Shot:
+        sh = Shot(card=card, advantage=advantage, boost=boosts[0] if boosts else -1)
+        for c in (card, attached, *boosts):
             if c >= 0:
                 b, p = self.values(c, advantage)
                 sh.bonus += b
                 sh.penalty += p
+        if card < 0:
+            return sh
         cost = self.col(card, T.C_COST)
         tie_hitter = self.rules["tie_rule"] == "hitter"
         sh.active = self.mute_cost < 0 or cost > self.mute_cost or (
@@ -108,14 +108,35 @@ class ShotRules:
     def worth(self, seat: int, card: int) -> float:
         return Pol.card_worth(self.policies[seat], self.cards, card, False)
 
+    def is_boost(self, card: int) -> bool:
+        return self.col(card, T.C_KIND) == T.ENHANCEMENT and self.ability(card, K.ATTACH) < 0
+
+    @staticmethod
+    def distinct(hand: list[int]) -> list[int]:
+        """Hand positions holding a card no earlier position holds."""
+        return [i for i, c in enumerate(hand) if c not in hand[:i]]
+
     def legal_hits(self, seat: int):
-        """The Default Shot, ready table cards and shot cards in hand it can pay for."""
+        """Every distinct hit: the Default Shot, ready table cards and shot cards in hand it
+        can pay for, in each value set open to it, each alone or with one enhancement."""
         s = self.seats[seat]
-        options = [(("default", -1, -1, 0), self.features(Shot(), 0))]
-        candidates = [("table", i, c.card, c.attached) for i, c in enumerate(s.table)
-                      if c.tap == 0]
-        candidates += [("hand", i, c, -1) for i, c in enumerate(s.hand)
-                       if self.col(c, T.C_KIND) in (T.BASIC_SHOT, T.TRICK_SHOT)]
+        boosts = self.rules["boosts_per_shot"] > 0
+        options = [(("default", -1, -1, 0, -1, -1), self.features(Shot(), 0))]
+        if boosts and self.rules["boost_default_shot"]:
+            for j in self.distinct(s.hand):
+                e = s.hand[j]
+                if self.is_boost(e) and self.col(e, T.C_COST) <= s.ready_stamina:
+                    options.append((("default", -1, -1, 0, j, e),
+                                    self.features(self.shot(-1, 0, -1, [e]),
+                                                  self.col(e, T.C_COST))))
+        candidates = []
+        seen = []
+        for i, c in enumerate(s.table):
+            if c.tap == 0 and (c.card, c.attached) not in seen:
+                seen.append((c.card, c.attached))
+                candidates.append(("table", i, c.card, c.attached))
+        candidates += [("hand", i, s.hand[i], -1) for i in self.distinct(s.hand)
+                       if self.col(s.hand[i], T.C_KIND) in (T.BASIC_SHOT, T.TRICK_SHOT)]
         for src, where, card, attached in candidates:
             cost = self.col(card, T.C_COST)
             if cost > s.ready_stamina:
@@ -124,31 +145,47 @@ class ShotRules:
                 continue
             sets = (0, 1) if self.has_advantage(card) else (0,)
             for adv in sets:
-                sh = self.shot(card, adv, attached, -1)
-                options.append(((src, where, card, adv), self.features(sh, cost)))
+                options.append(((src, where, card, adv, -1, -1),
+                                self.features(self.shot(card, adv, attached), cost)))
+                for j in self.distinct(s.hand):
+                    e = s.hand[j]
+                    if self.col(e, T.C_KIND) != T.ENHANCEMENT:
+                        continue
+                    boost = self.is_boost(e)
+                    if (boost and not boosts) or (not boost and attached >= 0):
+                        continue
+                    total = cost + self.col(e, T.C_COST)
+                    if total > s.ready_stamina:
+                        continue
+                    sh = (self.shot(card, adv, attached, [e]) if boost
+                          else self.shot(card, adv, e))
+                    options.append(((src, where, card, adv, j, e), self.features(sh, total)))
         return options
 
-    def choose_boost(self, seat: int, slot: int, adv: int) -> int:
+    def offer_boosts(self, seat: int, card: int, adv: int, attached: int) -> None:
+        """Further single-use enhancements, one at a time while the policy takes them."""
         s = self.seats[seat]
-        card, attached = s.table[slot].card, s.table[slot].attached
-        base_feats = np.array([self.features(self.shot(card, adv, attached, -1), 0)])
-        base = Pol.hit_score(self.policies[seat], base_feats, 0)
-        cands, feats = [], []
-        for i, e in enumerate(s.hand):
-            if self.col(e, T.C_KIND) != T.ENHANCEMENT or self.ability(e, K.ATTACH) >= 0:
-                continue
-            cost = self.col(e, T.C_COST)
-            if cost > s.ready_stamina:
-                continue
-            cands.append(i)
-            feats.append(self.features(self.shot(card, adv, attached, e), cost))
-        arr = np.array(feats or [[0.0] * Pol.N_FEATURES])
-        b = Pol.choose_boost(self.policies[seat], arr, len(cands), base, self.keys,
-                             self.counters, seat)
-        if b < 0:
-            return -1
-        e = s.hand.pop(cands[b])
-        s.ready_stamina -= self.col(e, T.C_COST)
-        self.stat(seat, e, "played")
-        self.say(f"{SEATS[seat]} boosts with {self.names[e]}")
-        return e
+        if card < 0 and not self.rules["boost_default_shot"]:
+            return
+        while len(s.boosts) < self.rules["boosts_per_shot"]:
+            now = self.shot(card, adv, attached, s.boosts)
+            base = Pol.hit_score(self.policies[seat], np.array([self.features(now, 0)]), 0)
+            cands, feats = [], []
+            for i in self.distinct(s.hand):
+                e = s.hand[i]
+                cost = self.col(e, T.C_COST)
+                if not self.is_boost(e) or cost > s.ready_stamina:
+                    continue
+                cands.append(i)
+                feats.append(self.features(self.shot(card, adv, attached, [*s.boosts, e]),
+                                           cost))
+            arr = np.array(feats or [[0.0] * Pol.N_FEATURES])
+            b = Pol.choose_boost(self.policies[seat], arr, len(cands), base, self.keys,
+                                 self.counters, seat)
+            if b < 0:
+                return
+            e = s.hand.pop(cands[b])
+            s.ready_stamina -= self.col(e, T.C_COST)
+            s.boosts.append(e)
+            self.stat(seat, e, "played")
+            self.say(f"{SEATS[seat]} boosts with {self.names[e]}")

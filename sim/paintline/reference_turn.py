@@ -1,5 +1,6 @@
-"""The reference engine's turn in plain Python: stamina, untap, recycle, the hit and its
-roll with coach saves, cards put into play, and the keywords that act when a card is hit."""
+"""The reference engine's turn in plain Python: untap, recycle, stamina, the hit with its
+enhancements and its roll with coach saves, cards put into play, and the keywords that act
+when a card is hit."""
 
 from __future__ import annotations
 
@@ -33,6 +34,58 @@ class TurnRules:
     """Turn rules of the reference game (a mixin of ReferenceGame, whose state, streams,
     log and shot rules it uses)."""
 
+    def tapped_choices(self, seat: int, skip: int) -> tuple[list[int], np.ndarray]:
+        """Distinct tapped table cards but skip, with what one untap step is worth."""
+        s = self.seats[seat]
+        slots, keys = [], []
+        for i, c in enumerate(s.table):
+            if i != skip and c.tap > 0 and (c.card, c.tap, c.attached) not in keys:
+                keys.append((c.card, c.tap, c.attached))
+                slots.append(i)
+        w = [Pol.untap_worth(self.policies[seat], self.cards, s.table[i].card, s.table[i].tap)
+             for i in slots]
+        return slots, np.array(w or [0.0])
+
+    def recycle(self, seat: int) -> None:
+        """Discard ratio*k cards of hand and play (the policy's choice), draw up to k."""
+        s = self.seats[seat]
+        prm = self.policies[seat]
+        who = SEATS[seat]
+        units = ([("hand", i) for i in range(len(s.hand))]
+                 + [("table", i) for i in range(len(s.table))]
+                 + [("plant", i) for i in range(len(s.power_plant))])
+        w = list(self.worths(seat)[: len(s.hand)])
+        w += [Pol.play_worth(prm, self.cards, c.card, c.attached) for c in s.table]
+        w += [Pol.power_plant_worth(prm, i) for i in range(len(s.power_plant))]
+        ratio = self.rules["recycle_ratio"]
+        chosen = np.zeros(3 * 64, dtype=np.int64)
+        k = Pol.choose_recycle(prm, np.array(w or [0.0]), len(units), len(s.hand), len(s.bag),
+                               ratio, self.keys, self.counters, seat, chosen)
+        if k == 0:
+            return
+        safe = len(s.bag) - (1 if self.rules["deck_out"] == "forfeit_when_empty" and s.bag
+                             else 0)
+        draws = Pol.choose_recycle_draws(prm, k, safe, self.keys, self.counters, seat)
+        gone = sorted((units[int(x)] for x in chosen[: k * ratio]),
+                      key=lambda u: ("hand", "table", "plant").index(u[0]) * 1000 + u[1],
+                      reverse=True)
+        names = [self.names[{"hand": lambda i: s.hand[i], "table": lambda i: s.table[i].card,
+                             "plant": lambda i: s.power_plant[i]}[z](i)] for z, i in gone]
+        self.say(f"{who} recycles {', '.join(names)}; draws {draws}")
+        for zone, i in gone:
+            if zone == "plant":
+                s.discard.append(s.power_plant.pop(i))
+                s.ready_stamina = min(s.ready_stamina, len(s.power_plant))
+            elif zone == "table":
+                c = s.table.pop(i)
+                s.discard.append(c.card)
+                if c.attached >= 0:
+                    s.discard.append(c.attached)
+            else:
+                s.discard.append(s.hand.pop(i))
+        for _ in range(draws):
+            self.draw_card(seat)
+
     def take_turn(self, seat: int) -> bool:
         s = self.seats[seat]
         prm = self.policies[seat]
@@ -43,7 +96,17 @@ class TurnRules:
         # 1. Ready all stamina, draw a card.
         s.ready_stamina = self.stamina_in_play(s)
         self.draw_card(seat)
-        # 2. One Stamina into play.
+        # 2. Untap one step, on the card the policy chooses.
+        for _ in range(self.rules["untap_steps"]):
+            slots, w = self.tapped_choices(seat, -1)
+            j = Pol.choose_untap(prm, w, len(slots), keys, ctr, seat)
+            if j >= 0:
+                s.table[slots[j]].tap -= 1
+                self.say(f"{who} untaps {self.names[s.table[slots[j]].card]} one step")
+        # 3. Recycle (rally mode has no bag).
+        if not self.rally_mode:
+            self.recycle(seat)
+        # 4. One Stamina into play (after the recycle: it may have drawn one).
         pos = next((i for i, c in enumerate(s.hand) if self.col(c, T.C_KIND) == T.STAMINA), -1)
         if pos >= 0 and Pol.choose_stamina(prm, len(s.power_plant), keys, ctr, seat):
             card = s.hand.pop(pos)
@@ -51,31 +114,17 @@ class TurnRules:
             s.power_plant.append(card)
             s.ready_stamina += 1
             self.say(f"{who} puts {self.names[card]} into play ({len(s.power_plant)} in play)")
-        # 3. Untap one step.
-        for _ in range(self.rules["untap_steps"]):
-            tapped = [c for c in s.table if c.tap > 0]
-            w = np.array([self.worth(seat, c.card) for c in tapped] or [0.0])
-            j = Pol.choose_untap(prm, w, len(tapped), keys, ctr, seat)
-            if j >= 0:
-                tapped[j].tap -= 1
-                self.say(f"{who} untaps {self.names[tapped[j].card]} one step")
-        # 4. Recycle.
-        ratio = self.rules["recycle_ratio"]
-        chosen = np.zeros(64, dtype=np.int64)
-        k = Pol.choose_recycle(prm, self.worths(seat), len(s.hand), len(s.bag), ratio, keys,
-                               ctr, seat, chosen)
-        if k > 0:
-            gone = sorted(int(x) for x in chosen[: k * ratio])
-            self.say(f"{who} recycles {self.cards_text([s.hand[i] for i in gone])}")
-            for i in reversed(gone):
-                s.discard.append(s.hand.pop(i))
-            for _ in range(k):
-                self.draw_card(seat)
-        # 5. Choose the hit from every legal option and pay for it.
+        # 5. Choose the hit with its enhancement and pay for both.
         options = self.legal_hits(seat)
         feats = np.array([f for _, f in options])
         o = Pol.choose_hit(prm, feats, len(options), keys, ctr, seat)
-        (src, where, card, adv), _ = options[o]
+        (src, where, card, adv, epos, enh), _ = options[o]
+        if enh >= 0:
+            s.hand.pop(epos)
+            s.ready_stamina -= self.col(enh, T.C_COST)
+            self.stat(seat, enh, "played")
+            if src == "hand" and epos < where:
+                where -= 1
         slot = -1
         if src == "hand":
             s.ready_stamina -= self.col(card, T.C_COST)
@@ -87,12 +136,19 @@ class TurnRules:
         elif src == "table":
             s.ready_stamina -= self.col(card, T.C_COST)
             slot = where
-        # 6. Single-use enhancement, then spare cards onto the table.
-        boost = self.choose_boost(seat, slot, adv) if slot >= 0 else -1
-        self.play_to_table(seat, slot)
+        if enh >= 0:
+            if self.is_boost(enh):
+                s.boosts.append(enh)
+                self.say(f"{who} boosts with {self.names[enh]}")
+            else:
+                s.table[slot].attached = enh
+                self.say(f"{who} attaches {self.names[enh]} to {self.names[card]}")
+        # 6. More single-use enhancements, then spare cards onto the table.
+        self.offer_boosts(seat, card, adv, s.table[slot].attached if slot >= 0 else -1)
+        self.play_to_table(seat)
         # 7. Hit: abilities, double tap.
         attached = s.table[slot].attached if slot >= 0 else -1
-        sh = self.shot(card, adv, attached, boost)
+        sh = self.shot(card, adv, attached, s.boosts)
         if slot >= 0:
             self.stat(seat, card, "hit")
             if sh.active:
@@ -103,7 +159,9 @@ class TurnRules:
         roll = self.roll_the_ball(seat)
         landed = self.lands(roll, sh.bonus, need, sh.crit_from)
         saved = 0
-        if not landed and self.ability(s.coach, K.REROLL) >= 0 and s.coach_uses > 0:
+        at_stake = 0 if self.is_serve and self.rules["serve_miss"] == "replay" else 1
+        if (not landed and self.ability(s.coach, K.REROLL) >= 0 and s.coach_uses > 0
+                and Pol.choose_reroll(prm, at_stake, keys, ctr, seat)):
             s.coach_uses -= 1
             self.say(f"{who} misses with {roll}; {self.names[s.coach]} rerolls")
             roll = self.roll_the_ball(seat)
@@ -117,8 +175,8 @@ class TurnRules:
             saved = 2
             self.say(f"{who} misses by {need - roll - sh.bonus}; {self.names[s.coach]} saves it")
         crit = landed and roll >= sh.crit_from and roll != 1
-        if boost >= 0:
-            s.discard.append(boost)
+        s.discard += s.boosts
+        s.boosts = []
         value_set = "Advantage" if adv else "Normal"
         self.say(
             f"{who} hits {self.name(card)}"
@@ -143,7 +201,7 @@ class TurnRules:
         self.shots += 1
         self.shot_rows.append([self.game_no, self.point_no, self.turns, seat, card, adv,
                                sh.bonus, need, roll, int(landed), int(crit), self.step,
-                               sh.penalty, saved, boost])
+                               sh.penalty, saved, sh.boost])
         # 9. Discard down to the hand limit.
         extra = len(s.hand) - self.rules["hand_limit"]
         if extra > 0:
@@ -158,32 +216,39 @@ class TurnRules:
             self.stat(seat, c, "dead_turns")
         return landed
 
-    def play_to_table(self, seat: int, hit_slot: int) -> None:
+    def play_to_table(self, seat: int) -> None:
+        """Spare shot cards into the Arsenal, Attach enhancements onto shot cards of the
+        policy's choice, one distinct option at a time."""
         s = self.seats[seat]
         while True:
-            if hit_slot >= 0 and s.table[hit_slot].attached < 0:
-                free = hit_slot
-            else:
-                free = next((i for i, c in enumerate(s.table) if c.attached < 0), -1)
-            cands = []
-            for i, c in enumerate(s.hand):
+            cands, w = [], []
+            for i in self.distinct(s.hand):
+                c = s.hand[i]
                 kind = self.col(c, T.C_KIND)
-                shot = kind in (T.BASIC_SHOT, T.TRICK_SHOT)
-                attach = kind == T.ENHANCEMENT and self.ability(c, K.ATTACH) >= 0
-                if (shot or (attach and free >= 0)) and self.col(c, T.C_COST) <= s.ready_stamina:
-                    cands.append(i)
-            w = np.array([self.worth(seat, s.hand[i]) for i in cands] or [0.0])
-            j = Pol.choose_play(self.policies[seat], w, len(cands), self.keys, self.counters,
-                                seat)
+                if self.col(c, T.C_COST) > s.ready_stamina:
+                    continue
+                if kind in (T.BASIC_SHOT, T.TRICK_SHOT):
+                    cands.append((i, -1))
+                    w.append(self.worth(seat, c))
+                elif kind == T.ENHANCEMENT and self.ability(c, K.ATTACH) >= 0:
+                    free = []
+                    for j, t in enumerate(s.table):
+                        if t.attached < 0 and (t.card, t.tap) not in free:
+                            free.append((t.card, t.tap))
+                            cands.append((i, j))
+                            w.append(self.worth(seat, c) + 0.001 * self.worth(seat, t.card))
+            j = Pol.choose_play(self.policies[seat], np.array(w or [0.0]), len(cands),
+                                self.keys, self.counters, seat)
             if j < 0:
                 return
-            c = s.hand.pop(cands[j])
+            i, target = cands[j]
+            c = s.hand.pop(i)
             s.ready_stamina -= self.col(c, T.C_COST)
             self.stat(seat, c, "played")
-            if self.col(c, T.C_KIND) == T.ENHANCEMENT:
-                s.table[free].attached = c
+            if target >= 0:
+                s.table[target].attached = c
                 self.say(f"{SEATS[seat]} attaches {self.names[c]} to "
-                         f"{self.names[s.table[free].card]}")
+                         f"{self.names[s.table[target].card]}")
             else:
                 s.table.append(InPlay(c))
                 self.say(f"{SEATS[seat]} puts {self.names[c]} into the Arsenal")
@@ -198,8 +263,9 @@ class TurnRules:
                     self.draw_card(seat)
             elif code == K.READY:
                 for _ in range(arg):
-                    others = [i for i, c in enumerate(s.table) if i != slot and c.tap > 0]
-                    if not others:
+                    slots, w = self.tapped_choices(seat, slot)
+                    if not slots:
                         break
-                    best = max(others, key=lambda i: (s.table[i].tap, -i))
-                    s.table[best].tap -= 1
+                    j = Pol.choose_ready(self.policies[seat], w, len(slots), self.keys,
+                                         self.counters, seat)
+                    s.table[slots[j]].tap -= 1

@@ -11,6 +11,8 @@ from sim.paintline.state import (
     BAG,
     BAG_LEN,
     BAG_TOP,
+    BOOST_N,
+    BOOSTS,
     CRIT,
     DISC,
     DISC_N,
@@ -87,6 +89,7 @@ def gather_cards(P, p, bag):
     P[p, PP_N] = 0
     P[p, PP_READY] = 0
     P[p, DISC_N] = 0
+    P[p, BOOST_N] = 0
 
 
 @njit
@@ -138,6 +141,15 @@ def bag_left(P, p):
 
 
 @njit
+def safe_draws(P, R, p):
+    """Cards the player can draw now without forfeiting the game."""
+    n = bag_left(P, p)
+    if R[O.R_DECK_OUT] == 1 and n > 0:
+        n -= 1  # forfeit_when_empty: the card that empties the bag forfeits
+    return n
+
+
+@njit
 def draw_card(P, G, R, p, seen):
     """Draw one card; drawing from an empty bag, or emptying it under forfeit_when_empty,
     forfeits the game. Returns False on a forfeit."""
@@ -173,13 +185,15 @@ def remove_from_hand(P, p, pos):
 
 @njit
 def discard(P, p, card):
+    """A card onto its owner's discard pile."""
     P[p, DISC + P[p, DISC_N]] = card
     P[p, DISC_N] += 1
 
 
 @njit
 def remove_from_play(P, p, slot):
-    """A shot card leaves play (recycled): it and its attachment go to the discard pile."""
+    """A shot card leaves play (recycled): it and its attachment go to the discard pile
+    (the attachment goes with its card and does not count toward the recycle)."""
     discard(P, p, P[p, PLAY + slot])
     if P[p, ATT + slot] >= 0:
         discard(P, p, P[p, ATT + slot])
@@ -241,32 +255,57 @@ def attach_enhancement(P, p, pos, slot):
 
 
 @njit
-def recycle(P, G, R, p, positions, k, seen):
-    """Discard ratio*k cards from hand (positions, any order), then draw k.
-    Returns False when a draw forfeits the game."""
-    discard_from_hand(P, p, positions, k * R[O.R_RECYCLE_RATIO])
-    for _ in range(k):
+def recycle(P, G, R, p, units, m, draws, seen):
+    """Recycle: discard the m chosen cards (positions among the hand cards, then the shot
+    cards in play, then the stamina in the Power Plant; coaches are never among them), then
+    draw `draws` cards, at most one for every recycle_ratio discarded (each draw is the
+    player's choice). Returns False when a draw forfeits the game."""
+    sort_descending(units, m)
+    n_hand = P[p, HAND_N]
+    n_play = P[p, PLAY_N]
+    # Highest positions first (stamina, then play, then hand) so the rest stay valid.
+    for a in range(m):
+        u = units[a]
+        if u >= n_hand + n_play:
+            i = u - n_hand - n_play
+            discard(P, p, P[p, PP + i])
+            for j in range(i, P[p, PP_N] - 1):
+                P[p, PP + j] = P[p, PP + j + 1]
+            P[p, PP_N] -= 1
+            if P[p, PP_READY] > P[p, PP_N]:
+                P[p, PP_READY] = P[p, PP_N]
+        elif u >= n_hand:
+            remove_from_play(P, p, u - n_hand)
+        else:
+            discard(P, p, remove_from_hand(P, p, u))
+    for _ in range(draws):
         if not draw_card(P, G, R, p, seen):
             return False
     return True
 
 
 @njit
-def discard_to_hand_limit(P, R, p, positions, n):
+def discard_to_hand_limit(P, p, positions, n):
     """End of turn: discard the chosen hand positions (n of them, hand > limit)."""
     discard_from_hand(P, p, positions, n)
+
+
+@njit
+def sort_descending(values, n):
+    """Sort values[:n] from the highest down (selection sort: n is a handful)."""
+    for a in range(n):
+        best = a
+        for b in range(a + 1, n):
+            if values[b] > values[best]:
+                best = b
+        values[a], values[best] = values[best], values[a]
 
 
 @njit
 def discard_from_hand(P, p, positions, n):
     """Discard the hand cards at n distinct positions (in any order)."""
     # Remove from the highest position down so earlier positions stay valid.
-    for a in range(n):
-        best = a
-        for b in range(a + 1, n):
-            if positions[b] > positions[best]:
-                best = b
-        positions[a], positions[best] = positions[best], positions[a]
+    sort_descending(positions, n)
     for a in range(n):
         discard(P, p, remove_from_hand(P, p, positions[a]))
 
@@ -346,6 +385,14 @@ def double_tap(P, p, slot):
 
 
 # --- points -------------------------------------------------------------------------
+
+
+@njit
+def discard_boosts(P, p):
+    """After the roll, the single-use enhancements that boosted the shot are discarded."""
+    for i in range(P[p, BOOST_N]):
+        discard(P, p, P[p, BOOSTS + i])
+    P[p, BOOST_N] = 0
 
 
 @njit

@@ -1,6 +1,6 @@
-"""Hit options: what each legal hit would roll with (its card, attachment, boost and the
-abilities in force), its exact odds over the d20, and the single-use boost offered to the
-policy; shared by the kernel and, as plain-Python twins, by the exact solver."""
+"""Hit options: what each legal hit would roll with (its card, attachment, enhancement and
+the abilities in force), its exact odds over the d20, and the further single-use boosts
+offered to the policy; shared by the kernel and, as plain-Python twins, by the exact solver."""
 
 from __future__ import annotations
 
@@ -13,11 +13,16 @@ from sim.paintline import pool as T
 from sim.paintline import rules as Ru
 from sim.paintline import state as S
 
-MAX_OPTIONS = 2 * 2 * S.CAP + 1
+# A hit option is a shot (or the Default Shot) with at most one enhancement from hand; shot
+# cards and enhancements share one deck of at most CAP cards, so s shots and e enhancements
+# give at most 2 * s * (e + 1) <= (CAP + 1)^2 / 2 options, plus the Default Shot's.
+MAX_OPTIONS = (S.CAP + 1) ** 2 // 2 + S.CAP + 2
 # Hit option sources.
 SRC_DEFAULT, SRC_PLAY, SRC_HAND = 0, 1, 2
-# Columns of an option row: source, slot or hand position, card, advantage.
-O_SRC, O_WHERE, O_CARD, O_ADV = 0, 1, 2, 3
+# Columns of an option row: source, slot or hand position, card, advantage, hand position
+# of its enhancement (-1 for none) and that enhancement.
+O_SRC, O_WHERE, O_CARD, O_ADV, O_ENH_POS, O_ENH = 0, 1, 2, 3, 4, 5
+N_OPT_COLS = 6
 
 
 @njit
@@ -29,9 +34,9 @@ def value_set(table, card, adv):
 
 
 @njit
-def prepare_shot(table, R, G, card, adv, att, boost, H):
-    """Fill H with what a shot would roll with: values of the card, its attachment and
-    boost (same value set), and the abilities in force."""
+def prepare_shot(table, R, G, card, adv, att, H):
+    """Fill H with what a shot would roll with: values of the card and its attachment (same
+    value set), and the abilities in force; boosts are added by add_boost."""
     H[S.H_CARD] = card
     H[S.H_ADV] = adv
     H[S.H_BONUS] = 0
@@ -40,7 +45,7 @@ def prepare_shot(table, R, G, card, adv, att, boost, H):
     H[S.H_SURGE] = 0
     H[S.H_IGNORE] = 0
     H[S.H_MUTE] = -1
-    H[S.H_BOOST] = boost
+    H[S.H_BOOST] = -1
     H[S.H_ACTIVE] = 0
     if card < 0:
         return
@@ -49,15 +54,21 @@ def prepare_shot(table, R, G, card, adv, att, boost, H):
         b2, p2 = value_set(table, att, adv)
         b += b2
         p += p2
-    if boost >= 0:
-        b2, p2 = value_set(table, boost, adv)
-        b += b2
-        p += p2
     H[S.H_BONUS] = b
     H[S.H_PEN] = p
     if A.abilities_in_force(table, card, G[S.MUTE_COST], R[O.R_TIE_RULE]):
         H[S.H_ACTIVE] = 1
         A.shape_shot(table, card, H)
+
+
+@njit
+def add_boost(table, e, H):
+    """A single-use enhancement adds its values, in the shot's value set, to the shot."""
+    b, p = value_set(table, e, H[S.H_ADV])
+    H[S.H_BONUS] += b
+    H[S.H_PEN] += p
+    if H[S.H_BOOST] < 0:
+        H[S.H_BOOST] = e
 
 
 @njit
@@ -88,37 +99,72 @@ def next_target(R, G, surge):
 
 
 @njit
-def shot_features(R, G, H, cost, feats, i):
+def fill_features(R, G, bonus, pen, crit_lo, surge, ignore, cost, feats, i):
     """What a policy weighs: P(land), penalty put on the opponent, P(land and a plain
     return misses), stamina spent."""
-    p_hit, look = option_odds(H[S.H_BONUS], H[S.H_PEN], H[S.H_CRIT_LO], shot_need(R, G, H),
-                              next_target(R, G, H[S.H_SURGE]), R[O.R_CRIT_TARGET])
+    need = Ru.escalation_target(G, R) + (0 if ignore == 1 else G[S.IN_PEN])
+    p_hit, look = option_odds(bonus, pen, crit_lo, need, next_target(R, G, surge),
+                              R[O.R_CRIT_TARGET])
     feats[i, Pol.F_HIT] = p_hit
-    feats[i, Pol.F_PEN] = H[S.H_PEN]
+    feats[i, Pol.F_PEN] = pen
     feats[i, Pol.F_LOOK] = look
     feats[i, Pol.F_COST] = cost
 
 
 @njit
-def legal_hits(table, R, P, G, p, opts, feats, memo, stamp, clock):
-    """Every legal hit: the Default Shot, each ready Arsenal card it can pay for, each shot
-    card in hand it can pay for, in each value set open to it. The odds of a card without
-    attachment are worked out once a turn (copies share them)."""
-    clock[0] += 1
-    now = clock[0]
+def shot_features(R, G, H, extra_bonus, extra_pen, cost, feats, i):
+    """fill_features for the shot in H with extra values (a boost under consideration)."""
+    fill_features(R, G, H[S.H_BONUS] + extra_bonus, H[S.H_PEN] + extra_pen, H[S.H_CRIT_LO],
+                  H[S.H_SURGE], H[S.H_IGNORE], cost, feats, i)
+
+
+@njit
+def repeats_in_hand(P, p, i):
+    """True when an earlier hand position holds the same card (not a distinct option)."""
+    c = P[p, S.HAND + i]
+    for j in range(i):
+        if P[p, S.HAND + j] == c:
+            return True
+    return False
+
+
+@njit
+def is_boost(table, e):
+    """A single-use shot enhancement (one without Attach)."""
+    return table[e, T.C_KIND] == T.ENHANCEMENT and A.ability_arg(table, e, K.ATTACH) < 0
+
+
+@njit
+def add_option(opts, feats, n, src, where, card, adv, enh_pos, enh):
+    opts[n, O_SRC], opts[n, O_WHERE], opts[n, O_CARD] = src, where, card
+    opts[n, O_ADV], opts[n, O_ENH_POS], opts[n, O_ENH] = adv, enh_pos, enh
+
+
+@njit
+def legal_hits(table, R, P, G, p, opts, feats):
+    """Every distinct legal hit: the Default Shot, each ready Arsenal card it can pay for,
+    each shot card in hand it can pay for, in each value set open to it, each alone or
+    with one enhancement from hand it can also pay for (a single-use boost, or an Attach
+    onto a card that has none), so the hit is chosen knowing its enhancement."""
     ready = P[p, S.PP_READY]
     serve = G[S.IS_SERVE]
-    target = Ru.escalation_target(G, R)
-    in_pen = G[S.IN_PEN]
     mute_cost = G[S.MUTE_COST]
     tie = R[O.R_TIE_RULE]
-    crit_target = R[O.R_CRIT_TARGET]
-    # The Default Shot: no bonus, no penalty, no abilities.
-    p_hit, look = option_odds(0, 0, 20, target + in_pen, next_target(R, G, 0), crit_target)
-    opts[0, O_SRC], opts[0, O_WHERE], opts[0, O_CARD], opts[0, O_ADV] = SRC_DEFAULT, -1, -1, 0
-    feats[0, Pol.F_HIT], feats[0, Pol.F_PEN] = p_hit, 0.0
-    feats[0, Pol.F_LOOK], feats[0, Pol.F_COST] = look, 0.0
+    boosts = R[O.R_BOOSTS] > 0
+    # The Default Shot: no bonus, no penalty, no abilities; boosted only if the rules say.
+    add_option(opts, feats, 0, SRC_DEFAULT, -1, -1, 0, -1, -1)
+    fill_features(R, G, 0, 0, 20, 0, 0, 0, feats, 0)
     n = 1
+    if boosts and R[O.R_BOOST_DEFAULT] == 1:
+        for j in range(P[p, S.HAND_N]):
+            e = P[p, S.HAND + j]
+            ecost = table[e, T.C_COST]
+            if not is_boost(table, e) or ecost > ready or repeats_in_hand(P, p, j):
+                continue
+            b, pen = value_set(table, e, 0)
+            add_option(opts, feats, n, SRC_DEFAULT, -1, -1, 0, j, e)
+            fill_features(R, G, b, pen, 20, 0, 0, ecost, feats, n)
+            n += 1
     for src in (SRC_PLAY, SRC_HAND):
         count = P[p, S.PLAY_N] if src == SRC_PLAY else P[p, S.HAND_N]
         for i in range(count):
@@ -127,69 +173,91 @@ def legal_hits(table, R, P, G, p, opts, feats, memo, stamp, clock):
                     continue
                 card = P[p, S.PLAY + i]
                 att = P[p, S.ATT + i]
+                same = False
+                for j in range(i):
+                    if (P[p, S.TAP + j] == 0 and P[p, S.PLAY + j] == card
+                            and P[p, S.ATT + j] == att):
+                        same = True
+                if same:
+                    continue
             else:
                 card = P[p, S.HAND + i]
                 att = -1
                 kind = table[card, T.C_KIND]
                 if kind != T.BASIC_SHOT and kind != T.TRICK_SHOT:
                     continue
+                if repeats_in_hand(P, p, i):
+                    continue
             cost = table[card, T.C_COST]
             if cost > ready or (serve == 0 and A.serve_only(table, card)):
                 continue
+            crit_lo, surge, ignore = 20, 0, 0
+            if A.abilities_in_force(table, card, mute_cost, tie):
+                crit_lo, surge, ignore, _ = A.shot_shape(table, card)
             sets = 2 if Ru.has_advantage(table[card, T.C_TYPE], G[S.IN_TYPE], serve) else 1
             for adv in range(sets):
-                key = card * 2 + adv
-                if att < 0 and stamp[key] == now:
-                    p_hit, pen, look = memo[key, 0], memo[key, 1], memo[key, 2]
-                else:
-                    b, pen = value_set(table, card, adv)
-                    if att >= 0:
-                        b2, p2 = value_set(table, att, adv)
-                        b += b2
-                        pen += p2
-                    crit_lo, surge, ignore = 20, 0, 0
-                    if A.abilities_in_force(table, card, mute_cost, tie):
-                        crit_lo, surge, ignore, _ = A.shot_shape(table, card)
-                    need = target + (0 if ignore == 1 else in_pen)
-                    p_hit, look = option_odds(b, pen, crit_lo, need, next_target(R, G, surge),
-                                              crit_target)
-                    if att < 0:
-                        stamp[key] = now
-                        memo[key, 0], memo[key, 1], memo[key, 2] = p_hit, pen, look
-                opts[n, O_SRC], opts[n, O_WHERE] = src, i
-                opts[n, O_CARD], opts[n, O_ADV] = card, adv
-                feats[n, Pol.F_HIT], feats[n, Pol.F_PEN] = p_hit, pen
-                feats[n, Pol.F_LOOK], feats[n, Pol.F_COST] = look, cost
+                b, pen = value_set(table, card, adv)
+                if att >= 0:
+                    b2, p2 = value_set(table, att, adv)
+                    b += b2
+                    pen += p2
+                add_option(opts, feats, n, src, i, card, adv, -1, -1)
+                fill_features(R, G, b, pen, crit_lo, surge, ignore, cost, feats, n)
                 n += 1
+                for j in range(P[p, S.HAND_N]):
+                    e = P[p, S.HAND + j]
+                    if table[e, T.C_KIND] != T.ENHANCEMENT or repeats_in_hand(P, p, j):
+                        continue
+                    if is_boost(table, e):
+                        if not boosts:
+                            continue
+                    elif att >= 0:
+                        continue  # one attachment per shot card
+                    ecost = table[e, T.C_COST]
+                    if cost + ecost > ready:
+                        continue
+                    b2, p2 = value_set(table, e, adv)
+                    add_option(opts, feats, n, src, i, card, adv, j, e)
+                    fill_features(R, G, b + b2, pen + p2, crit_lo, surge, ignore, cost + ecost,
+                                  feats, n)
+                    n += 1
     return n
 
 
 @njit
-def choose_boost_card(table, R, P, G, H, p, prm, slot, adv, keys, ctr, work):
-    """Offer the affordable single-use enhancements in hand to the policy; returns the
-    enhancement card chosen (paid, out of hand) or -1."""
-    opts, feats, worths, sel, cand, memo, stamp, clock = work
-    card = P[p, S.PLAY + slot]
-    att = P[p, S.ATT + slot]
-    prepare_shot(table, R, G, card, adv, att, -1, H)
-    shot_features(R, G, H, 0, feats, 0)
-    base = Pol.hit_score(prm, feats, 0)
-    n = 0
-    for i in range(P[p, S.HAND_N]):
-        e = P[p, S.HAND + i]
-        if table[e, T.C_KIND] != T.ENHANCEMENT or A.ability_arg(table, e, K.ATTACH) >= 0:
-            continue
-        cost = table[e, T.C_COST]
-        if cost > P[p, S.PP_READY]:
-            continue
-        prepare_shot(table, R, G, card, adv, att, e, H)
-        shot_features(R, G, H, cost, feats, n)
-        cand[n] = i
-        n += 1
-    b = Pol.choose_boost(prm, feats, n, base, keys, ctr, p)
-    if b < 0:
-        return -1
-    e = P[p, S.HAND + cand[b]]
+def offer_boosts(table, R, P, G, H, p, prm, keys, ctr, feats, cand):
+    """Offer further affordable single-use enhancements to the policy, one at a time, up to
+    boosts_per_shot; each one taken is paid, leaves the hand, boosts the shot in H and
+    waits in P's boost zone until the roll."""
+    if H[S.H_CARD] < 0 and R[O.R_BOOST_DEFAULT] == 0:
+        return
+    while P[p, S.BOOST_N] < R[O.R_BOOSTS]:
+        shot_features(R, G, H, 0, 0, 0, feats, 0)
+        base = Pol.hit_score(prm, feats, 0)
+        n = 0
+        for i in range(P[p, S.HAND_N]):
+            e = P[p, S.HAND + i]
+            if not is_boost(table, e) or repeats_in_hand(P, p, i):
+                continue
+            cost = table[e, T.C_COST]
+            if cost > P[p, S.PP_READY]:
+                continue
+            b, pen = value_set(table, e, H[S.H_ADV])
+            shot_features(R, G, H, b, pen, cost, feats, n)
+            cand[n] = i
+            n += 1
+        k = Pol.choose_boost(prm, feats, n, base, keys, ctr, p)
+        if k < 0:
+            return
+        take_boost(table, P, p, cand[k], H)
+
+
+@njit
+def take_boost(table, P, p, pos, H):
+    """Pay for the single-use enhancement at hand position pos; it boosts the shot in H and
+    waits in the boost zone until the roll."""
+    e = Ru.remove_from_hand(P, p, pos)
     Ru.pay_stamina(P, p, table[e, T.C_COST])
-    Ru.remove_from_hand(P, p, cand[b])
-    return e
+    P[p, S.BOOSTS + P[p, S.BOOST_N]] = e
+    P[p, S.BOOST_N] += 1
+    add_boost(table, e, H)
