@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import pickle
+import textwrap
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -271,12 +272,13 @@ def train(game: Game, folder: Path, base, policy: str, opponent: str, name: str,
     if write:
         rows = table.set_index("item")
         tr, ho = rows.iloc[0], rows.iloc[1]
-        note = [f"cardlab train: {manifest['policy']} tuned against {manifest['opponent']} "
-                f"on {' vs '.join(manifest['decks'])}, seats {manifest['seats']}, seed "
-                f"{manifest['seed']}; CMA-ES {generations} generations x {manifest['popsize']}"
-                f" x {manifest['matches']} matches a seat (run {run_id}).",
-                f"Train win rate {tr.rate:.4f} [{tr.lo:.4f}, {tr.hi:.4f}] (n {tr.n}); "
-                f"held-out {ho.rate:.4f} [{ho.lo:.4f}, {ho.hi:.4f}] (n {ho.n}, fresh seeds)."]
+        note = textwrap.wrap(
+            f"cardlab train: {manifest['policy']} tuned against {manifest['opponent']} on "
+            f"{' vs '.join(manifest['decks'])}, seats {manifest['seats']}, seed "
+            f"{manifest['seed']}; CMA-ES, {generations} generations x {manifest['popsize']} "
+            f"candidates x {manifest['matches']} matches a seat (run {run_id}). Train win "
+            f"rate {tr.rate:.4f} [{tr.lo:.4f}, {tr.hi:.4f}] (n {int(tr.n)}); held-out "
+            f"{ho.rate:.4f} [{ho.lo:.4f}, {ho.hi:.4f}] (n {int(ho.n)}, fresh seeds).", 86)
         manifest["written"] = str(write_policy(game, folder, manifest["name"], best["values"],
                                                note))
     save(path, state, manifest)

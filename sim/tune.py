@@ -277,8 +277,8 @@ def tune(game, m, what: str, target: float, load: Callable[[list[str]], object],
         df, answer = bisect(evaluate, vals[0], vals[1], target, matches, max_matches, tol,
                             progress)
         best = df.iloc[(df.value - answer["value"]).abs().argmin()]
-    answer.update({"rate": float(best.rate), "lo": float(best.lo), "hi": float(best.hi),
-                   "n": int(best.n), "current": current,
+    answer.update({"quantity": rate, "rate": float(best.rate), "lo": float(best.lo),
+                   "hi": float(best.hi), "n": int(best.n), "current": current,
                    "indistinguishable": [v for v in df.value[df.indistinguishable]]})
     path = _folder(results, run_id, "tune")
     ax = plot(df, target, what, rate)
