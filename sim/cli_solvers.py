@@ -54,6 +54,8 @@ def tune(
         help="LO..HI or A,B,C (default: the current value -5 .. +5)")] = None,
     matches: Matches = 4000,
     max_matches: Annotated[int, typer.Option(min=1, help="most matches at one value")] = 64_000,
+    precision: Annotated[float, typer.Option(
+        help="whole numbers: refine the best value to this 95% half-width")] = 0.01,
     tolerance: Annotated[float | None, typer.Option(
         help="continuous options: stop when the bracket is this narrow")] = None,
     seed: Seed = 1,
@@ -78,7 +80,7 @@ def tune(
 
     df, answer = guarded(lambda: solve(game, m, what, target, load, rate, values, matches,
                                        max_matches, seed, tolerance, results, run_id,
-                                       progress))
+                                       progress, precision))
     print_frame(df.assign(value=df.value.map(lambda v: f"{v:g}")),
                 f"{what}: {answer['quantity']} against target {target}",
                 ["value", "n", "rate", "lo", "hi", "consistent", "indistinguishable", "best"])
@@ -88,6 +90,9 @@ def tune(
               + (f", now {answer['current']:g}" if answer.get("current") is not None else ""))
     out.print("not told apart from it: "
               + ", ".join(f"{v:g}" for v in answer["indistinguishable"]))
+    if not df.brackets.any():
+        out.print(f"the target {target} is outside the rates of these values: widen --values "
+                  "or tune another field")
     if "bracket" in answer:
         out.print(f"bracket {answer['bracket']}; stopped: {answer['stopped']}")
     out.print(f"plot: {answer['path']}/tune.png")

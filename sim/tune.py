@@ -91,10 +91,11 @@ def summarise(arms: list[Arm], target: float) -> pd.DataFrame:
 
 
 def search_integers(evaluate: Evaluate, values: list[int], target: float, matches: int,
-                    max_matches: int, progress=None) -> pd.DataFrame:
+                    max_matches: int, precision: float = 0.01, progress=None) -> pd.DataFrame:
     """Every value on the same matches; then, round by round, the values not told apart
-    from the best get twice the matches (the next matches of the same stream), until one
-    value stands alone or each close value has max_matches."""
+    from the best get twice the matches (the next matches of the same stream), and so does
+    the best while its interval is wider than +- precision; until one value stands alone
+    with that precision, or the values still in question have max_matches."""
     if not values:
         raise InputError([Problem("--values", 0, "no values to try")])
     arms = [Arm(v) for v in sorted(set(values))]
@@ -103,11 +104,14 @@ def search_integers(evaluate: Evaluate, values: list[int], target: float, matche
     rounds = 0
     while True:
         df = summarise(arms, target)
-        close = [a for a in arms if a.value in set(df.value[df.indistinguishable])]
         if progress:
             progress(rounds, df)
-        grow = [a for a in close if a.n < max_matches]
-        if len(close) <= 1 or not grow:
+        close = set(df.value[df.indistinguishable])
+        top = df[df.best].iloc[0]
+        if (top.hi - top.lo) / 2 <= precision and len(close) == 1:
+            break
+        grow = [a for a in arms if a.value in close and a.n < max_matches]
+        if not grow:
             break
         rounds += 1
         for arm in grow:
@@ -247,7 +251,8 @@ def plot(df: pd.DataFrame, target: float, what: str, rate: str):
 def tune(game, m, what: str, target: float, load: Callable[[list[str]], object],
          rate: str | None = None, values: str | None = None, matches: int = 4000,
          max_matches: int = 64_000, seed: int = 1, tolerance: float | None = None,
-         results="results", run_id: str | None = None, progress=None):
+         results="results", run_id: str | None = None, progress=None,
+         precision: float = 0.01):
     """Solve rate(value of `what`) = target; write tune.parquet, tune.png and the manifest
     into results/<id>/. Returns (table, answer: dict)."""
     import matplotlib.pyplot as plt
@@ -267,7 +272,7 @@ def tune(game, m, what: str, target: float, load: Callable[[list[str]], object],
     evaluate = evaluator(game, arm, decks, rate, seed)
     if integer:
         df = search_integers(evaluate, [int(v) for v in vals], target, matches, max_matches,
-                             progress)
+                             precision, progress)
         best = df[df.best].iloc[0]
         answer = {"value": int(best.value), "stopped": "one value left or max matches"}
     else:
@@ -286,6 +291,7 @@ def tune(game, m, what: str, target: float, load: Callable[[list[str]], object],
     plt.close(ax.figure)
     _save(path, {"tune": df}, {**_describe(game, m, seed, matches, "tune"), "what": what,
                                "target": target, "rate": rate, "max_matches": max_matches,
+                               "precision": precision,
                                "answer": answer})
     answer["path"] = str(path)
     return df, answer
