@@ -8,6 +8,7 @@ import json
 import os
 import pickle
 import textwrap
+import tomllib
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -190,8 +191,6 @@ def toml_value(v) -> str:
 def write_policy(game: Game, folder: Path, name: str, values: dict, note: list[str]) -> Path:
     """Append [name] with `values` to the folder's policies.toml under comment lines
     `note`; atomic, and the file is put back as it was if the game cannot read it."""
-    import tomllib
-
     path = Path(folder) / "policies.toml"
     before = path.read_text(encoding="utf-8")
     if name in tomllib.loads(before):
@@ -248,6 +247,11 @@ def train(game: Game, folder: Path, base, policy: str, opponent: str, name: str,
         manifest["generations"] = max(generations, manifest["generations"])
         generations = manifest["generations"]
     else:
+        if write:
+            known = (folder / "policies.toml").read_text(encoding="utf-8")
+            if name in tomllib.loads(known):
+                raise InputError([Problem(str(folder / "policies.toml"), 0, f"policy {name!r} "
+                                          "exists already; pick another --name")])
         if path.exists():
             raise InputError([Problem(str(path), 0, "exists already; resume it or pick "
                                       "another --run-id")])
