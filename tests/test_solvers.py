@@ -79,6 +79,10 @@ def test_tune_finds_the_rally_mode_fair_value_the_exact_solver_gives(tmp_path):
 
 
 def test_tune_command_and_its_errors(tmp_path):
+    from typer.testing import CliRunner
+
+    from sim.cli import app
+
     out = cardlab("tune", "win_by", "--target", "0.45", "--values", "1..2", "-n", "300",
                   "--max-matches", "600", "--results", str(tmp_path), "-q")
     assert out.returncode == 0, out.stderr
@@ -87,9 +91,10 @@ def test_tune_command_and_its_errors(tmp_path):
                         (["Push.speed"], "unknown field"),
                         (["Push.cost", "--rate", "nothing"], "unknown rate"),
                         (["escalation"], "not numeric")):
-        bad = cardlab("tune", *args, "--target", "0.5", "-n", "10", "--results", str(tmp_path))
-        assert bad.returncode == 2, args
-        assert words in bad.stderr and "Traceback" not in bad.stderr, (args, bad.stderr)
+        bad = CliRunner().invoke(app, ["tune", *args, "--target", "0.5", "-n", "10",
+                                       "--results", str(tmp_path)])
+        assert bad.exit_code == 2, args
+        assert words in bad.output and "Traceback" not in bad.output, (args, bad.output)
 
 
 @pytest.fixture(scope="module")
