@@ -47,10 +47,10 @@ class Workbench:
         blo, bhi = wilson(self.base.sum(), len(self.base))
         d = paired_difference(self.base, wins)
         row = {"card": card, "rule": rule, "n": len(wins),
-               "baseline": self.base.mean(), "baseline_lo": float(blo),
-               "baseline_hi": float(bhi), "rate": wins.mean(), "lo": float(lo),
-               "hi": float(hi), "delta": d["delta"], "delta_lo": d["lo"],
-               "delta_hi": d["hi"], "seconds": time.perf_counter() - start}
+               "baseline": float(self.base.mean()), "baseline_lo": float(blo),
+               "baseline_hi": float(bhi), "rate": float(wins.mean()), "lo": float(lo),
+               "hi": float(hi), "delta": float(d["delta"]), "delta_lo": float(d["lo"]),
+               "delta_hi": float(d["hi"]), "seconds": time.perf_counter() - start}
         self.history.append(row)
         return row
 
