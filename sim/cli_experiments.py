@@ -171,7 +171,8 @@ def flags(
         typer.echo("note: robustness needs at least three policies", err=True)
     rules = parse_overrides(list(setup.rules))
     df = guarded(lambda: robust_flags(game, info.path, m.decks[0].name, m.decks[1].name,
-                                      names, matches, seed, results, run_id, rules))
+                                      names, matches, seed, results, run_id, rules,
+                                      list(setup.sets)))
     print_frame(df.sort_values(["deck", "robust"]), "verdicts by policy",
                 ["deck", "name", *names, "sign_change", "rank_change", "robust"])
 
