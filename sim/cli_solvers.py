@@ -114,7 +114,7 @@ def train(
                                          help="matches a candidate plays on each seat")] = 500,
     popsize: Annotated[int, typer.Option(min=2, help="candidates a generation")] = 8,
     generations: Annotated[int, typer.Option(min=1, help="CMA-ES generations")] = 10,
-    sigma: Annotated[float, typer.Option(help="initial step on the unit scale")] = 0.3,
+    sigma: Annotated[float, typer.Option(help="initial step on the unit scale")] = 0.1,
     holdout: Annotated[int, typer.Option(min=1, help="held-out matches a seat")] = 10_000,
     seed: Seed = 1,
     write: Annotated[bool, typer.Option(help="append the tuned policy to policies.toml")
@@ -167,12 +167,12 @@ def train(
         raise typer.Exit(130) from None
     print_frame(table, f"{policy} against {against}: train and held-out win rates",
                 ["item", "k", "n", "rate", "lo", "hi"])
-    out = console()
-    out.print("tuned settings: " + ", ".join(f"{k} = {v}" for k, v in
-                                             manifest["best"]["values"].items()))
+    # Plain echo: rich would read "[name]" as markup.
+    typer.echo("tuned settings: " + ", ".join(f"{k} = {v}" for k, v in
+                                              manifest["best"]["values"].items()))
     if manifest.get("written"):
-        out.print(f"written as [{manifest['name']}] in {manifest['written']}")
-    out.print(f"run: {results / run_id}")
+        typer.echo(f"written as [{manifest['name']}] in {manifest['written']}")
+    typer.echo(f"run: {results / run_id}")
 
 
 @app.command()

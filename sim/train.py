@@ -231,7 +231,7 @@ def new_id(kind: str) -> str:
 
 def train(game: Game, folder: Path, base, policy: str, opponent: str, name: str,
           seats=(0, 1), matches: int = 500, popsize: int = 8, generations: int = 10,
-          sigma: float = 0.3, holdout: int = 10_000, seed: int = 1, results="results",
+          sigma: float = 0.1, holdout: int = 10_000, seed: int = 1, results="results",
           run_id: str | None = None, resume: bool = False, write: bool = True,
           setup: dict | None = None, progress=None) -> tuple[pd.DataFrame, dict]:
     """Train `policy` against `opponent` (base: the matchup with the opponent on both
