@@ -176,3 +176,39 @@ def test_train_command_writes_and_a_game_without_hooks_is_refused(tmp_path, monk
     res = CliRunner().invoke(app, ["train", "greedy", "--folder", str(folder), "--results",
                                    str(tmp_path)])
     assert res.exit_code == 2 and "tuning hook" in res.output
+
+
+@pytest.mark.parametrize("name", registry.names())
+def test_solvers_run_on_every_registered_game(name, tmp_path):
+    """tune (on a numeric rule option), skill and train need nothing beyond the contract;
+    train refuses clearly where a game has no tuning hook."""
+    from sim.skill import skill
+    from sim.train import hooks_of, train
+    from sim.tune import tune
+
+    g = registry.get(name)
+    info = registry.read_folder(ROOT / "decks" / name)
+    p = info.policy
+
+    def load(extra, pa=p, pb=p):
+        return g.load_matchup(info.path, *info.decks, pa, pb, {}, list(extra))
+
+    m = load([])
+    rules = g.describe(m)["rules"]
+    key = next(k for k, v in rules.items() if isinstance(v, int) and not isinstance(v, bool))
+    df, answer = tune(g, m, key, 0.5, load, values=f"{rules[key]}..{rules[key] + 1}",
+                      matches=40, max_matches=80, results=tmp_path, run_id="tune")
+    assert set(df.value) == {rules[key], rules[key] + 1} and df.best.sum() == 1
+    names = list(tomllib.loads((info.path / "policies.toml").read_text(encoding="utf-8")))
+    table, summary = skill(g, lambda a, b, pa, pb: load([], pa, pb), [info.decks], names[:2],
+                           p, 30, 1)
+    assert list(table.policy) == names[:2] and (table.n == 60).all()
+    if g.tuning is None:
+        with pytest.raises(InputError, match="tuning hook"):
+            hooks_of(g)
+        return
+    trainee = next(n for n in names if n not in ("random", "default"))
+    table, manifest = train(g, info.path, load([], p, p), trainee, p, "x", matches=20,
+                            popsize=2, generations=1, holdout=20, results=tmp_path,
+                            run_id="train", write=False)
+    assert len(table) == 4 and manifest["status"] == "complete"
