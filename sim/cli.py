@@ -254,6 +254,7 @@ def exact(
 def _mount_games() -> None:
     """The experiment commands, then each registered game's own commands."""
     import sim.cli_experiments  # noqa: F401  (registers its commands on app)
+    import sim.cli_solvers  # noqa: F401  (tune, train, skill)
     from sim import game as registry
 
     for name in registry.names():

@@ -150,6 +150,8 @@ def flags(
     policies: Annotated[str | None, typer.Option(
         help="comma-separated policies (default: every policy of the folder but random)")
     ] = None,
+    with_tuned: Annotated[bool, typer.Option(
+        help="add every policy `cardlab train` wrote to the folder")] = False,
     matches: Matches = 20_000,
     seed: Seed = 1,
     results: Results = Path("results"),
@@ -161,11 +163,16 @@ def flags(
 
     game, m, info = setup.load()
     names = split_list(policies) or default_policies(info.path)
+    if with_tuned:
+        from sim.train import tuned_policies
+
+        names += [p for p in tuned_policies(info.path) if p not in names]
     if len(names) < 3:
         typer.echo("note: robustness needs at least three policies", err=True)
     rules = parse_overrides(list(setup.rules))
     df = guarded(lambda: robust_flags(game, info.path, m.decks[0].name, m.decks[1].name,
-                                      names, matches, seed, results, run_id, rules))
+                                      names, matches, seed, results, run_id, rules,
+                                      list(setup.sets)))
     print_frame(df.sort_values(["deck", "robust"]), "verdicts by policy",
                 ["deck", "name", *names, "sign_change", "rank_change", "robust"])
 

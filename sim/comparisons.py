@@ -32,7 +32,8 @@ def diff_runs(path_a: Path, path_b: Path) -> pd.DataFrame:
 
 
 def robust_flags(game: Game, folder, deck_a, deck_b, policies: list[str], matches: int,
-                 seed: int, results="results", run_id=None, rules=None) -> pd.DataFrame:
+                 seed: int, results="results", run_id=None, rules=None,
+                 sets=None) -> pd.DataFrame:
     """Card verdicts under several policies (one run each, same seeds): a verdict that holds
     across at least three policies without a sign or large rank change is robust."""
     from analysis import metrics
@@ -44,7 +45,8 @@ def robust_flags(game: Game, folder, deck_a, deck_b, policies: list[str], matche
     by_policy = {}
     verdicts = []
     for policy in policies:
-        m = game.load_matchup(folder, deck_a, deck_b, policy, policy, rules or {}, [])
+        m = game.load_matchup(folder, deck_a, deck_b, policy, policy, rules or {},
+                              list(sets or ()))
         res = simulate(game, m, matches, seed, results=path, run_id=policy, backend="serial")
         flags = metrics.balance_flags(metrics.card_metrics(load_run(res.run.path)))
         by_policy[policy] = flags.assign(iwd=flags.iwd_relative)

@@ -117,6 +117,36 @@ class Sweep:
 
 
 @dataclass(frozen=True)
+class Param:
+    """One numeric parameter of a policy that training may change: its value in the
+    policies file, its bounds, and whether it is a float, an int or a bool."""
+
+    name: str
+    value: float
+    lo: float
+    hi: float
+    kind: str = "float"  # "float", "int" or "bool"
+
+
+@dataclass(frozen=True)
+class Tuning:
+    """The optional hooks behind `cardlab tune`, `train` and `skill`.
+
+    - params(folder, policy) -> [Param]: the numeric weights and habits of a policy in the
+      folder's policies.toml that training may change, with bounds (InputError when the
+      policy is unknown).
+    - with_policy(matchup, seat, folder, policy, values: {name: value}, name) -> matchup:
+      the seat plays that policy with `values` in place of its parameters, under `name`.
+    - card_value(matchup, "CARD.FIELD") -> int | float: the field's value in the matchup
+      (an int field is tuned over whole numbers); InputError when unknown.
+    """
+
+    params: Callable[..., list[Param]]
+    with_policy: Callable[..., Any]
+    card_value: Callable[..., float]
+
+
+@dataclass(frozen=True)
 class Game:
     """One registered game. Every callable takes and returns the game's own matchup type,
     which must have `.decks` (each with `.name`) and `.policy_names`.
@@ -141,6 +171,8 @@ class Game:
       quantity, seat, exact, estimate, se, z, n, flag, and measure/value where a row is
       P(histogram value >= value)); None when the setting is not covered.
     - commands(app), optional: mounts the game's own commands on a typer app.
+    - tuning: Tuning, optional: policy parameters and card values for `cardlab tune`
+      (its default value range), `cardlab train` and trained policies in `cardlab skill`.
     The compiled code of a game lives in its own package, whose sources key its cache.
     """
 
@@ -161,6 +193,7 @@ class Game:
     worth: Callable[..., float] | None = None
     exact_check: Callable[..., Any] | None = None
     commands: Callable[[Any], None] | None = None
+    tuning: Tuning | None = None
 
 
 # The registry: game name -> "module:attribute" of its Game, imported on first use so that

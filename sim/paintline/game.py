@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from sim.game import Game
-from sim.paintline import edits
+from sim.paintline import edits, tuning
 from sim.paintline.batch import Matchup, run_batch, with_arsenals
 from sim.paintline.schema import LENGTH, SCHEMA, TOP_STEP
 
@@ -163,4 +163,5 @@ GAME = Game(
     worth=edits.worth,
     exact_check=exact_check,
     commands=commands,
+    tuning=tuning.TUNING,
 )

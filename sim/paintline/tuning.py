@@ -1,0 +1,79 @@
+"""Paint the Line's tuning hooks: a policy's trainable weights and habits with bounds, a seat
+given a policy with changed parameters, and a card field's current value."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import numpy as np
+
+from sim.game import Param, Tuning
+from sim.problems import InputError, Problem
+
+# Bounds of each trainable setting of policies.toml. The weights only rank hit options
+# (argmax of a linear score), so [0, 1] loses nothing; the habits' bounds cover the
+# rulebook's ranges (7-card hands, 59-card bags, 20 Stamina in the sample decks).
+# `random` and `plays_cards` choose the kind of player, not how well it plays: not trained.
+BOUNDS = {
+    "hit": (0.0, 1.0), "pen": (0.0, 1.0), "look": (0.0, 1.0), "cost": (0.0, 1.0),
+    "stamina_cap": (0, 20), "mulligan_below": (0, 7), "mulligan_above": (0, 7),
+    "recycle_above": (0, 10), "bag_reserve": (0, 40), "build": (0, 1), "enhance": (0, 1),
+}  # fmt: skip
+
+
+def _policy(folder: Path | str, policy: str) -> np.ndarray:
+    from sim.paintline.policy import load_policies
+
+    path = Path(folder) / "policies.toml"
+    table = load_policies(path)
+    if policy not in table:
+        raise InputError([Problem(str(path), 0, f"unknown policy {policy!r}; known: "
+                                  f"{', '.join(table)}")])
+    return table[policy]
+
+
+def params(folder: Path | str, policy: str) -> list[Param]:
+    """The policy's trainable settings with their values and bounds."""
+    from sim.paintline.policy import FIELDS
+
+    vec = _policy(folder, policy)
+    out = []
+    for name, (lo, hi) in BOUNDS.items():
+        slot, kind, _ = FIELDS[name]
+        out.append(Param(name, float(vec[slot]), float(lo), float(hi), kind.__name__))
+    return out
+
+
+def with_policy(m, seat: int, folder: Path | str, policy: str, values: dict, name: str):
+    """The matchup with `seat` playing `policy` whose settings `values` replace."""
+    from sim.paintline.policy import FIELDS
+
+    vec = _policy(folder, policy).copy()
+    for key, value in values.items():
+        if key not in FIELDS:
+            raise InputError([Problem("policy", 0, f"unknown setting {key!r}")])
+        vec[FIELDS[key][0]] = float(value)
+    vec.setflags(write=False)
+    vecs, names = list(m.policies), list(m.policy_names)
+    vecs[seat], names[seat] = vec, name
+    return dataclasses.replace(m, policies=tuple(vecs), policy_names=tuple(names))
+
+
+def card_value(m, what: str) -> int:
+    """The value of "CARD.FIELD" in the matchup's card pool."""
+    from sim.paintline.pool import INT_COLUMNS
+
+    card_name, dot, column = what.rpartition(".")
+    card = m.pool.lookup(card_name) if dot else None
+    if card is None:
+        close = ", ".join(m.pool.closest(card_name)) or "none"
+        raise InputError([Problem("tune", 0, f"unknown card {card_name!r} in {what!r} "
+                                  f"(expects CARD.FIELD); closest: {close}")])
+    if column not in INT_COLUMNS:
+        raise InputError([Problem("tune", 0, f"unknown field {column!r}; one of "
+                                  f"{', '.join(INT_COLUMNS)}")])
+    return int(m.pool.table[card, INT_COLUMNS[column]])
+
+
+TUNING = Tuning(params=params, with_policy=with_policy, card_value=card_value)

@@ -1,0 +1,214 @@
+"""The designer's solvers: tune on cases whose answer is known exactly, training that must
+beat random on held-out seeds and resumes to the same result, skill, flags with the tuned
+policy, and clear errors."""
+
+import dataclasses
+import shutil
+import tomllib
+
+import numpy as np
+import pytest
+
+from sim import game as registry
+from sim.problems import InputError
+from sim.tune import bisect, search_integers
+
+from .conftest import FOLDER, ROOT
+from .test_cli import cardlab
+
+U = np.random.default_rng(2024).random(200_000)  # match i's uniform, shared by every value
+
+
+def bernoulli(p):
+    """Synthetic rate p(value): match i is a win when U[i] < p(value) (common numbers)."""
+    return lambda v, n, first: (U[first:first + n] < p(v), None)
+
+
+def test_integer_search_finds_the_exact_fair_value():
+    df = search_integers(bernoulli(lambda v: 0.3 + 0.05 * v), list(range(9)), 0.5, 1000,
+                         16_000, precision=0.01)
+    best = df[df.best].iloc[0]
+    assert best.value == 4
+    assert list(df.value[df.indistinguishable]) == [4]
+    assert best.lo <= 0.5 <= best.hi and (best.hi - best.lo) / 2 <= 0.01
+    assert {4} < set(df.value[df.brackets]) <= {3, 4, 5}
+    assert df.n[df.value == 0].iat[0] == 1000  # far values are not refined
+
+
+def test_integer_search_keeps_values_it_cannot_tell_apart():
+    # 0.49 and 0.51 are equally far from 0.5: neither can be told apart from the other.
+    df = search_integers(bernoulli(lambda v: {0: 0.3, 1: 0.49, 2: 0.51, 3: 0.7}[v]),
+                         [0, 1, 2, 3], 0.5, 500, 4000)
+    assert set(df.value[df.indistinguishable]) == {1, 2}
+    assert (df.n[df.value.isin([1, 2])] == 4000).all()
+
+
+def test_bisection_finds_a_continuous_root():
+    df, answer = bisect(bernoulli(lambda x: x), 0.0, 1.0, 0.3, 2000, 32_000, 0.004)
+    assert abs(answer["value"] - 0.3) < 0.01
+    assert answer["bracket"][1] - answer["bracket"][0] <= 0.004 or "max matches" in \
+        answer["stopped"]
+    with pytest.raises(InputError, match="not between"):
+        bisect(bernoulli(lambda x: x), 0.6, 1.0, 0.3, 500, 1000, 0.01)
+
+
+def rally_loader(extra):
+    g = registry.get("paintline")
+    rules = {"rally_mode": True, "arsenal_a": ["Push"], "arsenal_b": ["Topspin"]}
+    return g.load_matchup(FOLDER, "us-red-tide", "ussr-red-tide", "greedy", "greedy", rules,
+                          list(extra))
+
+
+def test_tune_finds_the_rally_mode_fair_value_the_exact_solver_gives(tmp_path):
+    """Rally mode, Push against Topspin: P(A wins the match) is 0.4058 with Push at +3 and
+    0.5147 at +4 (exact solver), so +4 is the fair value."""
+    from sim.paintline import exact
+    from sim.tune import tune
+
+    for bonus, p in ((3, 0.405801), (4, 0.514720)):
+        m = rally_loader([f"Push.normal_bonus={bonus}"])
+        assert exact.solve(m).match == pytest.approx(p, abs=1e-6)
+    g = registry.get("paintline")
+    df, answer = tune(g, rally_loader([]), "Push.normal_bonus", 0.5, rally_loader,
+                      values="2..6", matches=1000, max_matches=8000, seed=3,
+                      results=tmp_path, run_id="t", precision=0.02)
+    assert answer["value"] == 4 and answer["current"] == 1
+    assert answer["lo"] <= 0.514720 <= answer["hi"]
+    assert answer["indistinguishable"] == [4]
+    assert (tmp_path / "t" / "tune.png").is_file() and (tmp_path / "t" / "tune.parquet").is_file()
+
+
+def test_tune_command_and_its_errors(tmp_path):
+    from typer.testing import CliRunner
+
+    from sim.cli import app
+
+    out = cardlab("tune", "win_by", "--target", "0.45", "--values", "1..2", "-n", "300",
+                  "--max-matches", "600", "--results", str(tmp_path), "-q")
+    assert out.returncode == 0, out.stderr
+    assert "best win_by =" in out.stdout
+    for args, words in ((["Nope.normal_bonus"], "unknown card"),
+                        (["Push.speed"], "unknown field"),
+                        (["Push.cost", "--rate", "nothing"], "unknown rate"),
+                        (["escalation"], "not numeric")):
+        bad = CliRunner().invoke(app, ["tune", *args, "--target", "0.5", "-n", "10",
+                                       "--results", str(tmp_path)])
+        assert bad.exit_code == 2, args
+        assert words in bad.output and "Traceback" not in bad.output, (args, bad.output)
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory):
+    """A copy of the sample folder with `pressure` trained against `random` (tiny budget)."""
+    from sim.train import train
+
+    root = tmp_path_factory.mktemp("train")
+    folder = root / "paintline"
+    shutil.copytree(ROOT / "decks" / "paintline", folder)
+    g = registry.get("paintline")
+    base = g.load_matchup(folder, "us-red-tide", "ussr-red-tide", "random", "random", {}, [])
+    table, manifest = train(g, folder, base, "pressure", "random", "pressure-tuned",
+                            matches=60, popsize=4, generations=2, holdout=400, seed=5,
+                            results=root / "results", run_id="tr")
+    return folder, root, table, manifest
+
+
+def test_training_beats_random_on_held_out_seeds_and_writes_the_policy(trained):
+    from sim.paintline.policy import load_policies
+    from sim.train import tuned_policies
+
+    folder, _, table, manifest = trained
+    held = table.set_index("item").iloc[1]
+    assert held.n == 800 and held.lo > 0.5
+    text = (folder / "policies.toml").read_text(encoding="utf-8")
+    assert "# cardlab train: pressure tuned against random" in text and "held-out" in text
+    policies = load_policies(folder / "policies.toml")
+    assert "pressure-tuned" in policies and tuned_policies(folder) == ["pressure-tuned"]
+    assert tomllib.loads(text)["pressure-tuned"] == manifest["best"]["values"]
+
+
+def test_training_resumes_to_the_same_result(trained, tmp_path):
+    from sim.train import train
+
+    folder, root, _, manifest = trained
+    g = registry.get("paintline")
+    base = g.load_matchup(folder, "us-red-tide", "ussr-red-tide", "random", "random", {}, [])
+    kw = dict(matches=60, popsize=4, holdout=400, seed=5, results=tmp_path, run_id="r",
+              write=False)
+    train(g, folder, base, "pressure", "random", "x", generations=1, **kw)
+    _, again = train(g, folder, base, "pressure", "random", "x", generations=2, resume=True,
+                     **kw)
+    assert again["best"] == manifest["best"]
+
+
+def test_skill_and_flags_take_the_tuned_policy(trained, tmp_path):
+    folder = trained[0]
+    out = cardlab("skill", "--folder", str(folder), "--policies", "random,greedy,pressure-tuned",
+                  "-n", "150", "--results", str(tmp_path))
+    assert out.returncode == 0, out.stderr
+    assert "pressure-tuned" in out.stdout and "skill spread (random ->" in out.stdout
+    flags = cardlab("flags", "--folder", str(folder), "--policies", "greedy,pressure",
+                    "--with-tuned", "-n", "150", "--results", str(tmp_path))
+    assert flags.returncode == 0, flags.stderr
+    assert "pressure-tuned" in flags.stdout
+
+
+def test_train_command_writes_and_a_game_without_hooks_is_refused(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from sim.cli import app
+
+    folder = tmp_path / "paintline"
+    shutil.copytree(ROOT / "decks" / "paintline", folder)
+    out = cardlab("train", "greedy", "--folder", str(folder), "--against", "random",
+                  "-n", "30", "--popsize", "3", "--generations", "1", "--holdout", "100",
+                  "--results", str(tmp_path), "--run-id", "cli", "-q")
+    assert out.returncode == 0, out.stderr
+    assert "held-out (winner, fresh seeds)" in out.stdout
+    assert "[greedy-tuned]" in (folder / "policies.toml").read_text(encoding="utf-8")
+    again = cardlab("train", "greedy", "--folder", str(folder), "-n", "30", "--results",
+                    str(tmp_path), "--run-id", "cli2", "--generations", "1")
+    assert again.returncode == 2 and "exists already" in again.stderr
+
+    real = registry.get
+    monkeypatch.setattr(registry, "get",
+                        lambda name: dataclasses.replace(real(name), tuning=None))
+    res = CliRunner().invoke(app, ["train", "greedy", "--folder", str(folder), "--results",
+                                   str(tmp_path)])
+    assert res.exit_code == 2 and "tuning hook" in res.output
+
+
+@pytest.mark.parametrize("name", registry.names())
+def test_solvers_run_on_every_registered_game(name, tmp_path):
+    """tune (on a numeric rule option), skill and train need nothing beyond the contract;
+    train refuses clearly where a game has no tuning hook."""
+    from sim.skill import skill
+    from sim.train import hooks_of, train
+    from sim.tune import tune
+
+    g = registry.get(name)
+    info = registry.read_folder(ROOT / "decks" / name)
+    p = info.policy
+
+    def load(extra, pa=p, pb=p):
+        return g.load_matchup(info.path, *info.decks, pa, pb, {}, list(extra))
+
+    m = load([])
+    rules = g.describe(m)["rules"]
+    key = next(k for k, v in rules.items() if isinstance(v, int) and not isinstance(v, bool))
+    df, answer = tune(g, m, key, 0.5, load, values=f"{rules[key]}..{rules[key] + 1}",
+                      matches=40, max_matches=80, results=tmp_path, run_id="tune")
+    assert set(df.value) == {rules[key], rules[key] + 1} and df.best.sum() == 1
+    names = list(tomllib.loads((info.path / "policies.toml").read_text(encoding="utf-8")))
+    table, summary = skill(g, lambda a, b, pa, pb: load([], pa, pb), [info.decks], names[:2],
+                           p, 30, 1)
+    assert list(table.policy) == names[:2] and (table.n == 60).all()
+    if g.tuning is None:
+        with pytest.raises(InputError, match="tuning hook"):
+            hooks_of(g)
+        return
+    trainee = next(n for n in names if n not in ("random", "default"))
+    table, manifest = train(g, info.path, load([], p, p), trainee, p, "x", matches=20,
+                            popsize=2, generations=1, holdout=20, results=tmp_path,
+                            run_id="train", write=False)
+    assert len(table) == 4 and manifest["status"] == "complete"
