@@ -146,6 +146,14 @@ class Tuning:
     card_value: Callable[..., float]
 
 
+def seat_policy(matchup, seat: int, vector, name: str):
+    """The matchup with one seat playing another policy vector under another name (for a
+    game's tuning hooks; every matchup has `policies` and `policy_names`)."""
+    vecs, names = list(matchup.policies), list(matchup.policy_names)
+    vecs[seat], names[seat] = vector, name
+    return dataclasses.replace(matchup, policies=tuple(vecs), policy_names=tuple(names))
+
+
 @dataclass(frozen=True)
 class Game:
     """One registered game. Every callable takes and returns the game's own matchup type,

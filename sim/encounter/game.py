@@ -185,6 +185,7 @@ def _exact(m, rec):
     return exact_check(m, rec)
 
 
+from sim.encounter.tuning import TUNING  # noqa: E402
 from sim.encounter.variants import SWEEPS, ablations, value_edits  # noqa: E402
 from sim.game import Game  # noqa: E402
 
@@ -204,4 +205,5 @@ GAME = Game(
     ablations=ablations,
     sweeps=SWEEPS,
     exact_check=_exact,
+    tuning=TUNING,
 )

@@ -3,12 +3,11 @@ given a policy with changed parameters, and a card field's current value."""
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 
 import numpy as np
 
-from sim.game import Param, Tuning
+from sim.game import Param, Tuning, seat_policy
 from sim.problems import InputError, Problem
 
 # Bounds of each trainable setting of policies.toml. The weights only rank hit options
@@ -55,9 +54,7 @@ def with_policy(m, seat: int, folder: Path | str, policy: str, values: dict, nam
             raise InputError([Problem("policy", 0, f"unknown setting {key!r}")])
         vec[FIELDS[key][0]] = float(value)
     vec.setflags(write=False)
-    vecs, names = list(m.policies), list(m.policy_names)
-    vecs[seat], names[seat] = vec, name
-    return dataclasses.replace(m, policies=tuple(vecs), policy_names=tuple(names))
+    return seat_policy(m, seat, vec, name)
 
 
 def card_value(m, what: str) -> int:

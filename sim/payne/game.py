@@ -16,6 +16,7 @@ from sim.payne.batch import load_matchup as _load
 from sim.payne.exact import exact_check
 from sim.payne.reference import reference_batch, replay
 from sim.payne.schema import SCHEMA
+from sim.payne.tuning import TUNING
 from sim.problems import InputError, Problem
 
 
@@ -210,6 +211,7 @@ GAME = Game(
                         (0, 1, 2, 3), sweep_copies, needs_card=True),
     },
     exact_check=exact_check,
+    tuning=TUNING,
 )
 
 FOLDER = Path(__file__).resolve().parents[2] / "decks" / "payne"
