@@ -14,7 +14,7 @@ from sim.encounter import state as S
 from sim.encounter import turn as Tu
 from sim.encounter.batch import load_matchup, with_rules
 from sim.encounter.exact import combat_outcome
-from sim.encounter.reference import twin
+from sim.jit import pure as twin
 
 FOLDER = Path(__file__).resolve().parents[1] / "decks" / "encounter"
 BASE = load_matchup(FOLDER, "orc-warband", "grey-expedition", "careful")
