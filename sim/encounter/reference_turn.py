@@ -13,7 +13,6 @@ from sim.encounter.reference_state import (
     GONE,
     LOOT,
     SHUFFLE,
-    WAITING,
     Character,
     Seat,
     Striker,
@@ -374,5 +373,3 @@ def pc_intelligence(seat: Seat) -> int:
     """Printed intelligence of the PC and its starting characteristics (who goes first)."""
     return seat.pc.card.stats["int"] + sum(c.stats["int"] for c in seat.characteristics)
 
-
-__all__ = ["Encounter", "WAITING"]
