@@ -99,6 +99,8 @@ pool'''),
 def notebooks() -> dict[str, str]:
     nb = new_notebook(cells=CELLS, metadata={"kernelspec": {
         "name": "python3", "display_name": "Python 3", "language": "python"}})
+    for i, cell in enumerate(nb.cells):
+        cell["id"] = f"encounter-{i:02d}"  # stable ids: rebuilding changes nothing
     return {"05-encounter.ipynb": nbformat.writes(nb)}
 
 

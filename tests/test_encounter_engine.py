@@ -32,16 +32,58 @@ def test_kernel_equals_reference(policy):
         assert k.same_as(r)
 
 
-@pytest.mark.parametrize("rules", [{"cost_currency": "discard"}, {"cost_currency": "twilight"},
-                                   {"combat_tie": "none", "defend_limit": "once",
-                                    "strikers_after": "hand", "unique_scope": "table",
-                                    "ability_limit": "step", "play_loot": "paid",
-                                    "settle_heal": 1, "mulligans": 1, "quest_mandatory": True,
-                                    "deck_out": "lose_on_empty_draw"},
-                                   {"encounter_mode": True}])
+# One changed value per rule option of rules.toml (encounter-mode keys with the mode on);
+# the deck sizes come with decks cut to that size.
+VARIANTS = {
+    "points_to_win": [{"points_to_win": 12}],
+    "hand_size": [{"hand_size": 5}, {"hand_size": 11}],
+    "mulligans": [{"mulligans": 2}],
+    "cost_currency": [{"cost_currency": "discard"}, {"cost_currency": "twilight"}],
+    "pool_per_turn": [{"pool_per_turn": 1}, {"pool_per_turn": 6}],
+    "combat_tie": [{"combat_tie": "striker"}, {"combat_tie": "defender"},
+                   {"combat_tie": "none"}],
+    "defend_limit": [{"defend_limit": "once"}],
+    "quest_mandatory": [{"quest_mandatory": True}],
+    "strikers_after": [{"strikers_after": "hand"}],
+    "unique_scope": [{"unique_scope": "table"}],
+    "ability_limit": [{"ability_limit": "step"}],
+    "play_loot": [{"play_loot": "paid"}, {"play_loot": "paid", "cost_currency": "discard"},
+                  {"play_loot": "paid", "cost_currency": "twilight"}],
+    "settle_heal": [{"settle_heal": 2}],
+    "deck_out": [{"deck_out": "lose_on_empty_draw"}],
+    "max_turns": [{"max_turns": 9}],
+    "max_copies": [{"max_copies": 6}],
+    "draw_deck_size": [{"draw_deck_size": 24}],
+    "loot_deck_size": [{"loot_deck_size": 3}],
+    "encounter_mode": [{"encounter_mode": True}],
+    "encounter_strikers": [{"encounter_mode": True, "encounter_strikers": 3}],
+    "encounter_strengths": [{"encounter_mode": True, "encounter_strengths": [5, 6, 7]}],
+    "encounter_objective": [{"encounter_mode": True, "encounter_objective": "DEFEAT"}],
+    "encounter_arg": [{"encounter_mode": True, "encounter_objective": "DEFEAT",
+                       "encounter_arg": 2}],
+    "encounter_points": [{"encounter_mode": True, "encounter_points": 7, "settle_heal": 1}],
+}
+
+
+def test_every_rule_option_has_a_variant():
+    import tomllib
+
+    keys = tomllib.loads((FOLDER / "rules.toml").read_text(encoding="utf-8"))
+    assert set(keys) == set(VARIANTS)
+
+
+@pytest.mark.parametrize("rules", [r for rs in VARIANTS.values() for r in rs], ids=str)
 def test_kernel_equals_reference_under_rule_options(rules):
-    m = matchup("random", rules)
-    assert GAME.run_batch(m, 30, 5, 0, 2).same_as(GAME.reference_batch(m, 30, 5, 0, 2))
+    from dataclasses import replace
+
+    for policy_a, policy_b in (("random", "careful"), ("aggressive", "random")):
+        m = GAME.with_rules(GAME.load_matchup(FOLDER, "orc-warband", "grey-expedition",
+                                              policy_a, policy_b, {}, []), rules)
+        cut = replace(m.decks[0], draw=m.decks[0].draw[: m.rules["draw_deck_size"]],
+                      loot=m.decks[0].loot[: m.rules["loot_deck_size"]])
+        m = replace(m, decks=(cut, m.decks[1]))
+        kernel = GAME.run_batch(m, 30, 5, 0, 2)
+        assert kernel.same_as(GAME.reference_batch(m, 30, 5, 0, 2)), (rules, policy_a)
 
 
 def test_batch_split_and_manifest_round_trip():

@@ -14,7 +14,7 @@ from sim.encounter import state as S
 from sim.encounter import turn as Tu
 from sim.encounter.batch import load_matchup, with_rules
 from sim.encounter.exact import combat_outcome
-from sim.encounter.reference import twin
+from sim.jit import pure as twin
 
 FOLDER = Path(__file__).resolve().parents[1] / "decks" / "encounter"
 BASE = load_matchup(FOLDER, "orc-warband", "grey-expedition", "careful")
@@ -213,3 +213,39 @@ def test_turn_cap_is_a_draw():
     assert (rec.column("turns") <= 3).all()
     capped = rec.column("end") == K.END_CAP
     assert (rec.column("winner")[capped] == -1).all() and capped.sum() > 40
+
+
+@pytest.mark.parametrize("points, over, loot_left, pc_wounds", [(26, 1, 2, 1), (25, 0, 1, 0)])
+def test_reaching_points_to_win_wins_before_the_reward_and_the_loot(points, over, loot_left,
+                                                                    pc_wounds):
+    _, C = ctx()
+    P, G = C[2], C[3]
+    for name in ("Iron Sword", "Great Axe"):
+        Ru.loot_bottom.py_func(P, 0, card(name))
+    # Survey the Rings: PLACE 3, 4 points, 1 loot, reward Heal 1.
+    P[0, S.LOC], P[0, S.POINTS], P[0, S.PC_WOUNDS] = card("Rings of Saturn"), points, 1
+    G[S.QUEST] = card("Survey the Rings")
+    twin(Tu.score_step)(C)
+    assert P[0, S.POINTS] == points + 4 and G[S.OVER] == over
+    assert P[0, S.LOOT_N] == loot_left and P[0, S.PC_WOUNDS] == pc_wounds
+
+
+@pytest.mark.parametrize("currency, hand_left, threat", [("discard", 1, 0), ("twilight", 2, 1)])
+def test_paid_loot_is_paid_in_the_cost_currency(currency, hand_left, threat):
+    _, C = ctx({"play_loot": "paid", "cost_currency": currency})
+    P = C[2]
+    Ru.loot_bottom.py_func(P, 0, card("Iron Sword"))  # cost 1
+    for name in ("Blank", "Squire"):
+        Ru.push.py_func(P, 0, S.HAND, S.HAND_N, card(name))
+    twin(Tu.reveal_loot)(C, 0, 1)
+    assert P[0, S.LOOTS_N] == 1 and P[0, S.HAND_N] == hand_left and P[0, S.THREAT] == threat
+    if currency == "discard":  # the Blank goes, the Squire stays
+        assert P[0, S.DISC] == card("Blank") and P[0, S.HAND] == card("Squire")
+
+
+def test_a_pc_deals_its_own_damage():
+    _, C = ctx()
+    T = C[0].copy()
+    orc = C[2][0, S.PC]
+    T[orc, K.C_AB1], T[orc, K.C_ARG1] = K.DAMAGE, 2
+    assert twin(Ru.damage_of)((T, *C[1:]), 0, -1) == 2

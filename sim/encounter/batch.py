@@ -151,19 +151,10 @@ def run_batch(m: Matchup, n: int, seed: int, first_match: int = 0, n_log: int = 
 
 def reference_batch(m: Matchup, n: int, seed: int, first_match: int = 0, n_log: int = 0
                     ) -> BatchRecords:
-    """The same records from the plain-Python engine."""
-    from sim.encounter.reference import play_one
+    """The same records from the plain-Python reference engine."""
+    from sim.encounter.reference import reference_batch as play
 
-    _check_seed(seed)
-    rec = _allocate(m, n, first_match, n_log)
-    arrays = m.arrays()
-    for i in range(n):
-        L = rec.log[i] if i < rec.log.shape[0] else np.zeros((0, S.LOG_COLS), np.int32)
-        log_n = play_one(arrays, seed, first_match + i, rec.matches[i], rec.hists["pc_death"][i],
-                         rec.card_stats, L)
-        if i < rec.log.shape[0]:
-            rec.log_n[i] = log_n
-    return rec
+    return play(m, n, seed, first_match, n_log)
 
 
 __all__ = ["K", "Matchup", "load_matchup", "run_batch", "reference_batch", "with_rules"]

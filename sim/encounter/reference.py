@@ -1,77 +1,103 @@
-"""The plain-Python reference engine: the rule functions run uncompiled on Python-level
-streams (sim.rng's py_ twins), with a readable step-by-step log of each match."""
+"""The plain-Python reference engine of Encounter: a second, independent implementation of the
+rules (reference_state, reference_effects, reference_turn) with its own policies
+(reference_policy), drawing from the same counter-based streams in the same order, so that
+its records equal the compiled kernel's; and a readable replay of any match."""
 
 from __future__ import annotations
 
-import functools
-import types
 from dataclasses import dataclass
 
-import numba
 import numpy as np
 
 from sim.encounter import codes as K
-from sim.encounter import engine as E
 from sim.encounter import state as S
-from sim.rng import below, py_below, py_stream_key
+from sim.encounter.policy import M_RATIO, M_STYLE, STYLES
+from sim.encounter.reference_state import Card
+from sim.encounter.reference_turn import Encounter
+from sim.records import BatchRecords
 
 
-def _py_below(key, counter, n):
-    return py_below(int(key), int(counter), int(n))
+class Table:
+    """What every match of a matchup shares: the cards as objects, rules, policies, decks."""
+
+    def __init__(self, m):
+        self.cards = [Card(i, row) for i, row in enumerate(m.pool.table)]
+        self.rules = dict(m.rules)
+        self.styles = [(STYLES[int(v[M_STYLE])], int(v[M_RATIO])) for v in m.policies]
+        self.decks = m.decks
+        self.in_deck = [sorted(d.counts()) for d in m.decks]
+
+    def play(self, seed: int, index: int, log_rows: int) -> Encounter:
+        g = Encounter(self.cards, self.rules, self.styles, seed, index, log_rows)
+        g.play(self.decks)
+        return g
 
 
-_SUBS = {below: _py_below}
+def record_of(g: Encounter) -> list[int]:
+    """The match's row, in the schema's column order."""
+    row = [g.winner, g.end, g.first, g.turn]
+    for name in ("points", "quests_attempted", "quests_completed", "pc_wounds",
+                 "party_wounds", "strikes_faced", "strikers_defeated", "death_turn",
+                 "opening_quests"):
+        row += [getattr(seat, name) for seat in g.seats]
+    return row
 
 
-@functools.cache
-def twin(dispatcher):
-    """The uncompiled twin of a compiled function, its compiled callees replaced by their
-    twins (random draws by the Python-level stream functions)."""
-    if dispatcher in _SUBS:
-        return _SUBS[dispatcher]
-    py = dispatcher.py_func
-    env = dict(py.__globals__)
-    for name in py.__code__.co_names:
-        value = env.get(name)
-        if isinstance(value, numba.core.registry.CPUDispatcher):
-            env[name] = twin(value)
-    return types.FunctionType(py.__code__, env, py.__name__, py.__defaults__, py.__closure__)
+def write(t: Table, g: Encounter, row, death, card_stats):
+    """A played match into its row, its pc_death histogram row and the card statistics:
+    in deck, drawn, won with it drawn, won without it; then the played/used/succeeded
+    counts noted during play."""
+    row[:] = record_of(g)
+    for p, seat in enumerate(g.seats):
+        if seat.death_turn >= 0:
+            death[p, min(seat.death_turn, death.shape[1] - 1)] += 1
+        won = g.winner == p
+        for c in t.in_deck[p]:
+            card_stats[p, c, 0] += 1
+            if c in seat.drawn:
+                card_stats[p, c, 1] += 1
+                card_stats[p, c, 2] += won
+            else:
+                card_stats[p, c, 3] += won
+    for p, c, stat in g.notes:
+        card_stats[p, c, stat] += 1
 
 
-def play_one(arrays, seed: int, index: int, row, death, card_stats, L) -> int:
-    """Play match `index` of the seed, write its row, deaths and card statistics; return the
-    number of log rows written into L."""
-    T, R, M, D, in_deck = arrays
-    P, G, X, KY, OP = E.new_work.py_func(T.shape[0])
-    E.reset.py_func(P, G, X)
-    G[S.QUEST], G[S.C_STRIKER], G[S.C_DEF] = -1, -1, -2
-    for s in range(S.N_STREAMS):
-        KY[s] = np.uint64(py_stream_key(seed, index, s))
-    C = (T, R, P, G, X, card_stats, KY, M, L, OP)
-    twin(E.play_match)(C, D)
-    twin(E.write_record)(C, row, death, in_deck)
-    return int(G[S.LOG_N])
+def reference_batch(m, n: int, seed: int, first_match: int = 0, n_log: int = 0
+                    ) -> BatchRecords:
+    """Matches first_match .. first_match + n - 1 played by the reference engine."""
+    from sim.encounter.game import SCHEMA
+
+    if not 0 <= seed < 2**63:
+        raise ValueError("seed must be in 0 .. 2**63 - 1")
+    if n < 0 or first_match < 0:
+        raise ValueError("n and first_match must be >= 0")
+    rec = BatchRecords.allocate(SCHEMA, n, len(m.pool), n_log, first_match)
+    t = Table(m)
+    for i in range(n):
+        logged = i < rec.log.shape[0]
+        g = t.play(seed, first_match + i, rec.log.shape[1] if logged else 0)
+        write(t, g, rec.matches[i], rec.hists["pc_death"][i], rec.card_stats)
+        if logged:
+            rec.log_n[i] = len(g.log)
+            if g.log:
+                rec.log[i, : len(g.log)] = g.log
+    return rec
 
 
 @dataclass
 class Replay:
-    """One match replayed with its full log."""
+    """One match replayed: its log as sentences and its matches row."""
 
     text: list[str]
     record: np.ndarray
 
 
-def replay(m, seed: int, match_index: int, rows: int = 20000) -> Replay:
+def replay(m, seed: int, match_index: int, rows: int = 100000) -> Replay:
     """Match `match_index` of a seed, played by the reference engine, as readable lines."""
-    from sim.encounter.game import SCHEMA
-
-    arrays = m.arrays()
-    row = np.zeros(len(SCHEMA.match_columns), dtype=np.int32)
-    death = np.zeros((2, E.DEATH_BINS), dtype=np.int32)
-    cs = np.zeros((2, len(m.pool), S.N_CARD_STATS), dtype=np.int64)
-    L = np.zeros((rows, S.LOG_COLS), dtype=np.int32)
-    n = play_one(arrays, seed, match_index, row, death, cs, L)
-    return Replay(render(m, L[:n]), row)
+    t = Table(m)
+    g = t.play(seed, match_index, rows)
+    return Replay(render(m, g.log), np.array(record_of(g), dtype=np.int32))
 
 
 _SENTENCES = {

@@ -162,7 +162,7 @@ def damage_of(C, p, who):
     """Damage keyword of a party character: its own card, plus what it bears."""
     T, P = C[0], C[2]
     if who < 0:
-        v = 0
+        v = card_kw(T, P[p, S.PC], K.DAMAGE)
         for blk, cnt in ((S.CHARS, S.CHAR_N), (S.SUP, S.SUP_N), (S.LOOTS, S.LOOTS_N)):
             for i in range(P[p, cnt]):
                 v += card_kw(T, P[p, blk + i], K.DAMAGE)

@@ -8,7 +8,9 @@ from sim.encounter import state as S
 from sim.encounter.effects import (
     O_SCORE,
     boost_playable,
+    can_pay,
     list_maneuvers,
+    pay,
     play_from_hand,
     played,
     resolve,
@@ -248,8 +250,9 @@ def encounter_step(C):
 
 @njit
 def score_step(C):
-    """Window; if every objective holds A scores the quest and reveals its loot, else the
-    quest goes under A's draw deck."""
+    """Window; if every objective holds A scores the quest (reaching points_to_win wins at
+    once), resolves its reward and reveals its loot, else the quest goes under A's draw
+    deck."""
     T, R, P, G = C[0], C[1], C[2], C[3]
     a = G[S.ACTIVE]
     q = G[S.QUEST]
@@ -272,19 +275,20 @@ def score_step(C):
     P[a, S.Q_DONE] += 1
     note(C, a, q, S.ST_SUCCEEDED)
     log(C, a, S.EV_SCORE, q, T[q, K.C_QPOINTS], P[a, S.POINTS])
+    if P[a, S.POINTS] >= R[K.R_POINTS]:
+        game_over(C, a, K.END_POINTS)  # at once: no reward, no loot
+        return
     for j in range(2):
         kw = T[q, K.C_AB1 + 2 * j]
         if kw != 0:
             resolve(C, a, kw, T[q, K.C_ARG1 + 2 * j], q)
     reveal_loot(C, a, T[q, K.C_LPOINTS])
-    if P[a, S.POINTS] >= R[K.R_POINTS]:
-        game_over(C, a, K.END_POINTS)
 
 
 @njit
 def reveal_loot(C, a, n):
-    """Reveal n loot cards; play those the policy wants and may play (unique, play_loot);
-    the rest go under the loot deck in reveal order."""
+    """Reveal n loot cards; play those the policy wants and may play (unique; play_loot =
+    paid: its cost paid like any card's); the rest go under the loot deck in reveal order."""
     T, R, P, X, OP = C[0], C[1], C[2], C[4], C[9]
     m = 0
     for _ in range(n):
@@ -299,11 +303,9 @@ def reveal_loot(C, a, n):
     for i in range(m):
         c = OP[i, 0]
         cost = T[c, K.C_COST] if R[K.R_LOOT] == 1 else 0
-        legal = T[c, K.C_KIND] == K.LOOT and unique_ok(C, a, c) and (
-            cost == 0 or P[a, S.POOL] >= cost or R[K.R_CURRENCY] != K.CUR_POOL)
+        legal = T[c, K.C_KIND] == K.LOOT and unique_ok(C, a, c) and can_pay(C, a, cost, 0)
         if legal and play_loot(C, a):
-            if cost > 0 and R[K.R_CURRENCY] == K.CUR_POOL:
-                P[a, S.POOL] -= cost
+            pay(C, a, cost)
             push(P, a, S.LOOTS, S.LOOTS_N, c)
             note(C, a, c, S.ST_PLAYED)
             note(C, a, c, S.ST_SUCCEEDED)

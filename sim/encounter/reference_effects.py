@@ -1,0 +1,204 @@
+"""Reference engine, part 3: costs, playing cards, keyword effects and maneuver windows."""
+
+from __future__ import annotations
+
+from sim.encounter import codes as K
+from sim.encounter import reference_policy as policy
+from sim.encounter import state as S
+from sim.encounter.reference_state import GONE, Card, Match, Seat
+
+MAX_ACTIONS = 256  # a step ends after this many plays or passes (the kernel's bound too)
+MAX_JUDGED = 64  # "other" cards judged at a turn's end
+
+
+class Option:
+    """A maneuver or boost play on offer: a card in hand, or an ability (slot) in play."""
+
+    __slots__ = ("from_hand", "where", "card")
+
+    def __init__(self, from_hand: bool, where: int, card: Card):
+        self.from_hand, self.where, self.card = from_hand, where, card
+
+    @property
+    def keyword(self) -> tuple[int, int]:
+        return self.card.abilities[0 if self.from_hand else self.where]
+
+
+class Effects(Match):
+    """What playing a card or using an ability does."""
+
+    # -- costs -------------------------------------------------------------------------------
+    def can_pay(self, seat: Seat, cost: int, from_hand: bool) -> bool:
+        """Whether the seat can pay now (cost_currency); from_hand: the card is in hand."""
+        currency = self.rules["cost_currency"]
+        if currency == "pool":
+            return seat.pool >= cost
+        if currency == "discard":
+            return len(seat.hand) - int(from_hand) >= cost
+        return seat is self.a or self.budget >= cost
+
+    def pay(self, seat: Seat, cost: int):
+        """pool: from the pool; discard: that many cards from hand (the policy picks);
+        twilight: A's costs build its threat, B's come out of the strike budget left."""
+        currency = self.rules["cost_currency"]
+        if currency == "pool":
+            seat.pool -= cost
+        elif currency == "discard":
+            for _ in range(cost):
+                card = seat.hand.pop(policy.discard_choice(self, seat))
+                seat.discard.append(card)
+                self.say(seat.index, S.EV_DISCARD, card.id, 1)
+        elif seat is self.a:
+            seat.threat += cost
+        else:
+            self.budget -= cost
+
+    def played(self, seat: Seat, card: Card, other: bool):
+        """Count a play; an `other` card is judged by how its turn goes for its owner."""
+        self.note(seat.index, card, S.ST_PLAYED)
+        if other:
+            self.note(seat.index, card, S.ST_USED)
+            if len(self.judged) < MAX_JUDGED:
+                self.judged.append((seat.index, card))
+
+    # -- boost plays ---------------------------------------------------------------------------
+    def boost_playable(self, seat: Seat, card: Card) -> bool:
+        if not self.race_ok(seat, card) or not self.unique_ok(seat, card):
+            return False
+        if card.kind == K.LOCATION:
+            return not seat.location_played
+        if card.kind == K.CHARACTERISTIC or (card.kind == K.NPC and card.nature != K.STRIKE) or (
+                card.kind == K.ACTION and card.nature in (K.BULWARK, K.CHARACTER)):
+            return self.can_pay(seat, card.cost, True)
+        return False
+
+    def play_boost_card(self, seat: Seat, i: int):
+        """An NPC, characteristic, bulwark or character action (on the PC) from hand position
+        i, paid; or a location, replacing the seat's."""
+        card = seat.hand.pop(i)
+        self.pay(seat, card.cost)
+        self.say(seat.index, S.EV_PLAY, card.id)
+        if card.kind == K.NPC:
+            self.enter_npc(seat, card)
+            self.played(seat, card, card.nature != K.PARTY)
+            return
+        if card.kind == K.CHARACTERISTIC:
+            seat.characteristics.append(card)
+        elif card.kind == K.LOCATION:
+            if seat.location is not None:
+                seat.discard.append(seat.location)
+            seat.location, seat.location_played = card, True
+        elif card.nature == K.BULWARK:
+            seat.bulwark.append(card)
+        else:
+            seat.gear.append(card)
+        self.played(seat, card, True)
+
+    # -- keywords ------------------------------------------------------------------------------
+    def resolve(self, seat: Seat, kw: int, arg: int, source: Card):
+        """One keyword's effect for `seat` ("your character": its side of the combat)."""
+        self.say(seat.index, S.EV_MANEUVER, source.id, kw, arg)
+        mine = seat is self.a
+        if kw == K.MIGHT:
+            self.might[0 if mine else 1] += arg
+        elif kw == K.WARD:
+            if not mine and self.combat is not None:
+                self.combat[0].ward += arg
+            elif mine:
+                (self.combat[1] if self.combat is not None else seat.pc).ward += arg
+        elif kw == K.HEAL:
+            ch = policy.heal_target(seat)
+            if ch is not None:
+                self.say(seat.index, S.EV_HEAL, ch.card.id, self.heal(ch, arg))
+        elif kw == K.DRAW:
+            for _ in range(arg):
+                self.draw(seat)
+        elif kw == K.REVIVE:
+            i = policy.revive_target(self, seat, arg)
+            if i >= 0:
+                card = seat.discard.pop(i)
+                self.enter_npc(seat, card)
+                self.say(seat.index, S.EV_REVIVE, card.id)
+        elif kw == K.CANCEL:
+            s = policy.cancel_target(self, arg)
+            if s is not None and mine:
+                s.state = GONE
+                self.b.discard.append(s.card)
+                self.say(seat.index, S.EV_CANCEL, s.card.id)
+        elif kw == K.WOUND:
+            if mine:
+                s = policy.striker_target(self, arg)
+                if s is not None:
+                    self.wound_striker(s, arg)
+            else:
+                self.wound(self.a, policy.wound_target(self, self.a), arg)
+        elif kw == K.HEX:
+            self.hex += arg
+        elif kw == K.AMBUSH:
+            self.ambush += arg
+
+    def usable(self, seat: Seat, kw: int, arg: int, step: int) -> bool:
+        """Whether a maneuver keyword has anything to act on now."""
+        if step == K.S_COMBAT:
+            return kw in (K.MIGHT, K.WARD)
+        if kw == K.CANCEL:
+            return seat is self.a and policy.cancel_target(self, arg) is not None
+        if kw == K.WOUND:
+            return seat is not self.a or policy.striker_target(self, arg) is not None
+        if kw == K.REVIVE:
+            return policy.revive_target(self, seat, arg) >= 0
+        return kw in (K.HEAL, K.DRAW)
+
+    # -- maneuvers -----------------------------------------------------------------------------
+    def maneuvers(self, seat: Seat, step: int) -> list[Option]:
+        """Instants of this step in hand the seat can pay for, then abilities of this step on
+        its cards in play not used up (one use a turn or step per copy in play)."""
+        out = []
+        for i, c in enumerate(seat.hand):
+            if (c.kind == K.ACTION and c.nature == K.INSTANT and c.step == step
+                    and self.can_pay(seat, c.cost, True) and self.usable(seat, *c.abilities[0],
+                                                                          step)):
+                out.append(Option(True, i, c))
+        listed = set()
+        for c in seat.ability_cards():
+            if c.step != step or seat.uses.get(c.id, 0) >= self.copies_in_play(seat, c):
+                continue
+            for j, (kw, arg) in enumerate(c.abilities):
+                if (kw != 0 and kw < K.DAMAGE and c.id not in listed
+                        and self.usable(seat, kw, arg, step)):
+                    out.append(Option(False, j, c))
+                    listed.add(c.id)
+        return out
+
+    def use(self, seat: Seat, o: Option):
+        """An instant from hand (paid, then discarded, every keyword resolved) or one use of
+        an in-play ability (free)."""
+        c = o.card
+        if o.from_hand:
+            seat.hand.pop(o.where)
+            self.pay(seat, c.cost)
+            self.played(seat, c, True)
+            seat.discard.append(c)
+            self.resolve(seat, *c.abilities[0], c)
+            if c.abilities[1][0] != 0:
+                self.resolve(seat, *c.abilities[1], c)
+        else:
+            seat.uses[c.id] = seat.uses.get(c.id, 0) + 1
+            self.resolve(seat, *c.abilities[o.where], c)
+
+    def window(self, step: int):
+        """Players act alternately, A first, one maneuver or a pass each; two passes in a
+        row close the window."""
+        seat, passes = self.a, 0
+        for _ in range(MAX_ACTIONS):
+            if passes >= 2 or self.over:
+                break
+            options = self.maneuvers(seat, step)
+            scores = [policy.window_worth(self, seat, *o.keyword) for o in options]
+            k = policy.pick(self, seat, scores)
+            if k < 0:
+                passes += 1
+            else:
+                passes = 0
+                self.use(seat, options[k])
+            seat = self.other(seat)

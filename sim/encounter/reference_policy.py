@@ -1,0 +1,253 @@
+"""Reference engine, part 2: the scripted policies (random, careful, aggressive) read from the
+match objects; they pick among the options the rules list and never read hidden zones."""
+
+from __future__ import annotations
+
+from sim.encounter import codes as K
+from sim.encounter.reference_state import FOUGHT, POLICY, WAITING, Card, Match, Seat
+
+RANDOM, CAREFUL, AGGRESSIVE = "random", "careful", "aggressive"
+
+
+def style(g: Match, seat: Seat) -> str:
+    return g.styles[seat.index][0]
+
+
+def choose_first(g: Match, chooser: Seat) -> int:
+    """careful and aggressive go first; random flips a coin."""
+    if style(g, chooser) == RANDOM:
+        return g.rand(POLICY, chooser.index, 2)
+    return chooser.index
+
+
+def pick(g: Match, seat: Seat, scores: list[int]) -> int:
+    """The best option (first of equals) when it scores above 0, else -1 for a pass;
+    random: uniform over the options and the pass."""
+    if style(g, seat) == RANDOM:
+        j = g.rand(POLICY, seat.index, len(scores) + 1)
+        return j if j < len(scores) else -1
+    best, value = -1, 0
+    for i, v in enumerate(scores):
+        if v > value:
+            best, value = i, v
+    return best
+
+
+def keep_value(g: Match, seat: Seat, card: Card) -> int:
+    """Blanks and quests it cannot play go first, quests are kept longest."""
+    if card.kind == K.BLANK or not g.race_ok(seat, card):
+        return 0
+    return 3 if card.kind == K.QUEST else 2
+
+
+def discard_choice(g: Match, seat: Seat) -> int:
+    """discard_down and pay: the hand position to discard (the last of the least worth)."""
+    if style(g, seat) == RANDOM:
+        return g.rand(POLICY, seat.index, len(seat.hand))
+    values = [keep_value(g, seat, c) for c in seat.hand]
+    low = min(values)
+    return max(i for i, v in enumerate(values) if v == low)
+
+
+def wants_mulligan(g: Match, seat: Seat) -> bool:
+    if style(g, seat) == RANDOM:
+        return g.rand(POLICY, seat.index, 2) == 1
+    return not any(c.kind == K.QUEST and g.race_ok(seat, c) for c in seat.hand)
+
+
+def helps_a_quest(g: Match, seat: Seat, card: Card) -> bool:
+    """Playing the card makes an unmet objective of a quest in hand hold."""
+    for q in seat.hand:
+        if q.kind != K.QUEST:
+            continue
+        for obj, arg in q.objectives:
+            if g.objective_holds(seat, obj, arg):
+                continue
+            if obj == K.O_PARTY and card.kind == K.NPC and card.nature == K.PARTY:
+                if len(seat.party) + 1 >= arg:
+                    return True
+            elif obj == K.O_PLACE:
+                if card.kind == K.LOCATION and card.terrain == arg:
+                    return True
+            elif obj in (K.O_INT, K.O_DEX, K.O_STR):
+                name = {K.O_INT: "int", K.O_DEX: "dex", K.O_STR: "str"}[obj]
+                if (card.kind != K.NPC or card.nature == K.SUPPORT) and (
+                        g.stat(seat, seat.pc, name) + card.stats[name] >= arg):
+                    return True
+    return False
+
+
+def maneuver_worth(g: Match, seat: Seat, kw: int, arg: int) -> int:
+    """A boost maneuver: Heal when wounded, Draw, Revive with something to revive."""
+    if kw == K.HEAL:
+        hurt = seat.pc.wounds + sum(ch.wounds for ch in seat.party)
+        return 500 if hurt > 0 else -1
+    if kw == K.DRAW:
+        return 300
+    if kw == K.REVIVE and any(c.kind == K.NPC and c.nature != K.STRIKE and c.cost <= arg
+                              for c in seat.discard):
+        return 400
+    return -1
+
+
+def boost_worth(g: Match, seat: Seat, card: Card) -> int:
+    """A boost card: whether it meets a quest's objective, then strength per cost."""
+    s = card.stats
+    reach = 1 + len(seat.party) if card.kind == K.LOCATION or card.nature == K.BULWARK else 1
+    gain = (s["str"] * 1000 + (s["int"] + s["dex"]) * 300) * reach + s["tough"] * 300
+    gain += (card.keyword(K.DAMAGE) + card.keyword(K.SNEAK) + card.keyword(K.BUDGET)) * 500
+    old = seat.location
+    if card.kind == K.LOCATION and old is not None:
+        o = old.stats
+        gain -= (o["str"] * 1000 + (o["int"] + o["dex"]) * 300) * reach
+        if old.terrain == card.terrain:
+            return -1
+    return helps_a_quest(g, seat, card) * 100000 + gain // (card.cost + 1)
+
+
+def quest_choice(g: Match, seat: Seat, forced: bool) -> int:
+    """The hand position of the quest to play, -1 for none."""
+    playable = [i for i, c in enumerate(seat.hand) if c.kind == K.QUEST and g.race_ok(seat, c)]
+    if not playable:
+        return -1
+    st = style(g, seat)
+    if st == RANDOM:
+        j = g.rand(POLICY, seat.index, len(playable) + (0 if forced else 1))
+        return playable[j] if j < len(playable) else -1
+    strength = g.party_strength(seat)
+    ratio = g.styles[seat.index][1]
+    best, points = -1, -1
+    for i in playable:
+        q = seat.hand[i]
+        ok = True
+        if st == CAREFUL:
+            ok = q.quest_cost * 1000 <= ratio * strength and all(
+                obj in (K.O_UNHURT, K.O_DEFEAT) or g.objective_holds(seat, obj, arg)
+                for obj, arg in q.objectives)
+        if ok and q.quest_points > points:
+            best, points = i, q.quest_points
+    if best < 0 and forced:
+        return min(playable, key=lambda i: seat.hand[i].quest_cost)
+    return best
+
+
+def strike_worth(g: Match, seat: Seat, card: Card) -> int:
+    """careful: strength per strike cost; aggressive: strike NPCs by strength, then actions."""
+    kw, arg = card.abilities[0]
+    aggressive = style(g, seat) == AGGRESSIVE
+    if card.nature == K.STRIKE:
+        power = card.stats["str"] * 1000
+        if aggressive:
+            return 1000000 + power
+    else:
+        power = arg * (600 if kw == K.HEX else 1000)
+        if aggressive:
+            return power
+    return power * 2 // (2 * card.cost + 1)
+
+
+def striker_choice(g: Match, seat: Seat):
+    """B sends its strongest waiting striker first (random: uniform); None when none waits."""
+    waiting = [s for s in g.strikers if s.state == WAITING]
+    if style(g, seat) == RANDOM:
+        j = g.rand(POLICY, seat.index, len(waiting))
+        return waiting[j] if waiting else None
+    best = None
+    for s in waiting:
+        if best is None or s.card.stats["str"] > best.card.stats["str"]:
+            best = s
+    return best
+
+
+def defender_choice(g: Match, seat: Seat, striker, options):
+    """The weakest defender that wins, else the weakest party NPC, the PC last."""
+    if style(g, seat) == RANDOM:
+        return options[g.rand(POLICY, seat.index, len(options))]
+    winner = npc = None
+    for ch in options:
+        s = g.stat(seat, ch, "str")
+        if g.combat_result(striker, ch, 0, 0) == 1 and (
+                winner is None or s < g.stat(seat, winner, "str")):
+            winner = ch
+        if not ch.is_pc and (npc is None or s < g.stat(seat, npc, "str")):
+            npc = ch
+    return winner or npc or seat.pc
+
+
+def window_worth(g: Match, seat: Seat, kw: int, arg: int) -> int:
+    """Might or Ward to turn a loss or save a kill; Cancel and Wound whenever they can."""
+    if kw in (K.MIGHT, K.WARD):
+        if g.combat is None:
+            return -1
+        striker, defender = g.combat
+        sign = 1 if seat is g.a else -1
+        mine = sign * g.combat_result(striker, defender, *g.might)
+        if mine == 1:
+            return -1
+        if kw == K.MIGHT:
+            ma = g.might[0] + (arg if sign == 1 else 0)
+            mb = g.might[1] + (arg if sign == -1 else 0)
+            return 100 if sign * g.combat_result(striker, defender, ma, mb) == 1 else -1
+        if mine == 0:
+            return -1
+        if sign == 1:
+            hit = 1 + striker.card.keyword(K.DAMAGE)
+            return 50 if g.toughness_left(seat, defender) <= hit else -1
+        return 50 if striker.card.stats["tough"] - striker.wounds <= 1 else -1
+    return 80 if kw in (K.CANCEL, K.WOUND) else -1
+
+
+def cancel_target(g: Match, arg: int):
+    """The strongest striker still to fight with strike cost <= arg."""
+    best = None
+    for s in g.strikers:
+        if s.state == WAITING and s.card.cost <= arg and (
+                best is None or s.card.stats["str"] > best.card.stats["str"]):
+            best = s
+    return best
+
+
+def striker_target(g: Match, arg: int):
+    """A's Wound: the strongest striker it kills, else the strongest."""
+    best, value = None, -1
+    for s in g.strikers:
+        if s.state in (WAITING, FOUGHT):
+            v = s.card.stats["str"] + (100 if s.card.stats["tough"] - s.wounds <= arg else 0)
+            if v > value:
+                best, value = s, v
+    return best
+
+
+def revive_target(g: Match, seat: Seat, arg: int) -> int:
+    """The discard position of the costliest party or support NPC of cost <= arg."""
+    best, value = -1, -1
+    for i, c in enumerate(seat.discard):
+        if (c.kind == K.NPC and c.nature != K.STRIKE and c.cost <= arg and c.cost > value
+                and g.unique_ok(seat, c)):
+            best, value = i, c.cost
+    return best
+
+
+def heal_target(seat: Seat):
+    """The most wounded party character (the PC first among equals); None when unhurt."""
+    best = seat.pc
+    for ch in seat.party:
+        if ch.wounds > best.wounds:
+            best = ch
+    return best if best.wounds > 0 else None
+
+
+def wound_target(g: Match, seat: Seat):
+    """B's Wound: A's character with the least toughness left (the PC first among equals)."""
+    best, left = seat.pc, g.toughness_left(seat, seat.pc)
+    for ch in seat.party:
+        t = g.toughness_left(seat, ch)
+        if t < left:
+            best, left = ch, t
+    return best
+
+
+def takes_loot(g: Match, seat: Seat) -> bool:
+    if style(g, seat) == RANDOM:
+        return g.rand(POLICY, seat.index, 2) == 1
+    return True

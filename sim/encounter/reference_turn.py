@@ -1,0 +1,375 @@
+"""Reference engine, part 4: set-up, the six steps of a turn as the rulebook names them, combat,
+the encounter-mode turn of the exact check, and a whole match."""
+
+from __future__ import annotations
+
+from sim.encounter import codes as K
+from sim.encounter import reference_policy as policy
+from sim.encounter import state as S
+from sim.encounter.reference_effects import MAX_ACTIONS, Effects
+from sim.encounter.reference_state import (
+    DICE,
+    FOUGHT,
+    GONE,
+    LOOT,
+    SHUFFLE,
+    Character,
+    Seat,
+    Striker,
+)
+
+
+class Encounter(Effects):
+    """One match of Encounter RPCCG, played step by step."""
+
+    def shuffle(self, seat: Seat, cards: list, purpose: int):
+        """Fisher-Yates from the bottom card up, on the seat's stream of that purpose."""
+        for i in range(len(cards) - 1, 0, -1):
+            j = self.rand(purpose, seat.index, i + 1)
+            cards[i], cards[j] = cards[j], cards[i]
+
+    # -- set-up --------------------------------------------------------------------------------
+    def set_up(self, decks):
+        """PCs and starting characteristics; decks shuffled, opening hands (and mulligans);
+        the PC of higher intelligence chooses who goes first, a die on a tie."""
+        for p, deck in enumerate(decks):
+            seat = Seat(p, self.cards[deck.pc])
+            self.seats.append(seat)
+            for c in deck.chars:
+                seat.characteristics.append(self.cards[c])
+                seat.drawn.add(c)
+            if self.rules["encounter_mode"]:
+                continue
+            seat.deck = [self.cards[c] for c in deck.draw]
+            seat.loot = [self.cards[c] for c in deck.loot]
+            self.shuffle(seat, seat.deck, SHUFFLE)
+            self.shuffle(seat, seat.loot, LOOT)
+            self.draw_opening_hand(seat)
+            while seat.mulligans < self.rules["mulligans"] and policy.wants_mulligan(self, seat):
+                seat.mulligans += 1
+                self.say(p, S.EV_MULLIGAN, -1, seat.mulligans)
+                seat.deck.extend(reversed(seat.hand))
+                seat.hand.clear()
+                self.shuffle(seat, seat.deck, SHUFFLE)
+                self.draw_opening_hand(seat)
+            seat.opening_quests = sum(1 for c in seat.hand if c.kind == K.QUEST)
+        wits = [pc_intelligence(seat) for seat in self.seats]
+        if wits[0] != wits[1]:
+            chooser = 0 if wits[0] > wits[1] else 1
+        else:
+            chooser = self.rand(DICE, 0, 2)
+        self.first = self.active = policy.choose_first(self, self.seats[chooser])
+        self.say(chooser, S.EV_FIRST, -1, self.first, wits[0] * 100 + wits[1])
+
+    def draw_opening_hand(self, seat: Seat):
+        for _ in range(self.rules["hand_size"]):
+            self.draw(seat)
+
+    # -- the match -------------------------------------------------------------------------
+    def play(self, decks):
+        """Set-up, then turns until points, a killed PC, deck-out or the turn cap."""
+        self.set_up(decks)
+        while not self.over:
+            if self.turn >= self.rules["max_turns"]:
+                self.game_over(-1, K.END_CAP)
+                break
+            self.take_turn()
+            self.active = 1 - self.active
+
+    def take_turn(self):
+        """A's pool refilled, abilities back, then the six steps (or encounter mode)."""
+        self.turn += 1
+        self.say(self.active, S.EV_TURN, -1, self.seats[0].points, self.seats[1].points)
+        if self.rules["encounter_mode"]:
+            self.encounter_mode_turn()
+        else:
+            a = self.a
+            a.pool = self.rules["pool_per_turn"]
+            a.location_played = False
+            self.abilities_come_back()
+            self.draw_step()
+            if not self.over:
+                self.boost_step()
+            if not self.over and self.quest_step():
+                if not self.over:
+                    self.encounter_step()
+                if not self.over:
+                    self.score_step()
+            if not self.over:
+                self.settle_step()
+        self.end_turn()
+
+    def abilities_come_back(self):
+        for seat in self.seats:
+            seat.uses.clear()
+
+    def start_step(self):
+        """Under ability_limit = step, abilities come back at each step."""
+        if self.rules["ability_limit"] == "step":
+            self.abilities_come_back()
+
+    # -- 1. draw -------------------------------------------------------------------------------
+    def draw_step(self):
+        """A window, then discard or draw to exactly hand_size (deck_out on an empty deck)."""
+        a, size = self.a, self.rules["hand_size"]
+        self.start_step()
+        self.window(K.S_DRAW)
+        while len(a.hand) > size:
+            card = a.hand.pop(policy.discard_choice(self, a))
+            a.discard.append(card)
+            self.say(a.index, S.EV_DISCARD, card.id)
+        while len(a.hand) < size and not self.over:
+            if self.draw(a) is None:
+                self.say(a.index, S.EV_DECKOUT)
+                if self.rules["deck_out"] == "lose_on_empty_draw":
+                    self.game_over(1 - a.index, K.END_DECKOUT)
+                break
+
+    # -- 2. boost --------------------------------------------------------------------------
+    def boost_step(self):
+        """A alone plays boost cards and boost maneuvers, one at a time, until it passes."""
+        a = self.a
+        self.start_step()
+        for _ in range(MAX_ACTIONS):
+            if self.over:
+                return
+            plays = [i for i, c in enumerate(a.hand) if self.boost_playable(a, c)]
+            scores = [policy.boost_worth(self, a, a.hand[i]) for i in plays]
+            options = self.maneuvers(a, K.S_BOOST)
+            scores += [policy.maneuver_worth(self, a, *o.keyword) for o in options]
+            k = policy.pick(self, a, scores)
+            if k < 0:
+                return
+            if k < len(plays):
+                self.play_boost_card(a, plays[k])
+            else:
+                self.use(a, options[k - len(plays)])
+
+    # -- 3. quest --------------------------------------------------------------------------
+    def strike_budget(self, quest) -> int:
+        """Quest cost + B's Budget - A's Sneak, floor 0 (twilight: plus A's threat)."""
+        a = self.a
+        v = quest.quest_cost + self.seat_keyword(self.b, K.BUDGET) - self.seat_keyword(a, K.SNEAK)
+        if self.rules["cost_currency"] == "twilight":
+            v += a.threat
+            a.threat = 0
+        return max(v, 0)
+
+    def quest_step(self) -> bool:
+        """A may play a quest; B spends the strike budget on strike cards; a window. False
+        when A plays no quest."""
+        a, b = self.a, self.b
+        self.start_step()
+        i = policy.quest_choice(self, a, self.rules["quest_mandatory"])
+        if i < 0:
+            return False
+        q = self.quest = a.hand.pop(i)
+        a.quests_attempted += 1
+        self.note(a.index, q, S.ST_PLAYED)
+        self.note(a.index, q, S.ST_USED)
+        self.budget = self.strike_budget(q)
+        self.say(a.index, S.EV_QUEST, q.id, self.budget)
+        for _ in range(S.CAP):
+            strikes = [i for i, c in enumerate(b.hand)
+                       if c.is_strike() and c.cost <= self.budget and self.race_ok(b, c)
+                       and self.unique_ok(b, c)]
+            k = policy.pick(self, b, [policy.strike_worth(self, b, b.hand[i]) for i in strikes])
+            if k < 0:
+                break
+            if self.play_strike(b.hand.pop(strikes[k])):
+                return True
+        if self.rules["cost_currency"] != "twilight":
+            self.budget = 0  # leftover budget is lost (twilight: it pays B's costs)
+        self.window(K.S_QUEST)
+        return True
+
+    def play_strike(self, card) -> bool:
+        """B pays a strike card from the budget: an NPC joins the strikers, an action resolves
+        and is discarded. True when that ended the game."""
+        b = self.b
+        self.budget -= card.cost
+        self.say(b.index, S.EV_STRIKE, card.id, card.cost, self.budget)
+        if card.nature == K.STRIKE:
+            self.strikers.append(Striker(card))
+            self.note(b.index, card, S.ST_PLAYED)
+            return False
+        self.played(b, card, True)
+        b.discard.append(card)
+        self.resolve(b, *card.abilities[0], card)
+        return self.over
+
+    # -- 4. encounter ----------------------------------------------------------------------
+    def encounter_step(self):
+        """A window; then B sends each striker in turn, A picks a defender, they fight."""
+        a = self.a
+        self.start_step()
+        self.window(K.S_ENCOUNTER)
+        for _ in range(len(self.strikers)):
+            if self.over:
+                return
+            striker = policy.striker_choice(self, self.b)
+            if striker is None:
+                return
+            # The PC may always defend; a party NPC unless it has defended (defend_limit).
+            options = [ch for ch in a.party
+                       if self.rules["defend_limit"] == "any" or not ch.defended]
+            defender = policy.defender_choice(self, a, striker, [*options, a.pc])
+            defender.defended = True
+            self.fight(striker, defender)
+
+    def fight(self, striker: Striker, defender: Character):
+        """A combat window, then higher strength wins (combat_tie); the loser takes 1 wound
+        plus the winner's Damage. A surviving striker fights no more this turn."""
+        a, b = self.a, self.b
+        self.combat, self.might = (striker, defender), [0, 0]
+        if not defender.is_pc:
+            self.note(a.index, defender.card, S.ST_USED)
+        self.note(b.index, striker.card, S.ST_USED)
+        a.strikes_faced += 1
+        self.start_step()
+        self.window(K.S_COMBAT)
+        striker.state = FOUGHT
+        if self.over:
+            return
+        result = self.combat_result(striker, defender, *self.might)
+        self.say(a.index, S.EV_COMBAT, striker.card.id,
+                 defender.card.id * 1000 + self.stat(a, defender, "str") + self.might[0],
+                 result * 1000 + striker.card.stats["str"] + self.might[1])
+        if result == 1:
+            self.wins += 1
+            a.strikers_defeated += 1
+            if not defender.is_pc:
+                self.note(a.index, defender.card, S.ST_SUCCEEDED)
+            self.wound_striker(striker, 1 + self.damage(defender, a))
+        elif result == -1:
+            self.note(b.index, striker.card, S.ST_SUCCEEDED)
+            self.wound(a, defender, 1 + striker.card.keyword(K.DAMAGE))
+        self.combat, self.might = None, [0, 0]
+
+    # -- 5. score --------------------------------------------------------------------------
+    def score_step(self):
+        """A window; if every objective holds A scores the quest (winning at once on reaching
+        points_to_win), resolves its reward and reveals its loot; else the quest goes under
+        A's draw deck."""
+        a, q = self.a, self.quest
+        self.start_step()
+        self.window(K.S_SCORE)
+        if self.over or q is None:
+            return
+        ok = True
+        for obj, arg in q.objectives:
+            holds = self.objective_holds(a, obj, arg)
+            self.say(a.index, S.EV_OBJECTIVE, q.id, obj * 1000 + arg, int(holds))
+            ok = ok and holds
+        if not ok:
+            a.deck.append(q)
+            self.say(a.index, S.EV_FAIL, q.id)
+            return
+        self.completed = True
+        a.points += q.quest_points
+        a.quests_completed += 1
+        self.note(a.index, q, S.ST_SUCCEEDED)
+        self.say(a.index, S.EV_SCORE, q.id, q.quest_points, a.points)
+        if a.points >= self.rules["points_to_win"]:
+            self.game_over(a.index, K.END_POINTS)
+            return
+        for kw, arg in q.abilities:
+            if kw != 0:
+                self.resolve(a, kw, arg, q)
+        self.reveal_loot(a, q.loot_points)
+
+    def reveal_loot(self, a: Seat, n: int):
+        """Reveal n loot cards, play those the policy wants and may play (unique, play_loot
+        paid like any card), the rest under the loot deck in reveal order."""
+        revealed = []
+        for _ in range(min(n, len(a.loot))):
+            c = a.loot.pop(0)
+            a.drawn.add(c.id)
+            self.note(a.index, c, S.ST_USED)
+            self.say(a.index, S.EV_REVEAL, c.id)
+            revealed.append(c)
+        for c in revealed:
+            cost = c.cost if self.rules["play_loot"] == "paid" else 0
+            if (c.kind == K.LOOT and self.unique_ok(a, c) and self.can_pay(a, cost, False)
+                    and policy.takes_loot(self, a)):
+                self.pay(a, cost)
+                a.loot_in_play.append(c)
+                self.note(a.index, c, S.ST_PLAYED)
+                self.note(a.index, c, S.ST_SUCCEEDED)
+                self.say(a.index, S.EV_LOOT, c.id)
+            else:
+                a.loot.append(c)
+
+    # -- 6. settle -------------------------------------------------------------------------
+    def settle_step(self):
+        """A window; surviving strikers leave (strikers_after); A's characters heal."""
+        a, b = self.a, self.b
+        self.start_step()
+        self.window(K.S_SETTLE)
+        for s in self.strikers:
+            if s.state != GONE:
+                (b.hand if self.rules["strikers_after"] == "hand" else b.discard).append(s.card)
+        self.strikers = []
+        if self.rules["settle_heal"] > 0 and not self.over:
+            for ch in (a.pc, *a.party):
+                self.heal(ch, self.rules["settle_heal"])
+
+    def end_turn(self):
+        """Cards played this turn are judged (A's way when its quest was completed, B's way
+        otherwise); this turn's effects end."""
+        for by, card in self.judged:
+            if (by == self.active) == self.completed:
+                self.note(by, card, S.ST_SUCCEEDED)
+        self.judged = []
+        self.quest, self.completed = None, False
+        self.hex = self.ambush = self.wins = self.pc_wounds_this_turn = self.budget = 0
+        for seat in self.seats:
+            seat.pc.ward = 0
+            for ch in seat.party:
+                ch.ward, ch.defended = 0, False
+
+    # -- encounter mode --------------------------------------------------------------------
+    def encounter_mode_turn(self):
+        """The lone PC plays the fixed quest against k strikers of strengths drawn from the
+        list (dice stream): intelligence 0, no Damage; then heals settle_heal."""
+        a, r = self.a, self.rules
+        a.quests_attempted += 1
+        self.say(a.index, S.EV_QUEST, -1, r["encounter_strikers"])
+        strengths = r["encounter_strengths"]
+        for _ in range(r["encounter_strikers"]):
+            s = strengths[self.rand(DICE, a.index, len(strengths))]
+            d = self.stat(a, a.pc, "str")
+            result = 1 if d > s else (-1 if d < s else 0)
+            if result == 0:
+                tie = r["combat_tie"]
+                if tie == "intelligence":
+                    result = 1 if self.stat(a, a.pc, "int") > 0 else -1
+                else:
+                    result = {"defender": 1, "none": 0}.get(tie, -1)
+            a.strikes_faced += 1
+            self.say(a.index, S.EV_COMBAT, -1, a.pc.card.id * 1000 + d, result * 1000 + s)
+            if result == 1:
+                self.wins += 1
+                a.strikers_defeated += 1
+            elif result == -1:
+                self.wound(a, a.pc, 1)
+                if self.over:
+                    return
+        obj = K.O_UNHURT if r["encounter_objective"] == "UNHURT" else K.O_DEFEAT
+        if self.objective_holds(a, obj, r["encounter_arg"]):
+            a.points += r["encounter_points"]
+            a.quests_completed += 1
+            self.say(a.index, S.EV_SCORE, -1, r["encounter_points"], a.points)
+            if a.points >= r["points_to_win"]:
+                self.game_over(a.index, K.END_POINTS)
+                return
+        else:
+            self.say(a.index, S.EV_FAIL)
+        if r["settle_heal"] > 0:
+            self.heal(a.pc, r["settle_heal"])
+
+
+def pc_intelligence(seat: Seat) -> int:
+    """Printed intelligence of the PC and its starting characteristics (who goes first)."""
+    return seat.pc.card.stats["int"] + sum(c.stats["int"] for c in seat.characteristics)
+
