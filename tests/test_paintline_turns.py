@@ -7,6 +7,7 @@ import functools
 
 import numpy as np
 
+from sim.paintline import deal as Dl
 from sim.paintline import engine as E
 from sim.paintline import options as O
 from sim.paintline import policy as Pol
@@ -120,7 +121,7 @@ def test_first_serve_to_the_higher_roll_ties_rolled_again():
             break
     else:
         raise AssertionError("no tie in 200 seeds")
-    assert Ru.roll_for_first_serve(keys, ctr) == (0 if a[1] > b[1] else 1)
+    assert Dl.roll_for_first_serve(keys, ctr) == (0 if a[1] > b[1] else 1)
     assert list(ctr[DICE * 2:DICE * 2 + 2]) == [2, 2]  # the tie was rolled again
 
 
@@ -186,7 +187,7 @@ def test_single_use_enhancement_discarded_attach_stays():
     assert P[0, S.ATT] == paddle and P[0, S.BOOST_N] == 0
     assert list(P[0, S.DISC:S.DISC + P[0, S.DISC_N]]) == [grip]
     assert P[0, S.PP_READY] == 0
-    assert cs[0, grip, Ru.CS_PLAYED] == 1 and cs[0, paddle, Ru.CS_PLAYED] == 1
+    assert cs[0, grip, Rec.CS_PLAYED] == 1 and cs[0, paddle, Rec.CS_PLAYED] == 1
 
 
 def test_advantage_values_used():

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from sim.paintline import abilities as A
-from sim.paintline import engine as E
+from sim.paintline import deal as Dl
 from sim.paintline import keywords as K
 from sim.paintline import options as O
 from sim.paintline import pool as T
@@ -461,14 +461,14 @@ def test_hand_limit():
             rec = batch(policy, n=100, n_log=20, options=(("hand_limit", limit),))
             frame = rec.matches_frame()
             assert len(shot_log(rec)) > 500
-            dead = int(rec.card_stats[:, :, Ru.CS_DEAD].sum())
+            dead = int(rec.card_stats[:, :, Rec.CS_DEAD].sum())
             completed = int(frame.turns.sum() - frame.deckouts.sum())
             if policy == "default":
                 # Never playing a card, the hand is always full at the end of a turn.
                 assert dead == limit * completed
     low = batch("random", n=100, n_log=20, options=(("hand_limit", 3),))
     high = batch("random", n=100, n_log=20, options=(("hand_limit", 7),))
-    assert low.card_stats[:, :, Ru.CS_DEAD].sum() < high.card_stats[:, :, Ru.CS_DEAD].sum()
+    assert low.card_stats[:, :, Rec.CS_DEAD].sum() < high.card_stats[:, :, Rec.CS_DEAD].sum()
 
 
 def test_discard_to_hand_limit():
@@ -528,16 +528,16 @@ def test_mulligan():
     P, G, H = fresh()
     cards = [2] * 5 + list(range(3, 18))
     fill_bag(P, 0, cards)
-    E.draw_opening_hand(P, R, 0)
+    Dl.draw_opening_hand(P, R, 0)
     assert hand(P, 0) == cards[:7] and P[0, S.BAG_TOP] == 7
     keys, ctr = streams()
-    Ru.take_mulligan(P, 0, keys, ctr)
+    Dl.take_mulligan(P, 0, keys, ctr)
     assert P[0, S.HAND_N] == 0 and P[0, S.BAG_TOP] == 0 and P[0, S.BAG_LEN] == 20
     bag = [int(c) for c in P[0, S.BAG:S.BAG + 20]]
     assert sorted(bag) == sorted(cards)
     assert bag != cards
     assert ctr[SHUFFLE * 2] == 19
-    E.draw_opening_hand(P, R, 0)
+    Dl.draw_opening_hand(P, R, 0)
     assert hand(P, 0) == bag[:7]
 
 
@@ -656,7 +656,7 @@ def test_default_policy_never_plays_a_card():
     assert (log.bonus == 0).all() and (log.advantage == 0).all()
     assert (log.penalty_out == 0).all()
     stats = rec.card_stats
-    for stat in (Ru.CS_PLAYED, Ru.CS_HIT, Ru.CS_LANDED):
+    for stat in (Rec.CS_PLAYED, Rec.CS_HIT, Rec.CS_LANDED):
         assert stats[:, :, stat].sum() == 0
     frame = rec.matches_frame()
     assert (frame.mulligans_a == 0).all() and (frame.mulligans_b == 0).all()

@@ -39,6 +39,12 @@ CARD_STATS = {
     "dead_turns": "end-of-turn moments spent in hand",
 }
 
+# Card statistics kept per seat and card (summed over games): the order of the schema.
+(CS_IN_DECK, CS_DRAWN, CS_WINS_DRAWN, CS_WINS_NOT_DRAWN, CS_PLAYED, CS_HIT,
+ CS_LANDED, CS_DEAD) = (list(CARD_STATS).index(k) for k in (
+    "matches_in_deck", "matches_drawn", "wins_drawn", "wins_not_drawn", "played", "hit", "landed",
+    "dead_turns"))  # fmt: skip
+
 LOG_COLUMNS = {
     "game": "game of the match", "point": "point of the match, from 1",
     "turn": "turn of the match", "seat": "seat hitting", "card": "card hit, -1 Default Shot",
