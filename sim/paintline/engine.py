@@ -43,7 +43,9 @@ def first_in_hand(table, P, p, kind):
 
 
 @njit
-def log_shot(G, H, p, roll, need, landed, crit, saved, log, log_n, li):
+def log_shot(P, G, H, p, roll, need, landed, crit, saved, log, log_n, li):
+    """One row of the shot log: the shot's identities (card, value set, attachment, boosts,
+    natural roll) and what the engine made of them; before the boosts are discarded."""
     if li < 0:
         return
     r = log_n[li]
@@ -63,7 +65,11 @@ def log_shot(G, H, p, roll, need, landed, crit, saved, log, log_n, li):
     log[li, r, Rec.L_STEP] = G[S.STEP]
     log[li, r, Rec.L_PEN_OUT] = H[S.H_PEN]
     log[li, r, Rec.L_SAVED] = saved
-    log[li, r, Rec.L_BOOST] = H[S.H_BOOST]
+    log[li, r, Rec.L_ATT] = H[S.H_ATT]
+    n = P[p, S.BOOST_N]
+    log[li, r, Rec.L_BOOSTS] = n
+    for k in range(Rec.LOG_BOOSTS):
+        log[li, r, Rec.L_BOOST + k] = P[p, S.BOOSTS + k] if k < n else -1
     log_n[li] = r + 1
 
 
@@ -148,7 +154,6 @@ def take_turn(table, R, prm, P, G, H, p, keys, ctr, seen, cs, work, log, log_n, 
         landed = True
         saved = 2
     crit = landed and roll >= crit_lo and roll != 1
-    Ru.discard_boosts(P, p)
     if landed:
         if slot >= 0:
             cs[p, card, Rec.CS_LANDED] += 1
@@ -160,7 +165,8 @@ def take_turn(table, R, prm, P, G, H, p, keys, ctr, seen, cs, work, log, log_n, 
         G[S.IS_SERVE] = 0
         G[S.LANDED] += 1
     G[S.SHOTS] += 1
-    log_shot(G, H, p, roll, need, landed, crit, saved, log, log_n, li)
+    log_shot(P, G, H, p, roll, need, landed, crit, saved, log, log_n, li)
+    Ru.discard_boosts(P, p)
     # 9. Discard down to the hand limit.
     n = P[p, S.HAND_N]
     extra = n - R[O.R_HAND_LIMIT]
