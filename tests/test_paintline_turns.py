@@ -7,6 +7,7 @@ import functools
 
 import numpy as np
 
+from sim.paintline import deal as Dl
 from sim.paintline import engine as E
 from sim.paintline import options as O
 from sim.paintline import policy as Pol
@@ -120,7 +121,7 @@ def test_first_serve_to_the_higher_roll_ties_rolled_again():
             break
     else:
         raise AssertionError("no tie in 200 seeds")
-    assert Ru.roll_for_first_serve(keys, ctr) == (0 if a[1] > b[1] else 1)
+    assert Dl.roll_for_first_serve(keys, ctr) == (0 if a[1] > b[1] else 1)
     assert list(ctr[DICE * 2:DICE * 2 + 2]) == [2, 2]  # the tie was rolled again
 
 
@@ -183,10 +184,11 @@ def test_single_use_enhancement_discarded_attach_stays():
     _, row, cs = turn(P, G, H, 0, seed=seed_rolling(0, (5,)))
     # Drive Shot +1, Fresh Grip +2, Sandpaper Paddle +1 on Normal values.
     assert (row["card"], row["bonus"], row["boost"]) == (DRIVE, 4, grip)
+    assert (row["attachment"], row["boosts"], row["boost2"]) == (paddle, 1, -1)
     assert P[0, S.ATT] == paddle and P[0, S.BOOST_N] == 0
     assert list(P[0, S.DISC:S.DISC + P[0, S.DISC_N]]) == [grip]
     assert P[0, S.PP_READY] == 0
-    assert cs[0, grip, Ru.CS_PLAYED] == 1 and cs[0, paddle, Ru.CS_PLAYED] == 1
+    assert cs[0, grip, Rec.CS_PLAYED] == 1 and cs[0, paddle, Rec.CS_PLAYED] == 1
 
 
 def test_advantage_values_used():
@@ -309,3 +311,18 @@ def test_mulligan_limit():
                       G, keys, ctr, seen)
         assert P[0, S.MULLIGANS] == limit and P[1, S.MULLIGANS] == limit
         assert P[0, S.HAND_N] == 7
+
+
+def test_several_boosts_on_one_shot():
+    """Serving at target 20 with a Drive Shot (Advantage +2/2) and two Fresh Grips (+2) and a
+    Sweet Spot (+3/1) in hand, greedy takes all three: +9, penalty 3, each named in the log."""
+    grip, spot = card("Fresh Grip"), card("Sweet Spot")
+    P, G, H = fresh()
+    G[S.STEP] = 7
+    give(P, 0, hand=[grip, spot, grip], play=[DRIVE], stamina=5)
+    _, row, _ = turn(P, G, H, 0)
+    assert (row["card"], row["advantage"], row["attachment"]) == (DRIVE, 1, -1)
+    assert (row["bonus"], row["penalty_out"], row["boosts"]) == (9, 3, 3)
+    assert sorted([row["boost"], row["boost2"], row["boost3"]]) == sorted([grip, grip, spot])
+    assert row["boost4"] == -1
+    assert P[0, S.BOOST_N] == 0 and P[0, S.DISC_N] == 3 and P[0, S.PP_READY] == 0

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from sim.paintline import abilities as A
-from sim.paintline import engine as E
+from sim.paintline import deal as Dl
 from sim.paintline import keywords as K
 from sim.paintline import options as O
 from sim.paintline import pool as T
@@ -127,24 +127,39 @@ def ability(c: int, code: int) -> int:
     return -1
 
 
+def value_set(c: int, adv: int) -> tuple[int, int]:
+    """Plain-Python reading of a card's (bonus, penalty) in its Normal or Advantage values."""
+    if adv:
+        return int(TABLE[c, T.C_ABONUS]), int(TABLE[c, T.C_APEN])
+    return int(TABLE[c, T.C_NBONUS]), int(TABLE[c, T.C_NPEN])
+
+
+BOOST_COLUMNS = ("boost", "boost2", "boost3", "boost4")
+
+
 def expected_shots(log: pd.DataFrame, rules: O.Rules) -> pd.DataFrame:
-    """What each logged shot should have needed and done, worked out from the rules text."""
+    """What each logged shot should have rolled with, needed and done, worked out from the
+    rules text and the card table. Only the log's identities are read: which card in which
+    value set, its attachment and boosts, the natural roll and a coach's Clutch (a decision
+    of its own); the rally's state is carried from one expected shot to the next."""
     vec = rules.vector
     ladder = [int(v) for v in vec[O.R_LADDER:O.R_LADDER + vec[O.R_LADDER_LEN]]]
     top = len(ladder) - 1
     tie_hitter = rules.values["tie_rule"] == "hitter"
+    assert (log.boosts <= len(BOOST_COLUMNS)).all()  # every boost is named by the log
     out = []
-    prev = None
-    mute_in = -1
+    prev_key, landed_before = None, False
     for r in log.itertuples(index=False):
-        serve = (prev is None or not prev.landed or (r.match, r.game, r.point)
-                 != (prev.match, prev.game, prev.point))
+        key = (r.match, r.game, r.point)
+        serve = key != prev_key or not landed_before
         if serve:
-            step0, crit0, pen_in, type_in, mute_in = 0, 0, 0, T.NO_TYPE, -1
-        else:
-            step0, crit0, pen_in = prev.step, prev.critical, prev.penalty_out
-            type_in = TABLE[prev.card, T.C_TYPE] if prev.card >= 0 else T.NO_TYPE
+            step0, crit0, pen_in, type_in, mute_in = 0, False, 0, T.NO_TYPE, -1
         c = r.card
+        bonus = pen = 0
+        for e in (c, r.attachment, *[getattr(r, b) for b in BOOST_COLUMNS[: r.boosts]]):
+            if e >= 0:
+                b, p = value_set(e, r.advantage)
+                bonus, pen = bonus + b, pen + p
         cost = TABLE[c, T.C_COST] if c >= 0 else 0
         active = c >= 0 and (mute_in < 0 or cost > mute_in or (cost == mute_in and tie_hitter))
         ignore = active and ability(c, K.IGNORE) >= 0
@@ -152,17 +167,21 @@ def expected_shots(log: pd.DataFrame, rules: O.Rules) -> pd.DataFrame:
         crit_lo = max(20 - ability(c, K.CRIT), 2) if active and ability(c, K.CRIT) >= 0 else 20
         target = ladder[step0] if not crit0 else rules.values["crit_target"]
         need = target + (0 if ignore else pen_in)
-        landed = r.roll != 1 and (r.roll >= crit_lo or r.roll + r.bonus >= need)
+        lands = r.roll != 1 and (r.roll >= crit_lo or r.roll + bonus >= need)
+        landed = lands or r.saved == 2  # Clutch: the coach lands a near miss
+        critical = landed and r.roll >= crit_lo and r.roll != 1
+        step = min(step0 + 1 + surge, top) if landed else step0
         own_type = TABLE[c, T.C_TYPE] if c >= 0 else T.NO_TYPE
         out.append({
-            "serve": serve, "need": need, "crit_lo": crit_lo,
-            "landed": landed, "critical": bool(r.landed) and r.roll >= crit_lo and r.roll != 1,
-            "step": min(step0 + 1 + surge, top) if r.landed else step0,
+            "serve": serve, "bonus": bonus, "penalty_out": pen, "need": need,
+            "crit_lo": crit_lo, "landed": lands, "critical": critical, "step": step,
             "adv_due": c >= 0 and (serve or (own_type, type_in) in BEATS),
             "muted": c >= 0 and not active,
         })
+        # What the next shot of the rally faces, if this one landed.
+        step0, crit0, pen_in, type_in = step, critical, pen, own_type
         mute_in = cost if active and ability(c, K.MUTE) >= 0 else -1
-        prev = r
+        prev_key, landed_before = key, landed
     return pd.DataFrame(out, index=log.index)
 
 
@@ -265,20 +284,29 @@ def test_escalation_index():
     ("random", ()),
     ("greedy", (("escalation", (4, 7, 11, 15, 17, 19)), ("crit_target", 18))),
     ("greedy", (("tie_rule", "first"),)),
-], ids=["greedy", "random", "custom-ladder", "tie-first"])
+    ("pressure", ()),
+], ids=["greedy", "random", "custom-ladder", "tie-first", "pressure"])
 def test_shot_log_follows_the_rules(policy, options):
-    """Every logged shot's need, landing, critical and index step, recomputed from the rules."""
+    """Every logged shot's bonus, penalty put on the opponent, need, landing, critical and
+    index step, recomputed from the card table and the rules."""
     rules = RULES.replace(**{k: list(v) if isinstance(v, tuple) else v for k, v in options})
     log = shot_log(batch(policy, n=150, n_log=150, options=options))
     exp = expected_shots(log, rules)
     assert len(log) > 3000
+    assert (log.bonus == exp.bonus).all()
+    assert (log.penalty_out == exp.penalty_out).all()
     assert (log.need == exp.need).all()
     plain = log.saved == 0
     assert (log.landed[plain] == exp.landed[plain].astype(int)).all()
     assert (log.critical == exp.critical.astype(int)).all()
     assert (log.step == exp.step).all()
     assert (log.need[exp.serve] == rules.values["escalation"][0]).all()
-    # The options in play were exercised: criticals, Crit 2 cards, Surge, the Mute conflict.
+    # The options in play were exercised: attachments, boosts (several on one shot), criticals,
+    # Crit 2 cards, Surge, the Mute conflict.
+    if policy != "random":
+        assert (log.attachment >= 0).sum() > 500 and (log.boosts >= 1).sum() > 200
+    if policy == "pressure":
+        assert (log.boosts == 2).sum() > 0  # this batch has a shot boosted twice
     assert log.critical.sum() > 50
     assert ((exp.crit_lo == 18) & (log.roll.isin([18, 19])) & (log.landed == 1)).sum() > 0
     if rules.values["tie_rule"] == "first":
@@ -293,6 +321,7 @@ def test_mute_conflict_changes_the_need():
     for tie in ("hitter", "first"):
         opts = (("tie_rule", tie),)
         log = shot_log(batch("greedy", n=300, n_log=300, options=opts))
+        exp_prev = expected_shots(log, RULES.replace(tie_rule=tie)).shift()
         prev, before = log.shift(), log.shift(2)
         hit = (log.card.isin(ignore_cards) & prev.card.isin(mute_cards) & (prev.landed == 1)
                & (prev.match == log.match) & (prev.point == log.point))
@@ -301,12 +330,12 @@ def test_mute_conflict_changes_the_need():
                  & (before.match == log.match))
         assert hit.sum() > 20
         step_target = [RULES.values["escalation"][int(s)] if not c else 20
-                       for s, c in zip(prev.step[hit], prev.critical[hit], strict=True)]
+                       for s, c in zip(exp_prev.step[hit], exp_prev.critical[hit], strict=True)]
         gap = [n - t for n, t in zip(log.need[hit], step_target, strict=True)]
         if tie == "hitter":
             assert gap == [0] * len(gap)
         else:
-            assert gap == prev.penalty_out[hit].astype(int).tolist() and min(gap) >= 2
+            assert gap == exp_prev.penalty_out[hit].astype(int).tolist() and min(gap) >= 2
 
 
 # Points, serves, games, matches ---------------------------------------------------------
@@ -461,14 +490,14 @@ def test_hand_limit():
             rec = batch(policy, n=100, n_log=20, options=(("hand_limit", limit),))
             frame = rec.matches_frame()
             assert len(shot_log(rec)) > 500
-            dead = int(rec.card_stats[:, :, Ru.CS_DEAD].sum())
+            dead = int(rec.card_stats[:, :, Rec.CS_DEAD].sum())
             completed = int(frame.turns.sum() - frame.deckouts.sum())
             if policy == "default":
                 # Never playing a card, the hand is always full at the end of a turn.
                 assert dead == limit * completed
     low = batch("random", n=100, n_log=20, options=(("hand_limit", 3),))
     high = batch("random", n=100, n_log=20, options=(("hand_limit", 7),))
-    assert low.card_stats[:, :, Ru.CS_DEAD].sum() < high.card_stats[:, :, Ru.CS_DEAD].sum()
+    assert low.card_stats[:, :, Rec.CS_DEAD].sum() < high.card_stats[:, :, Rec.CS_DEAD].sum()
 
 
 def test_discard_to_hand_limit():
@@ -528,16 +557,16 @@ def test_mulligan():
     P, G, H = fresh()
     cards = [2] * 5 + list(range(3, 18))
     fill_bag(P, 0, cards)
-    E.draw_opening_hand(P, R, 0)
+    Dl.draw_opening_hand(P, R, 0)
     assert hand(P, 0) == cards[:7] and P[0, S.BAG_TOP] == 7
     keys, ctr = streams()
-    Ru.take_mulligan(P, 0, keys, ctr)
+    Dl.take_mulligan(P, 0, keys, ctr)
     assert P[0, S.HAND_N] == 0 and P[0, S.BAG_TOP] == 0 and P[0, S.BAG_LEN] == 20
     bag = [int(c) for c in P[0, S.BAG:S.BAG + 20]]
     assert sorted(bag) == sorted(cards)
     assert bag != cards
     assert ctr[SHUFFLE * 2] == 19
-    E.draw_opening_hand(P, R, 0)
+    Dl.draw_opening_hand(P, R, 0)
     assert hand(P, 0) == bag[:7]
 
 
@@ -652,11 +681,11 @@ def test_default_policy_never_plays_a_card():
     log = shot_log(rec)
     assert len(log) > 5000
     assert (log.card == -1).all()
-    assert (log.boost == -1).all()
+    assert (log.boost == -1).all() and (log.boosts == 0).all() and (log.attachment == -1).all()
     assert (log.bonus == 0).all() and (log.advantage == 0).all()
     assert (log.penalty_out == 0).all()
     stats = rec.card_stats
-    for stat in (Ru.CS_PLAYED, Ru.CS_HIT, Ru.CS_LANDED):
+    for stat in (Rec.CS_PLAYED, Rec.CS_HIT, Rec.CS_LANDED):
         assert stats[:, :, stat].sum() == 0
     frame = rec.matches_frame()
     assert (frame.mulligans_a == 0).all() and (frame.mulligans_b == 0).all()

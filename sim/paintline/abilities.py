@@ -6,7 +6,8 @@ from sim.jit import njit
 from sim.paintline import keywords as K
 from sim.paintline import policy as Pol
 from sim.paintline import pool as T
-from sim.paintline.rules import draw_card, untap_one_step
+from sim.paintline.deal import draw_card
+from sim.paintline.rules import untap_one_step
 from sim.paintline.state import (
     ATT,
     COACH,

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from sim.jit import njit
 from sim.paintline import abilities as A
+from sim.paintline import deal as Dl
 from sim.paintline import keywords as K
 from sim.paintline import options as O
 from sim.paintline import policy as Pol
 from sim.paintline import pool as T
 from sim.paintline import rules as Ru
+from sim.paintline import schema as Rec
 from sim.paintline import shots as Sh
 from sim.paintline import state as S
 
@@ -45,7 +47,7 @@ def play_to_table(table, P, p, prm, keys, ctr, work, cs):
             return
         c = P[p, S.HAND + cand[j]]
         Ru.pay_stamina(P, p, table[c, T.C_COST])
-        cs[p, c, Ru.CS_PLAYED] += 1
+        cs[p, c, Rec.CS_PLAYED] += 1
         if sel[j] >= 0:
             Ru.attach_enhancement(P, p, cand[j], sel[j])
         else:
@@ -77,11 +79,11 @@ def recycle_turn(table, R, prm, P, G, p, keys, ctr, seen, work):
         worths[n + i] = Pol.power_plant_worth(prm, i)
     n += P[p, S.PP_N]
     ratio = R[O.R_RECYCLE_RATIO]
-    k = Pol.choose_recycle(prm, worths, n, n_hand, Ru.bag_left(P, p), ratio, keys, ctr, p,
+    k = Pol.choose_recycle(prm, worths, n, n_hand, Dl.bag_left(P, p), ratio, keys, ctr, p,
                            sel)
     if k == 0:
         return True
-    draws = Pol.choose_recycle_draws(prm, k, Ru.safe_draws(P, R, p), keys, ctr, p)
+    draws = Pol.choose_recycle_draws(prm, k, Dl.safe_draws(P, R, p), keys, ctr, p)
     return Ru.recycle(P, G, R, p, sel, k * ratio, draws, seen)
 
 

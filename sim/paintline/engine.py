@@ -9,6 +9,7 @@ import numpy as np
 from sim.jit import njit
 from sim.paintline import abilities as A
 from sim.paintline import actions as Act
+from sim.paintline import deal as Dl
 from sim.paintline import options as O
 from sim.paintline import policy as Pol
 from sim.paintline import pool as T
@@ -42,7 +43,9 @@ def first_in_hand(table, P, p, kind):
 
 
 @njit
-def log_shot(G, H, p, roll, need, landed, crit, saved, log, log_n, li):
+def log_shot(P, G, H, p, roll, need, landed, crit, saved, log, log_n, li):
+    """One row of the shot log: the shot's identities (card, value set, attachment, boosts,
+    natural roll) and what the engine made of them; before the boosts are discarded."""
     if li < 0:
         return
     r = log_n[li]
@@ -62,7 +65,11 @@ def log_shot(G, H, p, roll, need, landed, crit, saved, log, log_n, li):
     log[li, r, Rec.L_STEP] = G[S.STEP]
     log[li, r, Rec.L_PEN_OUT] = H[S.H_PEN]
     log[li, r, Rec.L_SAVED] = saved
-    log[li, r, Rec.L_BOOST] = H[S.H_BOOST]
+    log[li, r, Rec.L_ATT] = H[S.H_ATT]
+    n = P[p, S.BOOST_N]
+    log[li, r, Rec.L_BOOSTS] = n
+    for k in range(Rec.LOG_BOOSTS):
+        log[li, r, Rec.L_BOOST + k] = P[p, S.BOOSTS + k] if k < n else -1
     log_n[li] = r + 1
 
 
@@ -74,7 +81,7 @@ def take_turn(table, R, prm, P, G, H, p, keys, ctr, seen, cs, work, log, log_n, 
     G[S.TURNS] += 1
     # 1. Ready stamina and draw.
     Ru.ready_stamina(P, p)
-    if not Ru.draw_card(P, G, R, p, seen):
+    if not Dl.draw_card(P, G, R, p, seen):
         return False
     # 2. Untap shot cards, one step each time, on the card the policy chooses.
     for _ in range(R[O.R_UNTAP_STEPS]):
@@ -89,7 +96,7 @@ def take_turn(table, R, prm, P, G, H, p, keys, ctr, seen, cs, work, log, log_n, 
     # 4. Put one Stamina into play: after the recycle, so one it drew can be played.
     pos = first_in_hand(table, P, p, T.STAMINA)
     if pos >= 0 and Pol.choose_stamina(prm, P[p, S.PP_N], keys, ctr, p):
-        cs[p, P[p, S.HAND + pos], Ru.CS_PLAYED] += 1
+        cs[p, P[p, S.HAND + pos], Rec.CS_PLAYED] += 1
         Ru.put_stamina_into_play(P, p, pos)
     # 5. Choose the hit with its enhancement and pay for both.
     n_opt = Sh.legal_hits(table, R, P, G, p, opts, feats)
@@ -99,13 +106,13 @@ def take_turn(table, R, prm, P, G, H, p, keys, ctr, seen, cs, work, log, log_n, 
     if enh >= 0:
         Ru.remove_from_hand(P, p, epos)
         Ru.pay_stamina(P, p, table[enh, T.C_COST])
-        cs[p, enh, Ru.CS_PLAYED] += 1
+        cs[p, enh, Rec.CS_PLAYED] += 1
         if src == SRC_HAND and epos < where:
             where -= 1
     slot = -1
     if src == SRC_HAND:
         Ru.pay_stamina(P, p, table[card, T.C_COST])
-        cs[p, card, Ru.CS_PLAYED] += 1
+        cs[p, card, Rec.CS_PLAYED] += 1
         slot = Ru.play_shot_card(P, p, where)
     elif src == SRC_PLAY:
         Ru.pay_stamina(P, p, table[card, T.C_COST])
@@ -121,12 +128,12 @@ def take_turn(table, R, prm, P, G, H, p, keys, ctr, seen, cs, work, log, log_n, 
     n_boosts = P[p, S.BOOST_N]
     Sh.offer_boosts(table, R, P, G, H, p, prm, keys, ctr, feats, cand)
     for i in range(n_boosts, P[p, S.BOOST_N]):
-        cs[p, P[p, S.BOOSTS + i], Ru.CS_PLAYED] += 1
+        cs[p, P[p, S.BOOSTS + i], Rec.CS_PLAYED] += 1
     Act.play_to_table(table, P, p, prm, keys, ctr, work, cs)
     # 7. Hit: abilities, enhancements, double tap.
     Act.build_shot(table, R, P, G, H, p, card, adv, slot)
     if slot >= 0:
-        cs[p, card, Ru.CS_HIT] += 1
+        cs[p, card, Rec.CS_HIT] += 1
         if H[S.H_ACTIVE] == 1 and not A.on_hit(table, card, slot, P, G, R, p, seen, prm, keys,
                                                ctr, worths, cand):
             return False
@@ -135,22 +142,21 @@ def take_turn(table, R, prm, P, G, H, p, keys, ctr, seen, cs, work, log, log_n, 
     need = Sh.shot_need(R, G, H)
     crit_lo = H[S.H_CRIT_LO]
     bonus = H[S.H_BONUS]
-    roll = Ru.roll_the_ball(keys, ctr, p)
+    roll = Dl.roll_the_ball(keys, ctr, p)
     landed = Ru.shot_lands(roll, bonus, need, crit_lo)
     saved = 0
     at_stake = 0 if G[S.IS_SERVE] == 1 and R[O.R_SERVE_MISS] == 1 else 1
     if not landed and A.reroll(table, P, p, prm, at_stake, keys, ctr):
-        roll = Ru.roll_the_ball(keys, ctr, p)
+        roll = Dl.roll_the_ball(keys, ctr, p)
         landed = Ru.shot_lands(roll, bonus, need, crit_lo)
         saved = 1
     if not landed and A.clutch(table, P, p, roll, bonus, need):
         landed = True
         saved = 2
     crit = landed and roll >= crit_lo and roll != 1
-    Ru.discard_boosts(P, p)
     if landed:
         if slot >= 0:
-            cs[p, card, Ru.CS_LANDED] += 1
+            cs[p, card, Rec.CS_LANDED] += 1
         Ru.climb_the_index(G, R, H[S.H_SURGE])
         G[S.CRIT] = 1 if crit else 0
         G[S.IN_PEN] = H[S.H_PEN]
@@ -159,7 +165,8 @@ def take_turn(table, R, prm, P, G, H, p, keys, ctr, seen, cs, work, log, log_n, 
         G[S.IS_SERVE] = 0
         G[S.LANDED] += 1
     G[S.SHOTS] += 1
-    log_shot(G, H, p, roll, need, landed, crit, saved, log, log_n, li)
+    log_shot(P, G, H, p, roll, need, landed, crit, saved, log, log_n, li)
+    Ru.discard_boosts(P, p)
     # 9. Discard down to the hand limit.
     n = P[p, S.HAND_N]
     extra = n - R[O.R_HAND_LIMIT]
@@ -168,32 +175,22 @@ def take_turn(table, R, prm, P, G, H, p, keys, ctr, seen, cs, work, log, log_n, 
         Pol.choose_discards(prm, worths, n, extra, keys, ctr, p, sel)
         Ru.discard_to_hand_limit(P, p, sel, extra)
     for i in range(P[p, S.HAND_N]):
-        cs[p, P[p, S.HAND + i], Ru.CS_DEAD] += 1
+        cs[p, P[p, S.HAND + i], Rec.CS_DEAD] += 1
     return landed
-
-
-@njit
-def draw_opening_hand(P, R, p):
-    """Opening hand: the top cards of the bag (kept or mulliganed before they count as drawn)."""
-    n = min(R[O.R_OPENING_HAND], Ru.bag_left(P, p))
-    for _ in range(n):
-        P[p, S.HAND + P[p, S.HAND_N]] = P[p, S.BAG + P[p, S.BAG_TOP]]
-        P[p, S.BAG_TOP] += 1
-        P[p, S.HAND_N] += 1
 
 
 @njit
 def set_up_game(table, R, prms, bags, bag_lens, P, G, keys, ctr, seen):
     """Every card back in the bag, shuffle, opening hands, mulligans, coach ready."""
     for p in range(2):
-        Ru.gather_cards(P, p, bags[p, : bag_lens[p]])
-        Ru.shuffle_bag(P, p, keys, ctr)
-        draw_opening_hand(P, R, p)
+        Dl.gather_cards(P, p, bags[p, : bag_lens[p]])
+        Dl.shuffle_bag(P, p, keys, ctr)
+        Dl.draw_opening_hand(P, R, p)
         P[p, S.SCORE] = 0
         P[p, S.COACH_USES] = A.coach_uses(table, P[p, S.COACH])
     if R[O.R_RALLY_MODE] == 1:
         for p in range(2):
-            Ru.set_up_rally_mode(P, R, p)
+            Dl.set_up_rally_mode(P, R, p)
     for p in range(2):
         for _ in range(R[O.R_MULLIGANS] * (1 - R[O.R_RALLY_MODE])):
             stamina = 0
@@ -202,8 +199,8 @@ def set_up_game(table, R, prms, bags, bag_lens, P, G, keys, ctr, seen):
                     stamina += 1
             if not Pol.choose_mulligan(prms[p], stamina, keys, ctr, p):
                 break
-            Ru.take_mulligan(P, p, keys, ctr)
-            draw_opening_hand(P, R, p)
+            Dl.take_mulligan(P, p, keys, ctr)
+            Dl.draw_opening_hand(P, R, p)
             P[p, S.MULLIGANS] += 1
         for i in range(P[p, S.HAND_N]):
             seen[p, P[p, S.HAND + i]] = 1
@@ -268,7 +265,7 @@ def play_match(table, R, prms, bags, bag_lens, coaches, in_deck, seed, match_ind
     out[i, :] = 0
     out[i, Rec.CUT_LEN] = -1
     out[i, Rec.CUT_SERVER] = -1
-    first = Ru.roll_for_first_serve(keys, ctr)
+    first = Dl.roll_for_first_serve(keys, ctr)
     need = Ru.games_to_win_match(R)
     winner = -1
     for g in range(R[O.R_MATCH_GAMES]):
@@ -304,12 +301,12 @@ def play_match(table, R, prms, bags, bag_lens, coaches, in_deck, seed, match_ind
         for c in range(in_deck.shape[1]):
             if in_deck[p, c] == 0:
                 continue
-            cs[p, c, Ru.CS_IN_DECK] += 1
+            cs[p, c, Rec.CS_IN_DECK] += 1
             if seen[p, c] == 1:
-                cs[p, c, Ru.CS_DRAWN] += 1
-                cs[p, c, Ru.CS_WINS_DRAWN] += won
+                cs[p, c, Rec.CS_DRAWN] += 1
+                cs[p, c, Rec.CS_WINS_DRAWN] += won
             else:
-                cs[p, c, Ru.CS_WINS_NOT_DRAWN] += won
+                cs[p, c, Rec.CS_WINS_NOT_DRAWN] += won
 
 
 @njit(parallel=True, _nrt=True)

@@ -26,7 +26,8 @@ class Shot:
     surge: int = 0
     ignore: bool = False
     mute: int = -1
-    boost: int = -1  # the first single-use enhancement, as the shot log records it
+    attached: int = -1  # the enhancement attached to the card
+    boosts: tuple[int, ...] = ()  # the single-use enhancements boosting it
     active: bool = False
 
 
@@ -55,7 +56,7 @@ class ShotRules:
         return self.col(card, T.C_NBONUS), self.col(card, T.C_NPEN)
 
     def shot(self, card: int, advantage: int, attached: int, boosts=()) -> Shot:
-        sh = Shot(card=card, advantage=advantage, boost=boosts[0] if boosts else -1)
+        sh = Shot(card=card, advantage=advantage, attached=attached, boosts=tuple(boosts))
         for c in (card, attached, *boosts):
             if c >= 0:
                 b, p = self.values(c, advantage)

@@ -11,6 +11,7 @@ import numpy as np
 from sim.paintline import keywords as K
 from sim.paintline import policy as Pol
 from sim.paintline import pool as T
+from sim.paintline import schema as Rec
 from sim.paintline.reference_shots import SEATS
 
 
@@ -201,7 +202,8 @@ class TurnRules:
         self.shots += 1
         self.shot_rows.append([self.game_no, self.point_no, self.turns, seat, card, adv,
                                sh.bonus, need, roll, int(landed), int(crit), self.step,
-                               sh.penalty, saved, sh.boost])
+                               sh.penalty, saved, sh.attached, len(sh.boosts),
+                               *(*sh.boosts, *[-1] * Rec.LOG_BOOSTS)[: Rec.LOG_BOOSTS]])
         # 9. Discard down to the hand limit.
         extra = len(s.hand) - self.rules["hand_limit"]
         if extra > 0:

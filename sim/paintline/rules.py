@@ -1,22 +1,19 @@
-"""Paint the Line's rules, one small compiled function each, named as the rulebook names them."""
+"""Paint the Line's in-game rules (zones, the turn, the shot, points), one small compiled
+function each, named as the rulebook names them; set-up and draws live in deal.py."""
 
 from __future__ import annotations
 
 from sim.jit import njit
 from sim.paintline import options as O
 from sim.paintline import pool as T
-from sim.paintline.schema import CARD_STATS
+from sim.paintline.deal import draw_card
 from sim.paintline.state import (
     ATT,
-    BAG,
-    BAG_LEN,
-    BAG_TOP,
     BOOST_N,
     BOOSTS,
     CRIT,
     DISC,
     DISC_N,
-    FORFEIT,
     HAND,
     HAND_N,
     IN_PEN,
@@ -35,139 +32,6 @@ from sim.paintline.state import (
     TAP,
     TOP,
 )  # fmt: skip
-from sim.rng import DICE, SHUFFLE, below
-
-# Card statistics kept per seat and card (summed over games): the order of the schema.
-(CS_IN_DECK, CS_DRAWN, CS_WINS_DRAWN, CS_WINS_NOT_DRAWN, CS_PLAYED, CS_HIT,
- CS_LANDED, CS_DEAD) = (list(CARD_STATS).index(k) for k in (
-    "matches_in_deck", "matches_drawn", "wins_drawn", "wins_not_drawn", "played", "hit", "landed",
-    "dead_turns"))  # fmt: skip
-
-
-# --- random numbers ---------------------------------------------------------------
-
-
-@njit
-def next_below(keys, ctr, p, purpose, n):
-    """Next number uniform on 0..n-1 from player p's stream of the given purpose."""
-    s = purpose * 2 + p
-    v = below(keys[s], ctr[s], n)
-    ctr[s] += 1
-    return v
-
-
-@njit
-def roll_the_ball(keys, ctr, p):
-    """Roll the d20 for player p."""
-    return next_below(keys, ctr, p, DICE, 20) + 1
-
-
-# --- set-up -----------------------------------------------------------------------
-
-
-@njit
-def shuffle_bag(P, p, keys, ctr):
-    """Fisher-Yates over the undrawn part of the bag, from the player's shuffle stream."""
-    top = P[p, BAG_TOP]
-    n = P[p, BAG_LEN] - top
-    for i in range(n - 1, 0, -1):
-        j = next_below(keys, ctr, p, SHUFFLE, i + 1)
-        a = BAG + top + i
-        b = BAG + top + j
-        P[p, a], P[p, b] = P[p, b], P[p, a]
-
-
-@njit
-def gather_cards(P, p, bag):
-    """Every card but the coach back into the bag, nothing in play, hand or discard."""
-    for i in range(bag.shape[0]):
-        P[p, BAG + i] = bag[i]
-    P[p, BAG_TOP] = 0
-    P[p, BAG_LEN] = bag.shape[0]
-    P[p, HAND_N] = 0
-    P[p, PLAY_N] = 0
-    P[p, PP_N] = 0
-    P[p, PP_READY] = 0
-    P[p, DISC_N] = 0
-    P[p, BOOST_N] = 0
-
-
-@njit
-def roll_for_first_serve(keys, ctr):
-    """Both roll the ball, highest serves; ties roll again."""
-    while True:
-        a = roll_the_ball(keys, ctr, 0)
-        b = roll_the_ball(keys, ctr, 1)
-        if a != b:
-            return 0 if a > b else 1
-
-
-@njit
-def take_mulligan(P, p, keys, ctr):
-    """Shuffle the hand back into the bag (ready for a new opening hand)."""
-    top = P[p, BAG_TOP]
-    for i in range(P[p, HAND_N]):
-        top -= 1
-        P[p, BAG + top] = P[p, HAND + i]
-    P[p, BAG_TOP] = top
-    P[p, HAND_N] = 0
-    shuffle_bag(P, p, keys, ctr)
-
-
-UNLIMITED_STAMINA = 999
-
-
-@njit
-def set_up_rally_mode(P, R, p):
-    """Rally mode: the seat's arsenal starts in play, ready, with stamina to spare."""
-    for k in range(O.MAX_ARSENAL):
-        card = R[O.R_ARSENAL + p * O.MAX_ARSENAL + k]
-        if card >= 0:
-            slot = P[p, PLAY_N]
-            P[p, PLAY + slot] = card
-            P[p, TAP + slot] = 0
-            P[p, ATT + slot] = -1
-            P[p, PLAY_N] = slot + 1
-    P[p, PP_N] = UNLIMITED_STAMINA
-    P[p, PP_READY] = UNLIMITED_STAMINA
-
-
-# --- drawing and deck-out ---------------------------------------------------------
-
-
-@njit
-def bag_left(P, p):
-    return P[p, BAG_LEN] - P[p, BAG_TOP]
-
-
-@njit
-def safe_draws(P, R, p):
-    """Cards the player can draw now without forfeiting the game."""
-    n = bag_left(P, p)
-    if R[O.R_DECK_OUT] == 1 and n > 0:
-        n -= 1  # forfeit_when_empty: the card that empties the bag forfeits
-    return n
-
-
-@njit
-def draw_card(P, G, R, p, seen):
-    """Draw one card; drawing from an empty bag, or emptying it under forfeit_when_empty,
-    forfeits the game. Returns False on a forfeit."""
-    if R[O.R_RALLY_MODE] == 1:
-        return True  # rally mode: no deck, no draws
-    if bag_left(P, p) == 0:
-        G[FORFEIT] = p
-        return False
-    card = P[p, BAG + P[p, BAG_TOP]]
-    P[p, BAG_TOP] += 1
-    P[p, HAND + P[p, HAND_N]] = card
-    P[p, HAND_N] += 1
-    seen[p, card] = 1
-    if R[O.R_DECK_OUT] == 1 and bag_left(P, p) == 0:
-        G[FORFEIT] = p
-        return False
-    return True
-
 
 # --- zones ------------------------------------------------------------------------
 

@@ -39,6 +39,12 @@ CARD_STATS = {
     "dead_turns": "end-of-turn moments spent in hand",
 }
 
+# Card statistics kept per seat and card (summed over games): the order of the schema.
+(CS_IN_DECK, CS_DRAWN, CS_WINS_DRAWN, CS_WINS_NOT_DRAWN, CS_PLAYED, CS_HIT,
+ CS_LANDED, CS_DEAD) = (list(CARD_STATS).index(k) for k in (
+    "matches_in_deck", "matches_drawn", "wins_drawn", "wins_not_drawn", "played", "hit", "landed",
+    "dead_turns"))  # fmt: skip
+
 LOG_COLUMNS = {
     "game": "game of the match", "point": "point of the match, from 1",
     "turn": "turn of the match", "seat": "seat hitting", "card": "card hit, -1 Default Shot",
@@ -46,10 +52,15 @@ LOG_COLUMNS = {
     "need": "target plus incoming penalty", "roll": "natural d20 roll",
     "landed": "1 when the shot landed", "critical": "1 on a critical",
     "step": "index step after the shot", "penalty_out": "return penalty put on the opponent",
-    "saved": "coach save: 0 none, 1 reroll, 2 clutch", "boost": "single-use enhancement, -1",
+    "saved": "coach save: 0 none, 1 reroll, 2 clutch",
+    "attachment": "enhancement attached to the card, -1 none",
+    "boosts": "single-use enhancements boosting the shot",
+    "boost": "first single-use enhancement, -1 none", "boost2": "second one, -1 none",
+    "boost3": "third one, -1 none", "boost4": "fourth one, -1 none",
 }  # fmt: skip
 (L_GAME, L_POINT, L_TURN, L_SEAT, L_CARD, L_ADV, L_BONUS, L_NEED, L_ROLL, L_LANDED, L_CRIT,
- L_STEP, L_PEN_OUT, L_SAVED, L_BOOST) = range(15)  # fmt: skip
+ L_STEP, L_PEN_OUT, L_SAVED, L_ATT, L_BOOSTS, L_BOOST) = range(17)  # fmt: skip
+LOG_BOOSTS = 4  # boosts named by the log, from L_BOOST on; L_BOOSTS counts them all
 N_LOG = len(LOG_COLUMNS)
 LOG_ROWS = 2048
 

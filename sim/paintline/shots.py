@@ -45,7 +45,7 @@ def prepare_shot(table, R, G, card, adv, att, H):
     H[S.H_SURGE] = 0
     H[S.H_IGNORE] = 0
     H[S.H_MUTE] = -1
-    H[S.H_BOOST] = -1
+    H[S.H_ATT] = att
     H[S.H_ACTIVE] = 0
     if card < 0:
         return
@@ -67,8 +67,6 @@ def add_boost(table, e, H):
     b, p = value_set(table, e, H[S.H_ADV])
     H[S.H_BONUS] += b
     H[S.H_PEN] += p
-    if H[S.H_BOOST] < 0:
-        H[S.H_BOOST] = e
 
 
 @njit

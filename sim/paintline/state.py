@@ -60,7 +60,7 @@ H_CRIT_LO = 4  # lowest natural roll that is a critical
 H_SURGE = 5  # extra index steps if it lands
 H_IGNORE = 6  # 1 when it ignores the incoming penalty
 H_MUTE = 7  # cost of its Mute, -1 for none
-H_BOOST = 8  # first single-use enhancement boosting it, -1 for none
+H_ATT = 8  # the enhancement attached to its card, -1 for none (boosts: P's BOOSTS zone)
 H_ACTIVE = 9  # 1 when its card abilities are in force (not muted)
 SHOT_SIZE = 10
 
