@@ -270,12 +270,27 @@ def histogram_bins(manifest: dict) -> dict[str, int]:
             for name, h in manifest["schema"]["histograms"].items()}
 
 
+class LazyTotals:
+    """A run's totals, read from the store only when an exact check asks for them: a setting
+    the game does not cover costs nothing."""
+
+    def __init__(self, make):
+        self._make = make
+        self._totals = None
+
+    def __getattr__(self, name):
+        if self._totals is None:
+            self._totals = self._make()
+        return getattr(self._totals, name)
+
+
 def write_exact_check(run: RunFolder, game: Game, matchup, manifest: dict) -> dict | None:
     """Where the game solves the setting exactly, put every Monte Carlo quantity beside its
     exact value (exact_check.parquet) and summarise the check for the manifest."""
     from sim.store import totals
 
-    df = game.exact_check(matchup, totals(run.path, histogram_bins(manifest)))
+    df = game.exact_check(matchup, LazyTotals(lambda: totals(run.path,
+                                                             histogram_bins(manifest))))
     if df is None or not len(df):
         return None
     df.to_parquet(run.path / "exact_check.parquet", index=False)

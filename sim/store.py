@@ -211,12 +211,21 @@ def totals(run_path: Path | str, bins: dict[str, int]) -> Totals:
 
     for folder in folders:
         matches = pq.read_table(folder / "matches.parquet").to_pandas()
-        h = pq.read_table(folder / "histograms.parquet").to_pandas()
-        hists = {name: np.zeros((2, n), dtype=np.int64) for name, n in bins.items()}
-        if len(h):
-            g = h.groupby(["measure", "seat", "value"], observed=True)["count"].sum()
-            for (measure, seat, value), c in g.items():
-                hists[measure][seat, value] += c
+        h = pq.read_table(folder / "histograms.parquet")
+        measure = h.column("measure").combine_chunks()
+        codes = measure.indices.to_numpy(zero_copy_only=False)
+        names = measure.dictionary.to_pylist()
+        seat, value, count = (h.column(c).to_numpy() for c in ("seat", "value", "count"))
+        hists = {}
+        for code, name in enumerate(names):
+            if name not in bins:
+                continue
+            pick = codes == code
+            flat = np.bincount(seat[pick].astype(np.int64) * bins[name] + value[pick],
+                               weights=count[pick], minlength=2 * bins[name])
+            hists[name] = flat.astype(np.int64).reshape(2, bins[name])
+        for name, n in bins.items():
+            hists.setdefault(name, np.zeros((2, n), dtype=np.int64))
         part = Totals.of_frame(matches, hists, frames)
         out = part if out is None else out + part
     if out is None:

@@ -57,7 +57,7 @@ def test_workers_chunks_and_backends_give_the_same_bytes(m, baseline, tmp_path):
 def test_killed_run_resumes_to_the_same_result(m, tmp_path):
     env = {**os.environ, "CI": "1"}
     cmd = [sys.executable, "-c", "from sim.cli import app; app()", "simulate",
-           "-n", "60000", "--chunk-size", "1000", "--seed", "9", "--policy-a", "random",
+           "-n", "24000", "--chunk-size", "400", "--seed", "9", "--policy-a", "random",
            "--policy-b", "greedy", "--results", str(tmp_path), "--run-id", "killed",
            "--backend", "serial"]
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, start_new_session=True,
@@ -76,9 +76,9 @@ def test_killed_run_resumes_to_the_same_result(m, tmp_path):
     out = cardlab("simulate", "--resume", "killed", "--results", str(tmp_path), "-q")
     assert out.returncode == 0, out.stderr
     whole = simulate(GAME, load_matchup(FOLDER, "us-red-tide", "ussr-red-tide", "random", "greedy"),
-                     60000, 9, results=tmp_path, run_id="whole", chunk_size=1000,
+                     24000, 9, results=tmp_path, run_id="whole", chunk_size=400,
                      backend="serial")
-    assert whole.matches == 60000
+    assert whole.matches == 24000
     assert_same_run(tmp_path / "killed", tmp_path / "whole")
     assert not [p for p in chunks.iterdir() if p.name.startswith(".")]
 
