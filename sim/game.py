@@ -146,6 +146,19 @@ class Tuning:
     card_value: Callable[..., float]
 
 
+def named_policy(load_policies: Callable, folder, name: str):
+    """One policy's parameter vector from a folder's policies.toml, read by the game's own
+    loader; InputError naming the file when the policy is unknown (for tuning hooks)."""
+    from sim.problems import InputError, Problem
+
+    path = Path(folder) / "policies.toml"
+    table = load_policies(path)
+    if name not in table:
+        raise InputError([Problem(str(path), 0, f"unknown policy {name!r}; known: "
+                                  f"{', '.join(table)}")])
+    return table[name]
+
+
 def seat_policy(matchup, seat: int, vector, name: str):
     """The matchup with one seat playing another policy vector under another name (for a
     game's tuning hooks; every matchup has `policies` and `policy_names`)."""

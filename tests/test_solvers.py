@@ -105,6 +105,7 @@ def trained(tmp_path_factory):
     root = tmp_path_factory.mktemp("train")
     folder = root / "paintline"
     shutil.copytree(ROOT / "decks" / "paintline", folder)
+    assert "pressure-tuned" not in (folder / "policies.toml").read_text(encoding="utf-8")
     g = registry.get("paintline")
     base = g.load_matchup(folder, "us-red-tide", "ussr-red-tide", "random", "random", {}, [])
     table, manifest = train(g, folder, base, "pressure", "random", "pressure-tuned",
@@ -123,7 +124,10 @@ def test_training_beats_random_on_held_out_seeds_and_writes_the_policy(trained):
     text = (folder / "policies.toml").read_text(encoding="utf-8")
     assert "# cardlab train: pressure tuned against random" in text and "held-out" in text
     policies = load_policies(folder / "policies.toml")
-    assert "pressure-tuned" in policies and tuned_policies(folder) == ["pressure-tuned"]
+    # The sample folder ships its own trained table; training added exactly one more.
+    shipped = tuned_policies(ROOT / "decks" / "paintline")
+    assert "pressure-tuned" in policies
+    assert tuned_policies(folder) == [*shipped, "pressure-tuned"]
     assert tomllib.loads(text)["pressure-tuned"] == manifest["best"]["values"]
 
 
@@ -160,13 +164,13 @@ def test_train_command_writes_and_a_game_without_hooks_is_refused(tmp_path, monk
 
     folder = tmp_path / "paintline"
     shutil.copytree(ROOT / "decks" / "paintline", folder)
-    out = cardlab("train", "greedy", "--folder", str(folder), "--against", "random",
+    out = cardlab("train", "lookahead", "--folder", str(folder), "--against", "random",
                   "-n", "30", "--popsize", "3", "--generations", "1", "--holdout", "100",
                   "--results", str(tmp_path), "--run-id", "cli", "-q")
     assert out.returncode == 0, out.stderr
     assert "held-out (winner, fresh seeds)" in out.stdout
-    assert "[greedy-tuned]" in (folder / "policies.toml").read_text(encoding="utf-8")
-    again = cardlab("train", "greedy", "--folder", str(folder), "-n", "30", "--results",
+    assert "[lookahead-tuned]" in (folder / "policies.toml").read_text(encoding="utf-8")
+    again = cardlab("train", "lookahead", "--folder", str(folder), "-n", "30", "--results",
                     str(tmp_path), "--run-id", "cli2", "--generations", "1")
     assert again.returncode == 2 and "exists already" in again.stderr
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sim.game import Param, Tuning, seat_policy
+from sim.game import Param, Tuning, named_policy, seat_policy
 from sim.problems import InputError, Problem
 
 # The careful player's one number: it plays a quest whose cost is at most this times its
@@ -16,12 +16,7 @@ COST_RATIO = (0.0, 3.0)
 def _policy(folder: Path | str, policy: str):
     from sim.encounter.policy import load_policies
 
-    path = Path(folder) / "policies.toml"
-    table = load_policies(path)
-    if policy not in table:
-        raise InputError([Problem(str(path), 0, f"unknown policy {policy!r}; known: "
-                                  f"{', '.join(table)}")])
-    return table[policy]
+    return named_policy(load_policies, folder, policy)
 
 
 def params(folder: Path | str, policy: str) -> list[Param]:

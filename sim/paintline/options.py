@@ -4,14 +4,13 @@ engine reads; every option has a default, so a missing file means the rulebook's
 from __future__ import annotations
 
 import copy
-import re
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
-from sim.paintline.pool import MAX_VALUE, read_text
+from sim.datafiles import load_toml
+from sim.paintline.pool import MAX_VALUE
 from sim.problems import InputError, Problem, suggest
 
 # Rule options: name -> (type, default). The engine reads them as one int64 vector.
@@ -82,16 +81,7 @@ def load_rules(path: Path | str | None = None) -> Rules:
         return Rules(values, _rule_vector(values))
     path = Path(path)
     problems: list[Problem] = []
-    text = read_text(path, problems)
-    if text is None:
-        raise InputError(problems)
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        found = re.search(r"line (\d+)", str(err))
-        line = getattr(err, "lineno", 0) or (int(found.group(1)) if found else 0)
-        raise InputError([Problem(str(path), line, f"not valid TOML: {err}")]) from None
-    lines = _key_lines(text)
+    data, lines = load_toml(path)
     values = copy.deepcopy(RULE_DEFAULTS)
     for key, value in data.items():
         if key not in RULE_DEFAULTS:
@@ -103,15 +93,6 @@ def load_rules(path: Path | str | None = None) -> Rules:
     if problems:
         raise InputError(problems)
     return Rules(values, _rule_vector(values))
-
-
-def _key_lines(text: str) -> dict[str, int]:
-    out = {}
-    for i, raw in enumerate(text.splitlines(), start=1):
-        head = raw.split("#", 1)[0]
-        if "=" in head:
-            out.setdefault(head.split("=", 1)[0].strip().strip('"'), i)
-    return out
 
 
 def _check_rule_values(values: dict, where: str, lines: dict[str, int]) -> list[Problem]:

@@ -5,9 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
-
-from sim.game import Param, Tuning, seat_policy
+from sim.game import Param, Tuning, named_policy, seat_policy
 from sim.problems import InputError, Problem
 
 # Bounds of each trainable setting of policies.toml. The weights only rank hit options
@@ -21,15 +19,10 @@ BOUNDS = {
 }  # fmt: skip
 
 
-def _policy(folder: Path | str, policy: str) -> np.ndarray:
+def _policy(folder: Path | str, policy: str):
     from sim.paintline.policy import load_policies
 
-    path = Path(folder) / "policies.toml"
-    table = load_policies(path)
-    if policy not in table:
-        raise InputError([Problem(str(path), 0, f"unknown policy {policy!r}; known: "
-                                  f"{', '.join(table)}")])
-    return table[policy]
+    return named_policy(load_policies, folder, policy)
 
 
 def params(folder: Path | str, policy: str) -> list[Param]:

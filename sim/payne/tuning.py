@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sim.game import Param, Tuning, seat_policy
+from sim.game import Param, Tuning, named_policy, seat_policy
 from sim.problems import InputError, Problem
 
 # The policies' numbers are probabilities: how often a random player plays a legal card,
@@ -16,12 +16,7 @@ TRAINABLE = ("play_rate", "lie_rate")
 def _policy(folder: Path | str, policy: str):
     from sim.payne.policy import load_policies
 
-    path = Path(folder) / "policies.toml"
-    table = load_policies(path)
-    if policy not in table:
-        raise InputError([Problem(str(path), 0, f"unknown policy {policy!r}; known: "
-                                  f"{', '.join(table)}")])
-    return table[policy]
+    return named_policy(load_policies, folder, policy)
 
 
 def params(folder: Path | str, policy: str) -> list[Param]:
