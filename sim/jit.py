@@ -75,6 +75,29 @@ def cache_folder(group: str = COMMON) -> Path | None:
 _FOLDERS: dict[str, Path | None] = {}
 
 
+class _ContentLocator(numba.core.caching.UserProvidedCacheLocator):
+    """numba's cache locator for the project's own modules, keyed to their content rather
+    than to where the checkout lies and when its files were written: the group folder is
+    already named by the hash of every source its code depends on, so a fresh clone of the
+    same sources (a CI run, a second worktree) finds the code compiled before."""
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        if not numba.config.CACHE_DIR or not Path(py_file).resolve().is_relative_to(_SOURCES):
+            return None
+        return super().from_function(py_func, py_file)
+
+    def __init__(self, py_func, py_file):
+        super().__init__(py_func, py_file)
+        self._cache_path = os.path.join(numba.config.CACHE_DIR, Path(py_file).stem)
+
+    def get_source_stamp(self):
+        return hashlib.sha256(Path(self._py_file).read_bytes()).hexdigest()
+
+
+numba.core.caching.CacheImpl._locator_classes.insert(0, _ContentLocator)
+
+
 def _cache_for(module: str) -> bool:
     """Point numba's cache at the module's group folder (numba reads the setting when a
     function is decorated); False when nothing is writable."""

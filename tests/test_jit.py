@@ -61,3 +61,32 @@ def test_pure_twins_match_the_compiled_functions():
         n = int(rng.integers(1, 12))
         feats = rng.random((n, 4))
         assert twin(prm, feats, n, keys, ctr, 0) == Pol.choose_hit(prm, feats, n, keys, ctr, 0)
+
+
+def test_cache_is_found_by_content_from_any_checkout(tmp_path, monkeypatch):
+    """Two checkouts of the same sources (another path, other file times) share compiled
+    code; a changed file does not."""
+    import os
+
+    import numba
+
+    monkeypatch.setattr(numba.config, "CACHE_DIR", str(tmp_path / "cache"))
+    stamps, paths = [], []
+    for k, name in enumerate(("one", "two")):
+        root = tmp_path / name / "sim"
+        (root / "game").mkdir(parents=True)
+        source = root / "game" / "engine.py"
+        source.write_text("def kernel(x):\n    return x + 1\n")
+        os.utime(source, (1_000_000 + k, 1_000_000 + k))
+        monkeypatch.setattr(jit, "_SOURCES", root)
+        namespace = {}
+        exec(compile(source.read_text(), str(source), "exec"), namespace)
+        locator = jit._ContentLocator.from_function(namespace["kernel"], str(source))
+        stamps.append(locator.get_source_stamp())
+        paths.append(locator.get_cache_path())
+    assert stamps[0] == stamps[1] and paths[0] == paths[1]
+    source.write_text("def kernel(x):\n    return x + 2\n")
+    assert jit._ContentLocator(namespace["kernel"], str(source)).get_source_stamp() != stamps[0]
+    outside = tmp_path / "elsewhere.py"
+    outside.write_text("def f():\n    pass\n")
+    assert jit._ContentLocator.from_function(namespace["kernel"], str(outside)) is None
