@@ -16,8 +16,7 @@ MIN_MATCHES = 200  # fewer drawn (or not drawn) matches than this: "not enough g
 def headline(run) -> pd.DataFrame:
     """Tidy table of the headline rates the game's schema names: quantity, k, n, rate, lo,
     hi (Wilson 95%); draws get their own row when there are any."""
-    from analysis.quantities import evaluate
-    from analysis.summary import rate_specs
+    from analysis.quantities import evaluate, rate_specs
 
     m = run.matches
     a, b = run.deck_names

@@ -18,23 +18,31 @@ def evaluate(matches: pd.DataFrame, expr: str) -> np.ndarray:
     return np.asarray(matches.eval(expr), dtype=np.float64)
 
 
-def per_match(schema: dict, matches: pd.DataFrame, decks: tuple[str, str]) -> dict:
-    """Label -> (values per match, n mask or None): the rates as 0/1 (or counts) with the
-    matches they are over, and the mean lengths."""
-    w = matches["winner"].to_numpy()
+def rate_specs(schema: dict, decks: tuple[str, str]) -> list[tuple[str, str, str]]:
+    """(label, k expression, n expression) of every headline rate: each deck's wins,
+    draws, the first player's wins, each end reason, then the game's own rates."""
     fp = schema["first_player"]
-    out = {f"{decks[0]} win rate": (w == 0, None), "draw rate": (w == -1, None),
-           f"{schema['first_player_label']} wins": (w == matches[fp].to_numpy(), None)}
+    specs = [(f"{decks[0]} wins", "winner == 0", ""), (f"{decks[1]} wins", "winner == 1", ""),
+             ("draws", "winner == -1", ""),
+             (f"{schema['first_player_label']} wins", f"winner == {fp}", "")]
     end = schema.get("end_column")
     for code, reason in enumerate(schema.get("end_reasons", ())):
         if end and code > 0:
-            out[f"ended by {reason}"] = (matches[end].to_numpy() == code, None)
+            specs.append((f"ended by {reason}", f"{end} == {code}", ""))
+    for r in schema.get("rates", ()):
+        specs.append((label(r["label"], decks), r["k"], r["n"]))
+    return specs
+
+
+def per_match(schema: dict, matches: pd.DataFrame, decks: tuple[str, str]) -> dict:
+    """Label -> (values per match, denominators per match or None): the headline rates,
+    the game's section rates and the mean lengths, as what-ifs and diffs compare them."""
+    sections = [(label(r["label"], decks), r["k"], r["n"])
+                for _, _, rates in schema.get("sections", ()) for r in rates]
+    out = {text: (evaluate(matches, k), evaluate(matches, n) if n else None)
+           for text, k, n in rate_specs(schema, decks) + sections}
     for col, text in schema.get("lengths", {}).items():
         out[text] = (matches[col].to_numpy(), None)
-    for rate in _rates(schema):
-        n = evaluate(matches, rate["n"])
-        out[label(rate["label"], decks)] = (evaluate(matches, rate["k"]),
-                                           n if rate["n"] else None)
     return out
 
 
@@ -49,10 +57,3 @@ def linearised(values: np.ndarray, n: np.ndarray | None) -> np.ndarray:
         return np.full(len(values), np.nan)
     r = values.sum() / total
     return (values - r * n) / n.mean() + r
-
-
-def _rates(schema: dict) -> list[dict]:
-    rates = list(schema.get("rates", ()))
-    for _, _, rs in schema.get("sections", ()):
-        rates += list(rs)
-    return rates

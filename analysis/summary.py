@@ -8,23 +8,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analysis.quantities import evaluate, label
+from analysis.quantities import evaluate, rate_specs
 from analysis.stats import Z95, with_rate
-
-
-def rate_specs(schema: dict, decks: tuple[str, str]) -> list[tuple[str, str, str]]:
-    """(label, k expression, n expression) of every headline rate, generic ones first."""
-    fp = schema["first_player"]
-    specs = [(f"{decks[0]} wins", "winner == 0", ""), (f"{decks[1]} wins", "winner == 1", ""),
-             ("draws", "winner == -1", ""),
-             (f"{schema['first_player_label']} wins", f"winner == {fp}", "")]
-    end = schema.get("end_column")
-    for code, reason in enumerate(schema.get("end_reasons", ())):
-        if end and code > 0:
-            specs.append((f"ended by {reason}", f"{end} == {code}", ""))
-    for r in schema.get("rates", ()):
-        specs.append((label(r["label"], decks), r["k"], r["n"]))
-    return specs
 
 
 def headline_counts(run_path: Path | str, manifest: dict):

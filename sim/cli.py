@@ -252,15 +252,20 @@ def exact(
 
 
 def _mount_games() -> None:
-    """The experiment commands, then each registered game's own commands."""
+    """The experiment and solver commands, then each registered game's own commands: a
+    game package's `commands.py` with `mount(app)`, imported alone so that the command line
+    starts without loading any engine or the compiler."""
+    import importlib
+    import importlib.util
+
     import sim.cli_experiments  # noqa: F401  (registers its commands on app)
-    import sim.cli_solvers  # noqa: F401  (tune, train, skill)
+    import sim.cli_solvers  # noqa: F401
     from sim import game as registry
 
     for name in registry.names():
-        g = registry.get(name)
-        if g.commands is not None:
-            g.commands(app)
+        module = f"sim.{name}.commands"
+        if importlib.util.find_spec(module) is not None:
+            importlib.import_module(module).mount(app)
 
 
 _mount_games()

@@ -191,10 +191,11 @@ class Game:
       Carlo beside the exact answer when the setting is covered (sim.checks.CheckTable:
       quantity, seat, exact, estimate, se, z, n, flag, and measure/value where a row is
       P(histogram value >= value)); None when the setting is not covered.
-    - commands(app), optional: mounts the game's own commands on a typer app.
     - tuning: Tuning, optional: policy parameters and card values for `cardlab tune`
       (its default value range), `cardlab train` and trained policies in `cardlab skill`.
-    The compiled code of a game lives in its own package, whose sources key its cache.
+    A game's own commands, if any, live in `sim/GAME/commands.py` as `mount(app)`, read
+    without importing the game. The compiled code of a game lives in its own package,
+    whose sources key its cache.
     """
 
     name: str
@@ -213,7 +214,6 @@ class Game:
     sweeps: dict[str, Sweep] = dataclasses.field(default_factory=dict)
     worth: Callable[..., float] | None = None
     exact_check: Callable[..., Any] | None = None
-    commands: Callable[[Any], None] | None = None
     tuning: Tuning | None = None
 
 

@@ -30,8 +30,8 @@ class RunResult:
     skipped: int = 0  # chunks found complete on resume
 
 
-def run_chunk(game: str, matchup, seed: int, index: int, chunk_size: int, matches: int,
-              threads: int) -> tuple[int, dict]:
+def run_chunk(game: str, matchup, card_ids: tuple[str, ...], seed: int, index: int,
+              chunk_size: int, matches: int, threads: int) -> tuple[int, dict]:
     """Play one chunk (in a worker) and return its tables."""
     import numba
 
@@ -42,7 +42,7 @@ def run_chunk(game: str, matchup, seed: int, index: int, chunk_size: int, matche
     first = index * chunk_size
     n = min(chunk_size, matches - first)
     rec = g.run_batch(matchup, n, seed, first_match=first)
-    return index, chunk_tables(rec, tuple(g.describe(matchup)["card_pool"]["ids"]))
+    return index, chunk_tables(rec, card_ids)
 
 
 def git_commit() -> str | None:
@@ -178,11 +178,13 @@ def simulate(game: Game | None, matchup, matches: int, seed: int,
     matches_done = sum(_chunk_matches(i, chunk_size, matches) for i in done)
     matches_before = matches_done
     run_tasks, close = _executor(backend, workers, scheduler)
+    card_ids = tuple(manifest["card_pool"]["ids"])
     manifest["status"] = "running"
     run.write_manifest(manifest)
     try:
         for wave in _waves(done, n_chunks, workers, target_ci is not None):
-            tasks = [(game.name, matchup, seed, i, chunk_size, matches, threads) for i in wave]
+            tasks = [(game.name, matchup, card_ids, seed, i, chunk_size, matches, threads)
+                     for i in wave]
             for index, tables in run_tasks(tasks):
                 write_chunk(run, index, tables)
                 n = len(tables["matches"])

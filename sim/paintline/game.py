@@ -139,12 +139,6 @@ def exact_check(m: Matchup, totals):
                        totals.wins[0], totals.n)
 
 
-def commands(app) -> None:
-    from sim.paintline.commands import mount
-
-    mount(app)
-
-
 GAME = Game(
     name="paintline",
     title="Paint the Line (Red Tide)",
@@ -162,6 +156,5 @@ GAME = Game(
     sweeps=edits.SWEEPS,
     worth=edits.worth,
     exact_check=exact_check,
-    commands=commands,
     tuning=tuning.TUNING,
 )
