@@ -69,6 +69,7 @@ def load(name: str, policy: str | None = None):
 
 
 def game_rows(name: str, matches: int, reference_matches: int) -> list[tuple]:
+    from sim import blocks
     from sim.run import simulate
 
     game, m, info = load(name)
@@ -77,7 +78,7 @@ def game_rows(name: str, matches: int, reference_matches: int) -> list[tuple]:
     game.run_batch(m, 10, 1)
     rates = {}
     for threads in (1, 2):
-        numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+        blocks.set_threads(threads)
         _, wall = timed(game.run_batch, m, matches, 1)
         rates[threads] = matches / wall
         rows.append((f"kernel, {label}, {threads} thread(s)", f"{rates[threads]:,.0f}",

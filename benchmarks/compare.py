@@ -23,8 +23,12 @@ from sim.run import simulate
 m = load_matchup("decks/paintline", "us-red-tide", "ussr-red-tide", "{policy}")
 run_batch(m, 2000, 1)
 out = {{}}
+try:  # pieces over a thread pool, or the older parallel kernel
+    from sim.blocks import set_threads
+except ImportError:
+    set_threads = numba.set_num_threads
 for t in (1, 2):
-    numba.set_num_threads(t)
+    set_threads(t)
     best = 0
     for _ in range(3):
         s = time.perf_counter()

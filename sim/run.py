@@ -33,12 +33,11 @@ class RunResult:
 def run_chunk(game: str, matchup, card_ids: tuple[str, ...], seed: int, index: int,
               chunk_size: int, matches: int, threads: int) -> tuple[int, dict]:
     """Play one chunk (in a worker) and return its tables."""
-    import numba
-
+    from sim import blocks
     from sim import game as registry
 
     g = registry.get(game)
-    numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
+    blocks.set_threads(min(threads, blocks.default_threads()))
     first = index * chunk_size
     n = min(chunk_size, matches - first)
     rec = g.run_batch(matchup, n, seed, first_match=first)

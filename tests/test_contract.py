@@ -53,17 +53,17 @@ def test_kernel_equals_reference_for_every_policy(name):
 
 @pytest.mark.parametrize("name", GAMES)
 def test_same_bytes_for_any_thread_count_and_split(name):
-    import numba
+    from sim import blocks
 
     g, m, _ = default_matchup(name)
-    before = numba.get_num_threads()
+    before = blocks.get_threads()
     try:
-        numba.set_num_threads(1)
+        blocks.set_threads(1)
         one = g.run_batch(m, 3 * N, 5, n_log=2)
-        numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
+        blocks.set_threads(2)
         two = g.run_batch(m, 3 * N, 5, n_log=2)
     finally:
-        numba.set_num_threads(before)
+        blocks.set_threads(before)
     assert one.same_as(two)
     head, tail = g.run_batch(m, N, 5), g.run_batch(m, 2 * N, 5, first_match=N)
     assert np.array_equal(np.vstack([head.matches, tail.matches]), one.matches)

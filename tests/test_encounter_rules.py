@@ -26,7 +26,7 @@ def ctx(rules=None, policy="careful"):
     if rules:
         m = with_rules(m, rules)
     T, R, M, D, _ = m.arrays()
-    P, G, X, KY, OP = E.new_work.py_func(T.shape[0])
+    P, G, X, KY, OP = E.new_work(T.shape[0])
     E.reset.py_func(P, G, X)
     G[S.QUEST], G[S.C_STRIKER], G[S.C_DEF] = -1, -1, -2
     cs = np.zeros((2, T.shape[0], S.N_CARD_STATS), np.int64)

@@ -112,18 +112,18 @@ def test_records_are_consistent():
 
 
 def test_same_seed_same_arrays_any_threads_or_split():
-    import numba
+    from sim import blocks
 
     m = load_matchup(FOLDER, "us-red-tide", "ussr-red-tide", "random", "lookahead")
     n = 400
-    before = numba.get_num_threads()
+    before = blocks.get_threads()
     try:
-        numba.set_num_threads(1)
+        blocks.set_threads(1)
         one = run_batch(m, n, seed=99, n_log=5, block=7)
-        numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
+        blocks.set_threads(2)
         two = run_batch(m, n, seed=99, n_log=5, block=64)
     finally:
-        numba.set_num_threads(before)
+        blocks.set_threads(before)
     assert_same(one, two)
     first = run_batch(m, 150, seed=99, block=3)
     rest = run_batch(m, n - 150, seed=99, first_match=150, block=50)

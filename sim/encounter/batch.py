@@ -16,8 +16,6 @@ from sim.encounter.pool import Deck, Pool, load_deck, load_pool
 from sim.problems import InputError, Problem, suggest
 from sim.records import BatchRecords
 
-BLOCK = 64  # matches per parallel work item (card statistics are summed per block)
-
 
 @dataclass(frozen=True)
 class Matchup:
@@ -136,15 +134,22 @@ def _check_seed(seed: int):
 def run_batch(m: Matchup, n: int, seed: int, first_match: int = 0, n_log: int = 0
               ) -> BatchRecords:
     """Matches first_match .. first_match + n - 1 with the compiled kernel."""
-    from sim.encounter.engine import play_batch
+    from sim import blocks
+    from sim.encounter.engine import new_work, play_piece
 
     _check_seed(seed)
     rec = _allocate(m, n, first_match, n_log)
     T, R, M, D, in_deck = m.arrays()
-    n_blocks = max(1, (n + BLOCK - 1) // BLOCK)
-    cs = np.zeros((n_blocks, 2, len(m.pool), S.N_CARD_STATS), dtype=np.int64)
-    play_batch(T, R, M, D, in_deck, seed, first_match, BLOCK, rec.matches, rec.hists["pc_death"],
-               cs, rec.log, rec.log_n)
+    pieces = blocks.split(n)
+    cs = np.zeros((len(pieces), 2, len(m.pool), S.N_CARD_STATS), dtype=np.int64)
+    no_log = np.zeros((0, S.LOG_COLS), dtype=np.int32)
+
+    def play(k: int, lo: int, hi: int) -> None:
+        play_piece(lo, hi, T, R, M, D, in_deck, seed, first_match, rec.matches,
+                   rec.hists["pc_death"], cs[k], rec.log, rec.log_n, no_log,
+                   new_work(T.shape[0]))
+
+    blocks.spread(pieces, play)
     rec.card_stats = cs.sum(axis=0)
     return rec
 

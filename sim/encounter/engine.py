@@ -1,9 +1,9 @@
-"""The compiled engine: set_up() and play_match() play one game, play_batch() is the one
-parallel kernel over many matches, each on its own counter-based streams."""
+"""The compiled engine: set_up() and play_match() play one game, play_piece() plays a run of
+matches on one thread (sim.blocks spreads pieces over threads), each match on its own
+counter-based streams."""
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
 from sim.encounter import codes as K
@@ -32,7 +32,6 @@ DEATH_BINS = 64
 MAX_OPTIONS = 4 * S.CAP
 
 
-@njit(_nrt=True)
 def new_work(n_cards):
     """Scratch a thread reuses from match to match."""
     return (np.zeros((2, S.PLAYER_SIZE), dtype=np.int64), np.zeros(S.GAME_SIZE, dtype=np.int64),
@@ -153,24 +152,21 @@ def write_record(C, row, death, in_deck):
                     CS[p, c, 3] += 1
 
 
-@njit(parallel=True, _nrt=True)
-def play_batch(T, R, M, D, in_deck, seed, first, block, matches, death, card_stats, logs,
-               log_n):
-    """Matches first .. first + len(matches) - 1, in blocks of `block` over threads; block
-    b sums its card statistics into card_stats[b]."""
-    n = matches.shape[0]
-    n_blocks = (n + block - 1) // block
+@njit
+def play_piece(lo, hi, T, R, M, D, in_deck, seed, first, matches, death, card_stats, logs,
+               log_n, no_log, work):
+    """Matches first + lo .. first + hi - 1 (rows lo .. hi - 1) on the calling thread, in its
+    own work arrays, card statistics summed into card_stats; each match draws only from its
+    own streams, so how a batch is split into pieces changes nothing."""
+    P, G, X, KY, OP = work
     n_log = logs.shape[0]
-    for b in numba.prange(n_blocks):
-        P, G, X, KY, OP = new_work(T.shape[0])
-        no_log = np.zeros((0, S.LOG_COLS), dtype=np.int32)
-        for i in range(b * block, min(n, (b + 1) * block)):
-            reset(P, G, X)
-            for s in range(S.N_STREAMS):
-                KY[s] = stream_key(seed, first + i, s)
-            L = logs[i] if i < n_log else no_log
-            C = (T, R, P, G, X, card_stats[b], KY, M, L, OP)
-            play_match(C, D)
-            write_record(C, matches[i], death[i], in_deck)
-            if i < n_log:
-                log_n[i] = G[S.LOG_N]
+    for i in range(lo, hi):
+        reset(P, G, X)
+        for s in range(S.N_STREAMS):
+            KY[s] = stream_key(seed, first + i, s)
+        L = logs[i] if i < n_log else no_log
+        C = (T, R, P, G, X, card_stats, KY, M, L, OP)
+        play_match(C, D)
+        write_record(C, matches[i], death[i], in_deck)
+        if i < n_log:
+            log_n[i] = G[S.LOG_N]

@@ -122,11 +122,13 @@ def resolve_arsenals(pool: Pool, arsenals) -> tuple[tuple[int, ...], tuple[int, 
 
 
 def run_batch(matchup: Matchup, n: int, seed: int, first_match: int = 0, n_log: int = 0,
-              block: int = 64) -> BatchRecords:
-    """Play matches first_match .. first_match + n - 1 with the compiled kernel."""
-    from sim.paintline.engine import play_batch
+              block: int | None = None) -> BatchRecords:
+    """Play matches first_match .. first_match + n - 1 with the compiled kernel, in pieces of
+    `block` matches (default: a few pieces a thread) spread over the threads."""
+    from sim import blocks
+    from sim.paintline.engine import play_piece, scratch
 
-    if n < 0 or first_match < 0 or block < 1:
+    if n < 0 or first_match < 0 or (block is not None and block < 1):
         raise ValueError("n and first_match must be >= 0 and block >= 1")
     if not 0 <= seed < 2**63:
         raise ValueError("seed must be in 0 .. 2**63 - 1")
@@ -134,10 +136,14 @@ def run_batch(matchup: Matchup, n: int, seed: int, first_match: int = 0, n_log: 
     steps = int(R[R_LADDER_LEN])
     rec = BatchRecords.allocate(SCHEMA, n, table.shape[0], n_log, first_match,
                                 {TOP_STEP: steps})
-    n_blocks = max(1, (n + block - 1) // block)
-    card_stats = np.zeros((n_blocks, 2, table.shape[0], len(CARD_STATS)), dtype=np.int64)
-    play_batch(table, R, prms, bags, bag_lens, coaches, in_deck, seed, first_match, block,
-               rec.matches, rec.hists[LENGTH], rec.hists[TOP_STEP], card_stats, rec.log,
-               rec.log_n)
+    pieces = blocks.split(n, block)
+    card_stats = np.zeros((len(pieces), 2, table.shape[0], len(CARD_STATS)), dtype=np.int64)
+
+    def play(k: int, lo: int, hi: int) -> None:
+        play_piece(lo, hi, table, R, prms, bags, bag_lens, coaches, in_deck, seed, first_match,
+                   rec.matches, rec.hists[LENGTH], rec.hists[TOP_STEP], card_stats[k], rec.log,
+                   rec.log_n, scratch(table.shape[0]))
+
+    blocks.spread(pieces, play)
     rec.card_stats = card_stats.sum(axis=0)
     return rec

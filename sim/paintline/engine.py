@@ -1,9 +1,8 @@
 """The compiled engine: take_turn() sequences the rules, play_match() plays one match,
-play_batch() is the one parallel kernel over many matches."""
+play_piece() plays a run of matches on one thread (sim.blocks spreads pieces over threads)."""
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
 from sim.jit import njit
@@ -21,10 +20,9 @@ from sim.paintline.shots import MAX_OPTIONS, SRC_HAND, SRC_PLAY
 from sim.rng import N_STREAMS, stream_key
 
 
-@njit(_nrt=True)
 def new_work(n_cards):
-    """Scratch arrays a thread reuses from turn to turn: hit options and their features,
-    worths, chosen positions and candidates of a decision."""
+    """A decision's work arrays: hit options and their features, worths, chosen positions
+    and candidates."""
     return (
         np.zeros((MAX_OPTIONS, Sh.N_OPT_COLS), dtype=np.int64),
         np.zeros((MAX_OPTIONS, Pol.N_FEATURES), dtype=np.float64),
@@ -309,50 +307,24 @@ def play_match(table, R, prms, bags, bag_lens, coaches, in_deck, seed, match_ind
                 cs[p, c, Rec.CS_WINS_NOT_DRAWN] += won
 
 
-@njit(parallel=True, _nrt=True)
-def play_batch(table, R, prms, bags, bag_lens, coaches, in_deck, seed, first_match, block,
-               out, rally_len, rally_top, card_stats, log, log_n):
-    """Matches first_match .. first_match + len(out) - 1, in blocks of `block` across threads.
-    Each match draws only from its own streams, so the split changes nothing."""
-    n = out.shape[0]
-    n_blocks = (n + block - 1) // block
-    n_cards = table.shape[0]
-    n_log = log.shape[0]
-    for b in numba.prange(n_blocks):
-        lo = b * block
-        hi = min(n, lo + block)
-        # Everything a thread touches in its hot loop is its own: calls between compiled
-        # functions update each array's reference count, and threads sharing one count
-        # (inputs or outputs alike) would fight over its cache line.
-        tab = table.copy()
-        rul = R.copy()
-        pol = prms.copy()
-        bg = bags.copy()
-        bl = bag_lens.copy()
-        co = coaches.copy()
-        ind = in_deck.copy()
-        o = np.zeros((hi - lo, out.shape[1]), dtype=out.dtype)
-        rl = np.zeros((hi - lo, 2, rally_len.shape[2]), dtype=rally_len.dtype)
-        rt = np.zeros((hi - lo, 2, rally_top.shape[2]), dtype=rally_top.dtype)
-        cs = np.zeros((2, n_cards, card_stats.shape[3]), dtype=card_stats.dtype)
-        lg = np.zeros((1, log.shape[1], log.shape[2]), dtype=log.dtype)
-        ln = np.zeros(1, dtype=log_n.dtype)
-        P = np.zeros((2, S.PLAYER_SIZE), dtype=np.int32)
-        G = np.zeros(S.GAME_SIZE, dtype=np.int64)
-        H = np.zeros(S.SHOT_SIZE, dtype=np.int64)
-        keys = np.zeros(N_STREAMS, dtype=np.uint64)
-        ctr = np.zeros(N_STREAMS, dtype=np.int64)
-        seen = np.zeros((2, n_cards), dtype=np.int8)
-        work = new_work(n_cards)
-        for i in range(lo, hi):
-            li = 0 if i < n_log else -1
-            ln[0] = 0
-            play_match(tab, rul, pol, bg, bl, co, ind, seed, first_match + i, P, G, H, keys, ctr,
-                       seen, cs, work, o, rl, rt, lg, ln, i - lo, li)
-            if li == 0:
-                log[i, : ln[0]] = lg[0, : ln[0]]
-                log_n[i] = ln[0]
-        out[lo:hi] = o
-        rally_len[lo:hi] = rl
-        rally_top[lo:hi] = rt
-        card_stats[b] = cs
+def scratch(n_cards):
+    """The arrays one thread plays in, reused from match to match: player, game and shot
+    state, stream keys and counters, cards seen, and a decision's work arrays."""
+    return (np.zeros((2, S.PLAYER_SIZE), dtype=np.int32), np.zeros(S.GAME_SIZE, dtype=np.int64),
+            np.zeros(S.SHOT_SIZE, dtype=np.int64), np.zeros(N_STREAMS, dtype=np.uint64),
+            np.zeros(N_STREAMS, dtype=np.int64), np.zeros((2, n_cards), dtype=np.int8),
+            new_work(n_cards))
+
+
+@njit
+def play_piece(lo, hi, table, R, prms, bags, bag_lens, coaches, in_deck, seed, first_match,
+               out, rally_len, rally_top, card_stats, log, log_n, scratch):
+    """Matches first_match + lo .. first_match + hi - 1 (rows lo .. hi - 1) on the calling
+    thread, in its own scratch, their card statistics summed into card_stats; each match
+    draws only from its own streams, so how a batch is split into pieces changes nothing."""
+    P, G, H, keys, ctr, seen, work = scratch
+    for i in range(lo, hi):
+        li = i if i < log.shape[0] else -1
+        play_match(table, R, prms, bags, bag_lens, coaches, in_deck, seed, first_match + i, P, G,
+                   H, keys, ctr, seen, card_stats, work, out, rally_len, rally_top, log, log_n,
+                   i, li)

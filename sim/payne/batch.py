@@ -128,19 +128,26 @@ def apply_sets(pool: T.Pool, sets) -> T.Pool:
 
 
 def run_batch(matchup: Matchup, n: int, seed: int, first_match: int = 0, n_log: int = 0,
-              block: int = 64) -> BatchRecords:
-    """Play matches first_match .. first_match + n - 1 with the compiled kernel."""
-    from sim.payne.engine import play_batch
+              block: int | None = None) -> BatchRecords:
+    """Play matches first_match .. first_match + n - 1 with the compiled kernel, in pieces of
+    `block` matches (default: a few pieces a thread) spread over the threads."""
+    from sim import blocks
+    from sim.payne.engine import new_work, play_piece
 
-    if n < 0 or first_match < 0 or block < 1:
+    if n < 0 or first_match < 0 or (block is not None and block < 1):
         raise ValueError("n and first_match must be >= 0 and block >= 1")
     if not 0 <= seed < 2**63:
         raise ValueError("seed must be in 0 .. 2**63 - 1")
     table, R, prms, decks, lens, in_deck, battlers, n_battlers = matchup.arrays()
     rec = BatchRecords.allocate(SCHEMA, n, table.shape[0], n_log, first_match)
-    n_blocks = max(1, (n + block - 1) // block)
-    cs = np.zeros((n_blocks, 2, table.shape[0], len(SCHEMA.all_card_stats)), dtype=np.int64)
-    play_batch(table, R, prms, decks, lens, in_deck, battlers, n_battlers, seed, first_match,
-               block, rec.matches, rec.hists["round_points"], cs, rec.log, rec.log_n)
+    pieces = blocks.split(n, block)
+    cs = np.zeros((len(pieces), 2, table.shape[0], len(SCHEMA.all_card_stats)), dtype=np.int64)
+
+    def play(k: int, lo: int, hi: int) -> None:
+        play_piece(lo, hi, table, R, prms, decks, lens, in_deck, battlers, n_battlers, seed,
+                   first_match, rec.matches, rec.hists["round_points"], cs[k], rec.log,
+                   rec.log_n, new_work(table.shape[0]))
+
+    blocks.spread(pieces, play)
     rec.card_stats = cs.sum(axis=0)
     return rec

@@ -1,9 +1,9 @@
 """The compiled engine: battle() and play_round() sequence the rules, play_match() plays one
-match, play_batch() is the one parallel kernel over many matches."""
+match, play_piece() plays a run of matches on one thread (sim.blocks spreads pieces over
+threads)."""
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
 from sim.jit import njit
@@ -254,7 +254,6 @@ def play_match(table, R, prms, decks, deck_lens, in_deck, battlers, n_battlers, 
                 cs[p, c, Ru.CS_WINS_NOT_DRAWN] += won
 
 
-@njit(_nrt=True)
 def new_work(n_cards):
     """Scratch a thread reuses from match to match."""
     return (np.zeros((2, S.PLAYER_SIZE), dtype=np.int64), np.zeros(S.GAME_SIZE, dtype=np.int64),
@@ -265,28 +264,17 @@ def new_work(n_cards):
             np.zeros(4, dtype=np.int64))
 
 
-@njit(parallel=True, _nrt=True)
-def play_batch(table, R, prms, decks, deck_lens, in_deck, battlers, n_battlers, seed,
-               first_match, block, out, hist, card_stats, log, log_n):
-    """Matches first_match .. first_match + len(out) - 1 in blocks across threads; each match
-    draws only from its own streams, so the split changes nothing."""
-    n = out.shape[0]
-    n_blocks = (n + block - 1) // block
-    for b in numba.prange(n_blocks):
-        lo, hi = b * block, min(n, b * block + block)
-        P, G, KN, seen, drawn, keys, ctr, fw, buf, order, flipped = new_work(table.shape[0])
-        o = np.zeros((hi - lo, out.shape[1]), dtype=out.dtype)
-        h = np.zeros((hi - lo, 2, hist.shape[2]), dtype=hist.dtype)
-        cs = np.zeros(card_stats.shape[1:], dtype=card_stats.dtype)
-        lg = np.zeros((1, log.shape[1], log.shape[2]), dtype=log.dtype)
-        for i in range(lo, hi):
-            li = 0 if i < log.shape[0] else -1
-            play_match(table, R, prms, decks, deck_lens, in_deck, battlers, n_battlers, seed,
-                       first_match + i, P, G, KN, seen, drawn, cs, keys, ctr, fw, buf, order,
-                       flipped, o, h, i - lo, lg, li)
-            if li == 0:
-                log[i, :G[S.LOG_N]] = lg[0, :G[S.LOG_N]]
-                log_n[i] = G[S.LOG_N]
-        out[lo:hi] = o
-        hist[lo:hi] = h
-        card_stats[b] = cs
+@njit
+def play_piece(lo, hi, table, R, prms, decks, deck_lens, in_deck, battlers, n_battlers, seed,
+               first_match, out, hist, card_stats, log, log_n, work):
+    """Matches first_match + lo .. first_match + hi - 1 (rows lo .. hi - 1) on the calling
+    thread, in its own work arrays, card statistics summed into card_stats; each match draws
+    only from its own streams, so how a batch is split into pieces changes nothing."""
+    P, G, KN, seen, drawn, keys, ctr, fw, buf, order, flipped = work
+    for i in range(lo, hi):
+        li = i if i < log.shape[0] else -1
+        play_match(table, R, prms, decks, deck_lens, in_deck, battlers, n_battlers, seed,
+                   first_match + i, P, G, KN, seen, drawn, card_stats, keys, ctr, fw, buf, order,
+                   flipped, out, hist, i, log, li)
+        if li >= 0:
+            log_n[i] = G[S.LOG_N]
