@@ -110,6 +110,21 @@ def _cache_for(module: str) -> bool:
     return folder is not None
 
 
+def _skip_blas_probe() -> None:
+    """numba's array library imports all of scipy.linalg (half a second of a warm start)
+    only to learn whether BLAS exists; no kernel does linear algebra, so the probe is
+    skipped while that library loads (a later np.dot would still check for itself)."""
+    import numba.np.linalg as linalg
+
+    probe = linalg.ensure_blas
+    linalg.ensure_blas = lambda: None
+    try:
+        import numba.np.arraymath  # noqa: F401
+    finally:
+        linalg.ensure_blas = probe
+
+
+_skip_blas_probe()
 _BOUNDSCHECK = os.environ.get("CARDLAB_BOUNDSCHECK") == "1"
 
 
