@@ -3,6 +3,7 @@ statistics and sampled logs, as arrays shaped by the game's schema; to DataFrame
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -71,7 +72,7 @@ class BatchRecords:
         frame = self.matches_frame()
         return Totals.of_frame(frame,
                                {k: v.sum(axis=0, dtype=np.int64) for k, v in self.hists.items()},
-                               lambda: iter([frame]))
+                               lambda columns=None: iter([frame]))
 
     def same_as(self, other: BatchRecords) -> bool:
         """Every array equal, byte for byte."""
@@ -95,7 +96,8 @@ class Totals:
     sums: dict[str, float]  # match column -> sum over matches
     squares: dict[str, float]  # match column -> sum of squares
     hists: dict[str, np.ndarray]  # measure -> (2, bins) counts summed over matches
-    frames: Callable[[], Iterable] | None = None  # the matches tables, chunk by chunk
+    # The matches tables, chunk by chunk, of the named columns (None: all of them).
+    frames: Callable[[list[str] | None], Iterable] | None = None
 
     @classmethod
     def of_frame(cls, matches, hists: dict[str, np.ndarray], frames=None) -> Totals:
@@ -128,7 +130,9 @@ class Totals:
         by the delta method, so a rate, a mean and a mean over some matches read alike."""
         sk = sn = skk = skn = snn = 0.0
         used = 0
-        for df in self.frames():
+        # Only the columns the expressions name are read back from the store.
+        columns = sorted(set(re.findall(r"[A-Za-z_]\w*", f"{k} {n}")) & set(self.sums))
+        for df in self.frames(columns or None):
             kv = np.asarray(df.eval(k), dtype=np.float64)
             nv = np.asarray(df.eval(n), dtype=np.float64) if n else np.ones(len(df))
             sk, sn = sk + kv.sum(), sn + nv.sum()

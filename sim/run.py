@@ -91,8 +91,10 @@ def half_width(wins: int, n: int) -> float:
 
 def _executor(backend: str, workers: int, scheduler: str | None):
     """A function mapping a task list to an iterator of results as they finish."""
-    if backend == "serial":
-        return lambda tasks: (run_chunk(*t) for t in tasks), lambda: None
+    if backend == "serial" or (backend == "loky" and workers == 1):
+        # One worker plays in this process: a worker process would add only its start-up
+        # (imports, loading the kernel) and the copying of every chunk back.
+        return _played_ahead, lambda: None
     if backend == "loky":
         from joblib import Parallel, delayed
 
@@ -122,6 +124,22 @@ def _executor(backend: str, workers: int, scheduler: str | None):
             cluster.close()
 
     return run, close
+
+
+def _played_ahead(tasks) -> Iterator[tuple[int, dict]]:
+    """Chunks played in this process in order, the next one (whose kernel threads release
+    the GIL) playing while the caller writes the one before."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=1) as ahead:
+        pending = None
+        for task in tasks:
+            following = ahead.submit(run_chunk, *task)
+            if pending is not None:
+                yield pending.result()
+            pending = following
+        if pending is not None:
+            yield pending.result()
 
 
 def simulate(game: Game | None, matchup, matches: int, seed: int,

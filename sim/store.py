@@ -205,9 +205,9 @@ def totals(run_path: Path | str, bins: dict[str, int]) -> Totals:
     base = Path(run_path) / CHUNKS
     folders = sorted(p for p in base.iterdir() if p.is_dir() and p.name.isdigit())
 
-    def frames():
+    def frames(columns=None):
         for folder in folders:
-            yield pq.read_table(folder / "matches.parquet").to_pandas()
+            yield pq.read_table(folder / "matches.parquet", columns=columns).to_pandas()
 
     for folder in folders:
         matches = pq.read_table(folder / "matches.parquet").to_pandas()

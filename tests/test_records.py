@@ -24,7 +24,14 @@ def test_allocation_follows_the_schema():
 def test_totals_count_wins_and_draws_apart_and_ratios_by_hand():
     frame = pd.DataFrame({"winner": [0, 1, -1, 0], "first": [0, 0, 1, 1],
                           "x": [2, 4, 6, 8], "tried": [1, 0, 1, 1]})
-    t = Totals.of_frame(frame, {}, lambda: iter([frame.iloc[:2], frame.iloc[2:]]))
+    asked = []
+
+    def frames(columns=None):  # the store reads back only the columns asked for
+        asked.append(columns)
+        cols = columns or list(frame.columns)
+        return iter([frame.iloc[:2][cols], frame.iloc[2:][cols]])
+
+    t = Totals.of_frame(frame, {}, frames)
     assert t.wins == (2, 1) and t.draws == 1 and t.n == 4
     mean, se, n = t.ratio("x")
     assert mean == pytest.approx(5.0) and n == 4
@@ -35,3 +42,4 @@ def test_totals_count_wins_and_draws_apart_and_ratios_by_hand():
     assert r == pytest.approx(16 / 3) and used == 3 and se_r > 0
     rate, _, _ = t.ratio("winner == first")
     assert rate == pytest.approx(0.25)
+    assert asked == [["x"], ["tried", "x"], ["first", "winner"]]
