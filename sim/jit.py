@@ -128,6 +128,15 @@ _skip_blas_probe()
 _BOUNDSCHECK = os.environ.get("CARDLAB_BOUNDSCHECK") == "1"
 
 
+INLINE_LINES = 40  # functions this long or shorter are inlined into every caller
+
+
+def _small(f) -> bool:
+    lines = f.__code__.co_lines()
+    numbers = [line for _, _, line in lines if line is not None]
+    return max(numbers) - f.__code__.co_firstlineno <= INLINE_LINES
+
+
 def njit(fn=None, **kwargs):
     """numba.njit with the project's settings; usable bare or with extra options.
 
@@ -136,13 +145,18 @@ def njit(fn=None, **kwargs):
     either (the one parallel entry point and its scratch maker opt back in with
     `_nrt=True`), so reference counting is off: with it on, every call between compiled
     functions updated each array's count atomically, a third of the run time. A function
-    that allocates without opting in fails to compile, loudly."""
+    that allocates without opting in fails to compile, loudly. Short functions (most rules)
+    are inlined into every caller by LLVM: the rules stay one function each in the source,
+    but a call between compiled functions passes every array as a struct of up to a dozen
+    words, which cost the pure-dice game three quarters of its time; long ones stay calls,
+    which keeps the compile time down."""
     options = {"fastmath": False, "boundscheck": _BOUNDSCHECK, "nogil": True,
                "error_model": "numpy", "_nrt": False}
     options.update(kwargs)
 
     def decorate(f):
-        return numba.njit(cache=_cache_for(f.__module__), **options)(f)
+        inline = {"forceinline": True} if "forceinline" not in options and _small(f) else {}
+        return numba.njit(cache=_cache_for(f.__module__), **options, **inline)(f)
 
     return decorate if fn is None else decorate(fn)
 
