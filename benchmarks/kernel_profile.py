@@ -1,6 +1,7 @@
 """Where a game's kernel spends its time: runs a batch on one thread under `perf record`
 with a perf map naming every compiled function, then prints each function's share of the
-samples in compiled code (callees that LLVM inlined count towards their caller).
+samples in compiled code. Short functions are normally inlined into their callers; with
+`--no-inline` none is forced, so the profile names each rule (at some cost in speed).
 
 Run from the repository root (needs Linux `perf`):
 `python benchmarks/kernel_profile.py GAME [--policy NAME] [--matches N] [--rule KEY=VALUE ...]`
@@ -91,6 +92,7 @@ def main() -> None:
     ap.add_argument("--matches", type=int, default=50_000)
     ap.add_argument("--rule", action="append", default=[], help="rule option KEY=VALUE")
     ap.add_argument("--top", type=int, default=20)
+    ap.add_argument("--no-inline", action="store_true", help="inline no function by force")
     args = ap.parse_args()
     if os.environ.get(CHILD):
         child(args)
@@ -98,8 +100,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         data = str(Path(tmp) / "perf.data")
         cmd = ["perf", "record", "-F", "999", "-o", data, "--", sys.executable, *sys.argv]
-        run = subprocess.run(cmd, env=dict(os.environ, **{CHILD: "1"}), capture_output=True,
-                             text=True)
+        env = dict(os.environ, **{CHILD: "1"}, **({"CARDLAB_INLINE": "0"} if args.no_inline
+                                                    else {}))
+        run = subprocess.run(cmd, env=env, capture_output=True, text=True)
         print(run.stdout.strip())
         if run.returncode:
             sys.exit(run.stderr)

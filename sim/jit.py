@@ -128,7 +128,9 @@ _skip_blas_probe()
 _BOUNDSCHECK = os.environ.get("CARDLAB_BOUNDSCHECK") == "1"
 
 
-INLINE_LINES = 40  # functions this long or shorter are inlined into every caller
+# Functions this long or shorter are inlined into every caller (CARDLAB_INLINE=0: none are,
+# so that a profile names each function).
+INLINE_LINES = 40 if os.environ.get("CARDLAB_INLINE", "1") != "0" else -1
 
 
 def _small(f) -> bool:

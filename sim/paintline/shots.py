@@ -101,8 +101,14 @@ def fill_features(R, G, bonus, pen, crit_lo, surge, ignore, cost, feats, i):
     """What a policy weighs: P(land), penalty put on the opponent, P(land and a plain
     return misses), stamina spent."""
     need = Ru.escalation_target(G, R) + (0 if ignore == 1 else G[S.IN_PEN])
-    p_hit, look = option_odds(bonus, pen, crit_lo, need, next_target(R, G, surge),
-                              R[O.R_CRIT_TARGET])
+    put_features(need, next_target(R, G, surge), R[O.R_CRIT_TARGET], bonus, pen, crit_lo,
+                 cost, feats, i)
+
+
+@njit
+def put_features(need, nxt, crit_target, bonus, pen, crit_lo, cost, feats, i):
+    """fill_features from the target already worked out (need) and the return's (nxt)."""
+    p_hit, look = option_odds(bonus, pen, crit_lo, need, nxt, crit_target)
     feats[i, Pol.F_HIT] = p_hit
     feats[i, Pol.F_PEN] = pen
     feats[i, Pol.F_LOOK] = look
@@ -139,6 +145,22 @@ def add_option(opts, feats, n, src, where, card, adv, enh_pos, enh):
 
 
 @njit
+def distinct_enhancements(table, P, p):
+    """Bit masks over hand positions: the first copy of each enhancement card, and of
+    those the single-use ones (a hand holds at most CAP = 64 cards)."""
+    enh = 0
+    single = 0
+    for j in range(P[p, S.HAND_N]):
+        e = P[p, S.HAND + j]
+        if table[e, T.C_KIND] != T.ENHANCEMENT or repeats_in_hand(P, p, j):
+            continue
+        enh |= 1 << j
+        if is_boost(table, e):
+            single |= 1 << j
+    return enh, single
+
+
+@njit
 def legal_hits(table, R, P, G, p, opts, feats):
     """Every distinct legal hit: the Default Shot, each ready Arsenal card it can pay for,
     each shot card in hand it can pay for, in each value set open to it, each alone or
@@ -149,22 +171,34 @@ def legal_hits(table, R, P, G, p, opts, feats):
     mute_cost = G[S.MUTE_COST]
     tie = R[O.R_TIE_RULE]
     boosts = R[O.R_BOOSTS] > 0
+    hand_n = P[p, S.HAND_N]
+    # What every option shares, worked out once: the target (plus the incoming penalty,
+    # unless a shot ignores it) and, when some hit can take one, the enhancements in hand.
+    target = Ru.escalation_target(G, R)
+    in_pen = G[S.IN_PEN]
+    crit_target = R[O.R_CRIT_TARGET]
+    enh_mask, single_mask, masked = 0, 0, False
     # The Default Shot: no bonus, no penalty, no abilities; boosted only if the rules say.
     add_option(opts, feats, 0, SRC_DEFAULT, -1, -1, 0, -1, -1)
-    fill_features(R, G, 0, 0, 20, 0, 0, 0, feats, 0)
+    nxt = next_target(R, G, 0)
+    put_features(target + in_pen, nxt, crit_target, 0, 0, 20, 0, feats, 0)
     n = 1
     if boosts and R[O.R_BOOST_DEFAULT] == 1:
-        for j in range(P[p, S.HAND_N]):
+        enh_mask, single_mask = distinct_enhancements(table, P, p)
+        masked = True
+        for j in range(hand_n):
+            if (single_mask >> j) & 1 == 0:
+                continue
             e = P[p, S.HAND + j]
             ecost = table[e, T.C_COST]
-            if not is_boost(table, e) or ecost > ready or repeats_in_hand(P, p, j):
+            if ecost > ready:
                 continue
             b, pen = value_set(table, e, 0)
             add_option(opts, feats, n, SRC_DEFAULT, -1, -1, 0, j, e)
-            fill_features(R, G, b, pen, 20, 0, 0, ecost, feats, n)
+            put_features(target + in_pen, nxt, crit_target, b, pen, 20, ecost, feats, n)
             n += 1
     for src in (SRC_PLAY, SRC_HAND):
-        count = P[p, S.PLAY_N] if src == SRC_PLAY else P[p, S.HAND_N]
+        count = P[p, S.PLAY_N] if src == SRC_PLAY else hand_n
         for i in range(count):
             if src == SRC_PLAY:
                 if P[p, S.TAP + i] != 0:
@@ -192,6 +226,11 @@ def legal_hits(table, R, P, G, p, opts, feats):
             crit_lo, surge, ignore = 20, 0, 0
             if A.abilities_in_force(table, card, mute_cost, tie):
                 crit_lo, surge, ignore, _ = A.shot_shape(table, card)
+            if not masked:
+                enh_mask, single_mask = distinct_enhancements(table, P, p)
+                masked = True
+            need = target + (0 if ignore == 1 else in_pen)
+            nxt = next_target(R, G, surge)
             sets = 2 if Ru.has_advantage(table[card, T.C_TYPE], G[S.IN_TYPE], serve) else 1
             for adv in range(sets):
                 b, pen = value_set(table, card, adv)
@@ -200,24 +239,24 @@ def legal_hits(table, R, P, G, p, opts, feats):
                     b += b2
                     pen += p2
                 add_option(opts, feats, n, src, i, card, adv, -1, -1)
-                fill_features(R, G, b, pen, crit_lo, surge, ignore, cost, feats, n)
+                put_features(need, nxt, crit_target, b, pen, crit_lo, cost, feats, n)
                 n += 1
-                for j in range(P[p, S.HAND_N]):
-                    e = P[p, S.HAND + j]
-                    if table[e, T.C_KIND] != T.ENHANCEMENT or repeats_in_hand(P, p, j):
+                for j in range(hand_n):
+                    if (enh_mask >> j) & 1 == 0:
                         continue
-                    if is_boost(table, e):
+                    if (single_mask >> j) & 1 == 1:
                         if not boosts:
                             continue
                     elif att >= 0:
                         continue  # one attachment per shot card
+                    e = P[p, S.HAND + j]
                     ecost = table[e, T.C_COST]
                     if cost + ecost > ready:
                         continue
                     b2, p2 = value_set(table, e, adv)
                     add_option(opts, feats, n, src, i, card, adv, j, e)
-                    fill_features(R, G, b + b2, pen + p2, crit_lo, surge, ignore, cost + ecost,
-                                  feats, n)
+                    put_features(need, nxt, crit_target, b + b2, pen + p2, crit_lo, cost + ecost,
+                                 feats, n)
                     n += 1
     return n
 
