@@ -22,6 +22,8 @@ def play_to_table(table, P, p, prm, keys, ctr, work, cs):
     enhancements to shot cards in play that have none (the card of its choice), one card
     at a time; the options are distinct (copies count once)."""
     opts, feats, worths, sel, cand = work
+    if not Pol.play_considered(prm):
+        return
     while True:
         n = 0
         for i in range(P[p, S.HAND_N]):
@@ -71,6 +73,10 @@ def recycle_turn(table, R, prm, P, G, p, keys, ctr, seen, work):
     opts, feats, worths, sel, cand = work
     n_hand = P[p, S.HAND_N]
     n_play = P[p, S.PLAY_N]
+    ratio = R[O.R_RECYCLE_RATIO]
+    bag = Dl.bag_left(P, p)
+    if not Pol.recycle_considered(prm, n_hand + n_play + P[p, S.PP_N], n_hand, bag, ratio):
+        return True
     Pol.hand_worths(prm, table, P[p, S.HAND:S.HAND + n_hand], n_hand, P[p, S.PP_N], worths)
     for s in range(n_play):
         worths[n_hand + s] = Pol.play_worth(prm, table, P[p, S.PLAY + s], P[p, S.ATT + s])
@@ -78,9 +84,7 @@ def recycle_turn(table, R, prm, P, G, p, keys, ctr, seen, work):
     for i in range(P[p, S.PP_N]):
         worths[n + i] = Pol.power_plant_worth(prm, i)
     n += P[p, S.PP_N]
-    ratio = R[O.R_RECYCLE_RATIO]
-    k = Pol.choose_recycle(prm, worths, n, n_hand, Dl.bag_left(P, p), ratio, keys, ctr, p,
-                           sel)
+    k = Pol.choose_recycle(prm, worths, n, n_hand, bag, ratio, keys, ctr, p, sel)
     if k == 0:
         return True
     draws = Pol.choose_recycle_draws(prm, k, Dl.safe_draws(P, R, p), keys, ctr, p)

@@ -236,17 +236,26 @@ def random_positions(n, k, keys, ctr, p, out):
 
 
 @njit
+def recycle_considered(prm, n, n_hand, bag, ratio):
+    """False when the policy recycles nothing this turn whatever its cards are worth (the
+    engine then need not work out their worths)."""
+    if prm[PLAYS] == 0 or n < ratio:
+        return False
+    if prm[RANDOM] != 0:
+        return True
+    return bag > prm[BAG_RESERVE] and n_hand > prm[RECYCLE_ABOVE]
+
+
+@njit
 def choose_recycle(prm, worths, n, n_hand, bag, ratio, keys, ctr, p, out):
     """Recycle: how many draws to earn (k), with the ratio*k cards to discard in out, as
     positions among n candidates (hand cards first, then shot cards and stamina in play)."""
-    if prm[PLAYS] == 0 or n < ratio:
+    if not recycle_considered(prm, n, n_hand, bag, ratio):
         return 0
     if prm[RANDOM] != 0:
         k = pick(keys, ctr, p, n // ratio + 1)
         random_positions(n, k * ratio, keys, ctr, p, out)
         return k
-    if bag <= prm[BAG_RESERVE] or n_hand <= prm[RECYCLE_ABOVE]:
-        return 0
     k = int((n_hand - prm[RECYCLE_ABOVE]) // ratio)
     if k < 1:
         k = 1
@@ -289,9 +298,16 @@ def choose_hit(prm, feats, n, keys, ctr, p):
 
 
 @njit
+def boost_considered(prm):
+    """False when the policy never adds a single-use enhancement (the engine then need not
+    list them)."""
+    return prm[PLAYS] != 0 and prm[ENHANCE] != 0
+
+
+@njit
 def choose_boost(prm, feats, n, base, keys, ctr, p):
     """Which single-use enhancement to add (index), or -1; base is the unboosted score."""
-    if n == 0 or prm[PLAYS] == 0 or prm[ENHANCE] == 0:
+    if n == 0 or not boost_considered(prm):
         return -1
     if prm[RANDOM] != 0:
         return pick(keys, ctr, p, n + 1) - 1
@@ -305,14 +321,19 @@ def choose_boost(prm, feats, n, base, keys, ctr, p):
 
 
 @njit
+def play_considered(prm):
+    """False when the policy never puts spare cards into play (the engine then need not
+    list them)."""
+    return prm[PLAYS] != 0 and (prm[RANDOM] != 0 or prm[BUILD] != 0)
+
+
+@njit
 def choose_play(prm, worths, n, keys, ctr, p):
     """Which affordable card to play into the table next (index), or -1 to stop."""
-    if n == 0 or prm[PLAYS] == 0:
+    if n == 0 or not play_considered(prm):
         return -1
     if prm[RANDOM] != 0:
         return pick(keys, ctr, p, n + 1) - 1
-    if prm[BUILD] == 0:
-        return -1
     return highest(worths, n)
 
 

@@ -266,7 +266,7 @@ def offer_boosts(table, R, P, G, H, p, prm, keys, ctr, feats, cand):
     """Offer further affordable single-use enhancements to the policy, one at a time, up to
     boosts_per_shot; each one taken is paid, leaves the hand, boosts the shot in H and
     waits in P's boost zone until the roll."""
-    if H[S.H_CARD] < 0 and R[O.R_BOOST_DEFAULT] == 0:
+    if (H[S.H_CARD] < 0 and R[O.R_BOOST_DEFAULT] == 0) or not Pol.boost_considered(prm):
         return
     while P[p, S.BOOST_N] < R[O.R_BOOSTS]:
         shot_features(R, G, H, 0, 0, 0, feats, 0)
