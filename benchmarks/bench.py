@@ -1,7 +1,8 @@
 """Throughput harness, one table per registered game: the kernel on 1 and 2 threads, the
-reference engine on the same matches (and a check that both give the same records),
-`simulate()` end to end; a pure-dice baseline where the game has a `default` policy; the
-raw d20 stream and a warm start.
+reference engine on the same matches (and a check that both give the same records), a
+pure-dice baseline where the folder's game.toml names one ([pure_dice]), the cold and warm
+start of a new process, and `simulate()` end to end against the kernel; then the raw d20
+stream.
 
 Run from the repository root: `python benchmarks/bench.py [--matches N] [--game NAME]`.
 Prints markdown tables of figures, all measured in this one run.
@@ -10,6 +11,7 @@ Prints markdown tables of figures, all measured in this one run.
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import resource
 import subprocess
@@ -49,23 +51,35 @@ def raw_d20_rate(n: int) -> float:
     return n / wall
 
 
-def warm_start_seconds(name: str) -> float:
-    """A fresh process with a warm compile cache: import, load, play one match."""
-    code = ("from sim import game as g; from sim.cli_shared import Setup;"
+def start_seconds(name: str) -> tuple[float, float]:
+    """(cold, warm): a new process to its first match with an empty compile cache (the
+    first run of a fresh install), then again with the cache that run left."""
+    code = ("from sim.cli_shared import Setup;"
             f"game, m, _ = Setup({name!r}).load(); game.run_batch(m, 1, 1)")
-    subprocess.run([sys.executable, "-c", code], check=True)  # make sure the cache is warm
-    start = time.perf_counter()
-    subprocess.run([sys.executable, "-c", code], check=True)
-    return time.perf_counter() - start
+    out = []
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, CARDLAB_CACHE_DIR=cache)
+        for _ in range(2):
+            start = time.perf_counter()
+            subprocess.run([sys.executable, "-c", code], check=True, env=env)
+            out.append(time.perf_counter() - start)
+    return out[0], out[1]
 
 
-def load(name: str, policy: str | None = None):
+def load(name: str, policy: str | None = None, rules: dict | None = None):
     from sim import game as registry
 
     info = registry.read_folder(registry.default_folder(name))
     game = registry.get(name)
     p = policy or info.policy
-    return game, game.load_matchup(info.path, *info.decks, p, p, {}, []), info
+    return game, game.load_matchup(info.path, *info.decks, p, p, rules or {}, []), info
+
+
+def pure_dice(info) -> dict | None:
+    """The folder's pure-dice setting ([pure_dice] of game.toml: a policy and rule options
+    under which no card is played), for the baseline row."""
+    data = tomllib.loads((info.path / "game.toml").read_text(encoding="utf-8"))
+    return data.get("pure_dice")
 
 
 def game_rows(name: str, matches: int, reference_matches: int) -> list[tuple]:
@@ -91,22 +105,32 @@ def game_rows(name: str, matches: int, reference_matches: int) -> list[tuple]:
     rows.append(("reference engine, same matches", f"{ref_rate:,.1f}", "matches/s"))
     rows.append(("kernel (2 threads) / reference", f"{rates[2] / ref_rate:,.0f}", "x"))
     rows.append(("kernel (1 thread) / reference", f"{rates[1] / ref_rate:,.0f}", "x"))
-    policies = tomllib.loads((info.path / "policies.toml").read_text(encoding="utf-8"))
-    if "default" in policies and info.policy != "default":
-        _, dice, _ = load(name, "default")
-        game.run_batch(dice, 10, 1)
-        _, dwall = timed(game.run_batch, dice, matches, 1)
-        rows.append(("pure dice (`default` policy), 2 threads", f"{matches / dwall:,.0f}",
-                     "matches/s"))
-    rows.append(("warm start: new process to first match", f"{warm_start_seconds(name):.2f}",
-                 "s"))
+    dice = pure_dice(info)
+    if dice:
+        _, dm, _ = load(name, dice["policy"], dice.get("rules", {}))
+        game.run_batch(dm, 10, 1)
+        rules = ", ".join(f"{k} = {v}" for k, v in dice.get("rules", {}).items())
+        for threads in (1, 2):
+            blocks.set_threads(threads)
+            _, dwall = timed(game.run_batch, dm, 10 * matches, 1)
+            rows.append((f"pure dice (`{dice['policy']}` policy, {rules}), {threads} thread(s)",
+                         f"{10 * matches / dwall:,.0f}", "matches/s"))
+    cold, warm = start_seconds(name)
+    rows.append(("cold start: new process, empty compile cache, to first match",
+                 f"{cold:.1f}", "s"))
+    rows.append(("warm start: new process to first match", f"{warm:.2f}", "s"))
+    # simulate() on a run of several chunks, each as large as the kernel's batch above.
+    blocks.set_threads(2)
     with tempfile.TemporaryDirectory() as results:
         for workers in (1, 2):
-            _, wall = timed(simulate, game, m, matches, 1, results=results,
-                            run_id=f"w{workers}", chunk_size=max(matches // 8, 1),
-                            workers=workers, backend="loky")
+            _, wall = timed(simulate, game, m, 4 * matches, 1, results=results,
+                            run_id=f"w{workers}", chunk_size=matches, workers=workers,
+                            backend="loky")
+            rate = 4 * matches / wall
             rows.append((f"`simulate()` end to end, loky, {workers} worker(s), store included",
-                         f"{matches / wall:,.0f}", "matches/s"))
+                         f"{rate:,.0f}", "matches/s"))
+            rows.append((f"`simulate()` ({workers} worker(s)) / kernel (2 threads)",
+                         f"{rate / rates[2]:.2f}", "x"))
     return rows
 
 

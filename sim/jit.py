@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
+import sys
 import tempfile
 import types
 from pathlib import Path
@@ -128,14 +129,19 @@ _skip_blas_probe()
 _BOUNDSCHECK = os.environ.get("CARDLAB_BOUNDSCHECK") == "1"
 
 
-# Functions this long or shorter are inlined into every caller (CARDLAB_INLINE=0: none are,
-# so that a profile names each function).
+# Functions this long or shorter are inlined into every caller where their game asks for it
+# (CARDLAB_INLINE=0: none are, so that a profile names each function).
 INLINE_LINES = 40 if os.environ.get("CARDLAB_INLINE", "1") != "0" else -1
 
 
-def _small(f) -> bool:
-    lines = f.__code__.co_lines()
-    numbers = [line for _, _, line in lines if line is not None]
+def _inlined(f) -> bool:
+    """True for a short function of a game package that asks for it (its __init__ sets
+    INLINE_SHORT_FUNCTIONS): inlining everywhere multiplies the code LLVM compiles, which
+    only pays where many short rules run every step."""
+    package = sys.modules.get(f.__module__.rpartition(".")[0])
+    if not getattr(package, "INLINE_SHORT_FUNCTIONS", False):
+        return False
+    numbers = [line for _, _, line in f.__code__.co_lines() if line is not None]
     return max(numbers) - f.__code__.co_firstlineno <= INLINE_LINES
 
 
@@ -147,17 +153,17 @@ def njit(fn=None, **kwargs):
     either (the one parallel entry point and its scratch maker opt back in with
     `_nrt=True`), so reference counting is off: with it on, every call between compiled
     functions updated each array's count atomically, a third of the run time. A function
-    that allocates without opting in fails to compile, loudly. Short functions (most rules)
-    are inlined into every caller by LLVM: the rules stay one function each in the source,
-    but a call between compiled functions passes every array as a struct of up to a dozen
-    words, which cost the pure-dice game three quarters of its time; long ones stay calls,
-    which keeps the compile time down."""
+    that allocates without opting in fails to compile, loudly. Where a game asks for it,
+    short functions (most rules) are inlined into every caller by LLVM: the rules stay one
+    function each in the source, but a call between compiled functions passes every array
+    as a struct of up to a dozen words, which had cost a pure-dice model three quarters of
+    its time; long ones stay calls, which keeps the compile time down."""
     options = {"fastmath": False, "boundscheck": _BOUNDSCHECK, "nogil": True,
                "error_model": "numpy", "_nrt": False}
     options.update(kwargs)
 
     def decorate(f):
-        inline = {"forceinline": True} if "forceinline" not in options and _small(f) else {}
+        inline = {"forceinline": True} if "forceinline" not in options and _inlined(f) else {}
         return numba.njit(cache=_cache_for(f.__module__), **options, **inline)(f)
 
     return decorate if fn is None else decorate(fn)
