@@ -38,7 +38,7 @@ from sim.jit import njit
 O_SCORE = 3
 
 
-@njit
+@njit(inline="always")
 def can_pay(C, p, cost, from_hand):
     """Whether p can pay a cost now (cost_currency); from_hand: the card itself is in hand."""
     R, P, G = C[1], C[2], C[3]
@@ -186,7 +186,7 @@ def resolve(C, p, kw, arg, src):
         G[S.AMBUSH] += arg
 
 
-@njit
+@njit(inline="always")
 def usable(C, p, kw, arg, step):
     """Whether a maneuver keyword has anything to act on now."""
     G = C[3]
@@ -336,7 +336,7 @@ def play_from_hand(C, p, i):
         played(C, p, c, True)
 
 
-@njit
+@njit(inline="always")
 def boost_playable(C, p, c):
     """Whether a card in hand may be played as a boost maneuver now."""
     T, P = C[0], C[2]

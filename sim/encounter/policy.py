@@ -78,7 +78,7 @@ def choose_first(C, p):
     return p
 
 
-@njit
+@njit(inline="always")
 def hand_value(C, p, i):
     """How much a card in hand is worth keeping: blanks and quests it cannot play first."""
     T, P = C[0], C[2]
@@ -180,7 +180,7 @@ def boost_score(C, p, kind, card, kw, arg):
     return meets(C, p, card) * 100000 + gain // (T[card, K.C_COST] + 1)
 
 
-@njit
+@njit(inline="always")
 def pick_option(C, p, n):
     """Best-scoring option (score in column 3 of the option rows; first on ties), -1 to
     pass when none scores above 0; random: uniform over the options and the pass."""

@@ -111,7 +111,7 @@ def push(P, p, block, count, card):
     P[p, count] += 1
 
 
-@njit
+@njit(inline="always")
 def card_kw(T, card, kw):
     """The argument a card gives a keyword (0 when it has none)."""
     v = 0
@@ -127,7 +127,7 @@ def party_size(P, p):
     return P[p, S.PARTY_N]
 
 
-@njit
+@njit(inline="always")
 def stat(C, p, who, col):
     """Current value of a party character's stat (who: -1 the PC, k party slot k): base plus
     modifiers in force, floor 0."""
@@ -174,7 +174,7 @@ def damage_of(C, p, who):
     return v
 
 
-@njit
+@njit(inline="always")
 def player_kw(C, p, kw):
     """A player-wide static keyword (Budget, Sneak) summed over p's cards in play."""
     T, P = C[0], C[2]
@@ -188,7 +188,7 @@ def player_kw(C, p, kw):
     return v
 
 
-@njit
+@njit(inline="always")
 def copies_in_play(C, p, card):
     """Copies of a card seat p has in play (strikers included)."""
     P, G = C[2], C[3]
@@ -207,7 +207,7 @@ def copies_in_play(C, p, card):
     return n
 
 
-@njit
+@njit(inline="always")
 def unique_ok(C, p, card):
     """A unique card may enter play only while no copy is in play (unique_scope)."""
     T, R = C[0], C[1]
@@ -218,14 +218,14 @@ def unique_ok(C, p, card):
     return R[K.R_UNIQUE] == 0 or copies_in_play(C, 1 - p, card) == 0
 
 
-@njit
+@njit(inline="always")
 def race_ok(C, p, card):
     T, P = C[0], C[2]
     req = T[card, K.C_REQUIRES]
     return req == 0 or req == T[P[p, S.PC], K.C_RACE]
 
 
-@njit
+@njit(inline="always")
 def tough_left(C, p, who):
     P = C[2]
     w = P[p, S.PC_WOUNDS] if who < 0 else P[p, S.PWOUND + who]
@@ -328,7 +328,7 @@ def striker_strength(C, k):
     return T[G[S.SCARD + k], K.C_STR] + G[S.MIGHT_B]
 
 
-@njit
+@njit(inline="always")
 def combat_winner(C, k, who, might_a, might_b):
     """1 when the defender would win the combat of striker k and defender `who` with these
     Mights, -1 when the striker would, 0 when nobody wins (combat_tie = none)."""
@@ -349,16 +349,14 @@ def combat_winner(C, k, who, might_a, might_b):
     return -1
 
 
-@njit
+@njit(inline="always")
 def objective_holds(C, p, obj, arg):
     """One objective, read now with the modifiers in force."""
     T, P, G = C[0], C[2], C[3]
-    if obj == K.O_INT:
-        return stat(C, p, -1, K.C_INT) >= arg
-    if obj == K.O_DEX:
-        return stat(C, p, -1, K.C_DEX) >= arg
-    if obj == K.O_STR:
-        return stat(C, p, -1, K.C_STR) >= arg
+    if obj == K.O_INT or obj == K.O_DEX or obj == K.O_STR:
+        # One call site: the function is inlined wherever an objective is read.
+        col = K.C_INT if obj == K.O_INT else (K.C_DEX if obj == K.O_DEX else K.C_STR)
+        return stat(C, p, -1, col) >= arg
     if obj == K.O_UNHURT:
         return G[S.PCW_TURN] <= arg
     if obj == K.O_PARTY:
