@@ -5,11 +5,13 @@ from __future__ import annotations
 from sim.encounter import codes as K
 from sim.encounter import state as S
 from sim.encounter.policy import (
+    M_STYLE,
     O_CARD,
     O_KIND,
     O_WHERE,
     OPT_ABILITY,
     OPT_HAND,
+    RANDOM,
     discard_pick,
     heal_target,
     pick_option,
@@ -237,6 +239,8 @@ def maneuver_score(C, p, kw, arg):
     """maneuver for careful and aggressive: Might or Ward to turn a loss or save a kill,
     Cancel and Wound whenever they have a target."""
     T, G = C[0], C[3]
+    if C[7][p, M_STYLE] == RANDOM:
+        return 0  # random never reads a score
     if kw == K.MIGHT or kw == K.WARD:
         k, who = G[S.C_STRIKER], G[S.C_DEF]
         if k < 0:

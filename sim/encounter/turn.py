@@ -104,6 +104,7 @@ def boost_step(C):
     for _ in range(4 * S.CAP):
         if G[S.OVER]:
             return
+        G[S.NEED_N] = -1  # a play changes what the quests in hand still need
         n = 0
         for i in range(P[a, S.HAND_N]):
             c = P[a, S.HAND + i]
