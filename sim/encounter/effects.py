@@ -25,6 +25,7 @@ from sim.encounter.rules import (
     discard,
     draw_card,
     heal,
+    lacks,
     log,
     note,
     push,
@@ -203,11 +204,13 @@ def usable(C, p, kw, arg, step):
     return kw == K.HEAL or kw == K.DRAW
 
 
-@njit
+@njit(inline="always")
 def list_maneuvers(C, p, step, n):
     """Append p's maneuvers for this step to the option rows from row n: instants in hand it
     can pay for, abilities of its cards in play not yet used (ability_limit)."""
     T, P, X, OP = C[0], C[2], C[4], C[9]
+    if lacks(P, p, step):
+        return n  # most windows: no card of p's acts in this step
     for i in range(P[p, S.HAND_N]):
         c = P[p, S.HAND + i]
         if (T[c, K.C_NATURE] == K.INSTANT and T[c, K.C_KIND] == K.ACTION

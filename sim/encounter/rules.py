@@ -161,6 +161,8 @@ def stat(C, p, who, col):
 def damage_of(C, p, who):
     """Damage keyword of a party character: its own card, plus what it bears."""
     T, P = C[0], C[2]
+    if lacks(P, p, S.KW_BIT + K.DAMAGE):
+        return 0
     if who < 0:
         v = card_kw(T, P[p, S.PC], K.DAMAGE)
         for blk, cnt in ((S.CHARS, S.CHAR_N), (S.SUP, S.SUP_N), (S.LOOTS, S.LOOTS_N)):
@@ -174,10 +176,26 @@ def damage_of(C, p, who):
     return v
 
 
+@njit
+def card_may(T, card):
+    """The steps and keywords one card brings, as bits of P[p, MAY]."""
+    return ((1 << T[card, K.C_STEP]) | (1 << (S.KW_BIT + T[card, K.C_AB1]))
+            | (1 << (S.KW_BIT + T[card, K.C_AB2])))
+
+
+@njit
+def lacks(P, p, bit):
+    """Whether none of p's cards can bring this bit (known only once set-up filled MAY)."""
+    may = P[p, S.MAY]
+    return may & 1 == 1 and (may >> bit) & 1 == 0
+
+
 @njit(inline="always")
 def player_kw(C, p, kw):
     """A player-wide static keyword (Budget, Sneak) summed over p's cards in play."""
     T, P = C[0], C[2]
+    if lacks(P, p, S.KW_BIT + kw):
+        return 0
     v = card_kw(T, P[p, S.PC], kw)
     for blk, cnt in ((S.CHARS, S.CHAR_N), (S.SUP, S.SUP_N), (S.LOOTS, S.LOOTS_N),
                      (S.BULW, S.BULW_N), (S.PARTY, S.PARTY_N), (S.ATT, S.ATT_N)):

@@ -36,6 +36,11 @@ DEFEATED = 26
 DEATH_TURN = 27
 MULLS = 28
 OPEN_Q = 29  # quests in the opening hand (after mulligans)
+# What any card of p's decks can ever bring, filled in at set-up (bit 0 says it was): bit s
+# for a card acting in step s, bit KW_BIT + k for keyword k. Cards never change owner, so
+# a step or keyword absent from p's decks need not be looked for in p's zones.
+MAY = 30
+KW_BIT = 8
 DECK = 32
 LOOTD = DECK + CAP
 HAND = LOOTD + CAP
