@@ -386,7 +386,7 @@ def objective_holds(C, p, obj, arg):
     return True
 
 
-@njit
+@njit(inline="always")
 def party_strength(C, p):
     """Summed strength of p's party characters (the careful policy's yardstick)."""
     P = C[2]
