@@ -209,9 +209,10 @@ def list_maneuvers(C, p, step, n):
     """Append p's maneuvers for this step to the option rows from row n: instants in hand it
     can pay for, abilities of its cards in play not yet used (ability_limit)."""
     T, P, X, OP = C[0], C[2], C[4], C[9]
-    if lacks(P, p, step):
+    in_hand, in_play = not lacks(P, p, step), not lacks(P, p, S.PLAY_BIT + step)
+    if not in_hand and not in_play:
         return n  # most windows: no card of p's acts in this step
-    for i in range(P[p, S.HAND_N]):
+    for i in range(P[p, S.HAND_N] if in_hand else 0):
         c = P[p, S.HAND + i]
         if (T[c, K.C_NATURE] == K.INSTANT and T[c, K.C_KIND] == K.ACTION
                 and T[c, K.C_STEP] == step and can_pay(C, p, T[c, K.C_COST], 1)
@@ -220,7 +221,7 @@ def list_maneuvers(C, p, step, n):
             n += 1
     for blk, cnt in ((S.CHARS, S.CHAR_N), (S.SUP, S.SUP_N), (S.LOOTS, S.LOOTS_N),
                      (S.BULW, S.BULW_N), (S.PARTY, S.PARTY_N), (S.ATT, S.ATT_N)):
-        for i in range(P[p, cnt]):
+        for i in range(P[p, cnt] if in_play else 0):
             c = P[p, blk + i]
             if T[c, K.C_STEP] != step or X[p, c, X_USES] >= copies_in_play(C, p, c):
                 continue

@@ -178,9 +178,17 @@ def damage_of(C, p, who):
 
 @njit
 def card_may(T, card):
-    """The steps and keywords one card brings, as bits of P[p, MAY]."""
-    return ((1 << T[card, K.C_STEP]) | (1 << (S.KW_BIT + T[card, K.C_AB1]))
-            | (1 << (S.KW_BIT + T[card, K.C_AB2])))
+    """The steps and keywords one card brings, as bits of P[p, MAY]. Actions other than
+    bulwarks and character actions never stay in play (instants and strike actions are
+    discarded once resolved)."""
+    step, kind, nat = T[card, K.C_STEP], T[card, K.C_KIND], T[card, K.C_NATURE]
+    if kind == K.ACTION and nat == K.INSTANT:
+        bits = 1 << step
+    elif kind == K.ACTION and nat != K.BULWARK and nat != K.CHARACTER:
+        bits = 0
+    else:
+        bits = 1 << (S.PLAY_BIT + step)
+    return bits | (1 << (S.KW_BIT + T[card, K.C_AB1])) | (1 << (S.KW_BIT + T[card, K.C_AB2]))
 
 
 @njit

@@ -37,10 +37,12 @@ DEATH_TURN = 27
 MULLS = 28
 OPEN_Q = 29  # quests in the opening hand (after mulligans)
 # What any card of p's decks can ever bring, filled in at set-up (bit 0 says it was): bit s
-# for a card acting in step s, bit KW_BIT + k for keyword k. Cards never change owner, so
-# a step or keyword absent from p's decks need not be looked for in p's zones.
+# for an instant of step s (played from hand), bit PLAY_BIT + s for a card that can be in
+# play with an ability of step s, bit KW_BIT + k for keyword k. Cards never change owner, so
+# what p's decks lack need not be looked for in p's zones.
 MAY = 30
-KW_BIT = 8
+PLAY_BIT = 8
+KW_BIT = 16
 DECK = 32
 LOOTD = DECK + CAP
 HAND = LOOTD + CAP
