@@ -5,11 +5,13 @@ from __future__ import annotations
 from sim.encounter import codes as K
 from sim.encounter import state as S
 from sim.encounter.policy import (
+    M_STYLE,
     O_CARD,
     O_KIND,
     O_WHERE,
     OPT_ABILITY,
     OPT_HAND,
+    RANDOM,
     discard_pick,
     heal_target,
     pick_option,
@@ -23,6 +25,7 @@ from sim.encounter.rules import (
     discard,
     draw_card,
     heal,
+    lacks,
     log,
     note,
     push,
@@ -38,7 +41,7 @@ from sim.jit import njit
 O_SCORE = 3
 
 
-@njit
+@njit(inline="always")
 def can_pay(C, p, cost, from_hand):
     """Whether p can pay a cost now (cost_currency); from_hand: the card itself is in hand."""
     R, P, G = C[1], C[2], C[3]
@@ -186,7 +189,7 @@ def resolve(C, p, kw, arg, src):
         G[S.AMBUSH] += arg
 
 
-@njit
+@njit(inline="always")
 def usable(C, p, kw, arg, step):
     """Whether a maneuver keyword has anything to act on now."""
     G = C[3]
@@ -201,12 +204,15 @@ def usable(C, p, kw, arg, step):
     return kw == K.HEAL or kw == K.DRAW
 
 
-@njit
+@njit(inline="always")
 def list_maneuvers(C, p, step, n):
     """Append p's maneuvers for this step to the option rows from row n: instants in hand it
     can pay for, abilities of its cards in play not yet used (ability_limit)."""
     T, P, X, OP = C[0], C[2], C[4], C[9]
-    for i in range(P[p, S.HAND_N]):
+    in_hand, in_play = not lacks(P, p, step), not lacks(P, p, S.PLAY_BIT + step)
+    if not in_hand and not in_play:
+        return n  # most windows: no card of p's acts in this step
+    for i in range(P[p, S.HAND_N] if in_hand else 0):
         c = P[p, S.HAND + i]
         if (T[c, K.C_NATURE] == K.INSTANT and T[c, K.C_KIND] == K.ACTION
                 and T[c, K.C_STEP] == step and can_pay(C, p, T[c, K.C_COST], 1)
@@ -215,7 +221,7 @@ def list_maneuvers(C, p, step, n):
             n += 1
     for blk, cnt in ((S.CHARS, S.CHAR_N), (S.SUP, S.SUP_N), (S.LOOTS, S.LOOTS_N),
                      (S.BULW, S.BULW_N), (S.PARTY, S.PARTY_N), (S.ATT, S.ATT_N)):
-        for i in range(P[p, cnt]):
+        for i in range(P[p, cnt] if in_play else 0):
             c = P[p, blk + i]
             if T[c, K.C_STEP] != step or X[p, c, X_USES] >= copies_in_play(C, p, c):
                 continue
@@ -232,11 +238,13 @@ def list_maneuvers(C, p, step, n):
     return n
 
 
-@njit
+@njit(inline="always")
 def maneuver_score(C, p, kw, arg):
     """maneuver for careful and aggressive: Might or Ward to turn a loss or save a kill,
     Cancel and Wound whenever they have a target."""
     T, G = C[0], C[3]
+    if C[7][p, M_STYLE] == RANDOM:
+        return 0  # random never reads a score
     if kw == K.MIGHT or kw == K.WARD:
         k, who = G[S.C_STRIKER], G[S.C_DEF]
         if k < 0:
@@ -306,7 +314,7 @@ def window(C, step):
         p = 1 - p
 
 
-@njit
+@njit(inline="always")
 def play_from_hand(C, p, i):
     """A boost play of hand position i: an NPC, characteristic, bulwark or character action
     (on the PC), or a location replacing p's."""
@@ -336,7 +344,7 @@ def play_from_hand(C, p, i):
         played(C, p, c, True)
 
 
-@njit
+@njit(inline="always")
 def boost_playable(C, p, c):
     """Whether a card in hand may be played as a boost maneuver now."""
     T, P = C[0], C[2]

@@ -9,7 +9,7 @@ import numpy as np
 from sim.encounter import codes as K
 from sim.encounter import state as S
 from sim.encounter.policy import choose_first, mulligan
-from sim.encounter.rules import X_DRAWN, draw_card, game_over, log, push, rand
+from sim.encounter.rules import X_DRAWN, card_may, draw_card, game_over, log, push, rand
 from sim.encounter.turn import take_turn
 from sim.jit import njit
 from sim.rng import stream_key
@@ -49,7 +49,7 @@ def shuffle_ring(C, p, purpose, block, head, n):
         P[p, x], P[p, y] = P[p, y], P[p, x]
 
 
-@njit
+@njit(inline="always")
 def set_up(C, D):
     """Decks placed and shuffled, opening hands (and mulligans), who goes first."""
     T, R, P, G, X = C[0], C[1], C[2], C[3], C[4]
@@ -58,6 +58,12 @@ def set_up(C, D):
         P[p, S.PC] = D[p, D_PC]
         P[p, S.LOC] = -1
         P[p, S.DEATH_TURN] = -1
+        may = 1 | card_may(T, D[p, D_PC]) | card_may(T, D[p, D_CH1]) | card_may(T, D[p, D_CH2])
+        for i in range(D[p, D_NDRAW]):
+            may |= card_may(T, D[p, D_DRAW + i])
+        for i in range(D[p, D_NLOOT]):
+            may |= card_may(T, D[p, D_LOOT + i])
+        P[p, S.MAY] = may
         X[p, D[p, D_PC], X_DRAWN] = 1
         for j in (D_CH1, D_CH2):
             push(P, p, S.CHARS, S.CHAR_N, D[p, j])

@@ -78,7 +78,7 @@ def choose_first(C, p):
     return p
 
 
-@njit
+@njit(inline="always")
 def hand_value(C, p, i):
     """How much a card in hand is worth keeping: blanks and quests it cannot play first."""
     T, P = C[0], C[2]
@@ -121,29 +121,50 @@ def mulligan(C, p):
     return True
 
 
-@njit
-def meets(C, p, card):
-    """1 when playing the card makes an unmet objective of a quest in hand hold."""
-    T, P = C[0], C[2]
-    kind, nat = T[card, K.C_KIND], T[card, K.C_NATURE]
+@njit(inline="always")
+def unmet_objectives(C, p):
+    """List the objectives of p's quests in hand that do not hold now (a stat objective with
+    its shortfall): every card scored in one boost choice reads the same list, instead of
+    re-reading each quest and the PC's stats per card."""
+    T, P, G = C[0], C[2], C[3]
+    n = 0
     for i in range(P[p, S.HAND_N]):
         q = P[p, S.HAND + i]
         if T[q, K.C_KIND] != K.QUEST:
             continue
         for oc in (K.C_OBJ1, K.C_OBJ2):
             obj, arg = T[q, oc], T[q, oc + 1]
-            if obj == 0 or objective_holds(C, p, obj, arg):
-                continue
-            if obj == K.O_PARTY and kind == K.NPC and nat == K.PARTY:
-                if P[p, S.PARTY_N] + 1 >= arg:
-                    return 1
-            elif obj == K.O_PLACE and kind == K.LOCATION and T[card, K.C_TERRAIN] == arg:
-                return 1
-            elif obj == K.O_INT or obj == K.O_DEX or obj == K.O_STR:
+            if obj == K.O_INT or obj == K.O_DEX or obj == K.O_STR:
                 col = K.C_INT if obj == K.O_INT else (K.C_DEX if obj == K.O_DEX else K.C_STR)
-                if kind != K.NPC or nat == K.SUPPORT:
-                    if stat(C, p, -1, col) + T[card, col] >= arg:
-                        return 1
+                arg -= stat(C, p, -1, col)
+                if arg <= 0:
+                    continue
+            elif obj == 0 or objective_holds(C, p, obj, arg):
+                continue
+            G[S.NEED_OBJ + n], G[S.NEED_ARG + n] = obj, arg
+            n += 1
+    G[S.NEED_N] = n
+
+
+@njit(inline="always")
+def meets(C, p, card):
+    """1 when playing the card makes an unmet objective of a quest in hand hold (the list is
+    read on the first call of a boost choice; the boost step marks it stale)."""
+    T, P, G = C[0], C[2], C[3]
+    if G[S.NEED_N] < 0:
+        unmet_objectives(C, p)
+    kind, nat = T[card, K.C_KIND], T[card, K.C_NATURE]
+    for i in range(G[S.NEED_N]):
+        obj, arg = G[S.NEED_OBJ + i], G[S.NEED_ARG + i]
+        if obj == K.O_PARTY and kind == K.NPC and nat == K.PARTY:
+            if P[p, S.PARTY_N] + 1 >= arg:
+                return 1
+        elif obj == K.O_PLACE and kind == K.LOCATION and T[card, K.C_TERRAIN] == arg:
+            return 1
+        elif obj == K.O_INT or obj == K.O_DEX or obj == K.O_STR:
+            col = K.C_INT if obj == K.O_INT else (K.C_DEX if obj == K.O_DEX else K.C_STR)
+            if (kind != K.NPC or nat == K.SUPPORT) and T[card, col] >= arg:
+                return 1
     return 0
 
 
@@ -151,6 +172,8 @@ def meets(C, p, card):
 def boost_score(C, p, kind, card, kw, arg):
     """Worth of one boost option for careful and aggressive; <= 0: not worth playing."""
     T, P = C[0], C[2]
+    if C[7][p, M_STYLE] == RANDOM:
+        return 0  # random never reads a score
     if kind == OPT_ABILITY or T[card, K.C_NATURE] == K.INSTANT:
         if kw == K.HEAL:
             w = P[p, S.PC_WOUNDS]
@@ -180,7 +203,7 @@ def boost_score(C, p, kind, card, kw, arg):
     return meets(C, p, card) * 100000 + gain // (T[card, K.C_COST] + 1)
 
 
-@njit
+@njit(inline="always")
 def pick_option(C, p, n):
     """Best-scoring option (score in column 3 of the option rows; first on ties), -1 to
     pass when none scores above 0; random: uniform over the options and the pass."""
@@ -195,7 +218,7 @@ def pick_option(C, p, n):
     return best
 
 
-@njit
+@njit(inline="always")
 def quest_pick(C, p, forced):
     """quest: the hand position of the quest to play, -1 for none."""
     T, P, M = C[0], C[2], C[7]
@@ -242,6 +265,8 @@ def quest_pick(C, p, forced):
 def strike_score(C, b, card):
     """careful: strength per strike cost; aggressive: strike NPCs by strength, then actions."""
     T, M = C[0], C[7]
+    if M[b, M_STYLE] == RANDOM:
+        return 0  # random never reads a score
     kw, arg = T[card, K.C_AB1], T[card, K.C_ARG1]
     if T[card, K.C_NATURE] == K.STRIKE:
         power = T[card, K.C_STR] * 1000
@@ -254,7 +279,7 @@ def strike_score(C, b, card):
     return power * 2 // (2 * T[card, K.C_COST] + 1)
 
 
-@njit
+@njit(inline="always")
 def pick_striker(C, b):
     """pick_striker: B sends its strongest striker first (random: uniform)."""
     T, G = C[0], C[3]
@@ -276,7 +301,7 @@ def pick_striker(C, b):
     return best
 
 
-@njit
+@njit(inline="always")
 def pick_defender(C, a, k, n):
     """pick_defender: the weakest defender that wins, else a party NPC (the weakest), the
     PC last (random: uniform). Option rows 0..n-1 list who may defend (-1 the PC)."""

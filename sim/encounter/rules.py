@@ -111,7 +111,7 @@ def push(P, p, block, count, card):
     P[p, count] += 1
 
 
-@njit
+@njit(inline="always")
 def card_kw(T, card, kw):
     """The argument a card gives a keyword (0 when it has none)."""
     v = 0
@@ -127,7 +127,7 @@ def party_size(P, p):
     return P[p, S.PARTY_N]
 
 
-@njit
+@njit(inline="always")
 def stat(C, p, who, col):
     """Current value of a party character's stat (who: -1 the PC, k party slot k): base plus
     modifiers in force, floor 0."""
@@ -161,6 +161,8 @@ def stat(C, p, who, col):
 def damage_of(C, p, who):
     """Damage keyword of a party character: its own card, plus what it bears."""
     T, P = C[0], C[2]
+    if lacks(P, p, S.KW_BIT + K.DAMAGE):
+        return 0
     if who < 0:
         v = card_kw(T, P[p, S.PC], K.DAMAGE)
         for blk, cnt in ((S.CHARS, S.CHAR_N), (S.SUP, S.SUP_N), (S.LOOTS, S.LOOTS_N)):
@@ -175,9 +177,33 @@ def damage_of(C, p, who):
 
 
 @njit
+def card_may(T, card):
+    """The steps and keywords one card brings, as bits of P[p, MAY]. Actions other than
+    bulwarks and character actions never stay in play (instants and strike actions are
+    discarded once resolved)."""
+    step, kind, nat = T[card, K.C_STEP], T[card, K.C_KIND], T[card, K.C_NATURE]
+    if kind == K.ACTION and nat == K.INSTANT:
+        bits = 1 << step
+    elif kind == K.ACTION and nat != K.BULWARK and nat != K.CHARACTER:
+        bits = 0
+    else:
+        bits = 1 << (S.PLAY_BIT + step)
+    return bits | (1 << (S.KW_BIT + T[card, K.C_AB1])) | (1 << (S.KW_BIT + T[card, K.C_AB2]))
+
+
+@njit
+def lacks(P, p, bit):
+    """Whether none of p's cards can bring this bit (known only once set-up filled MAY)."""
+    may = P[p, S.MAY]
+    return may & 1 == 1 and (may >> bit) & 1 == 0
+
+
+@njit(inline="always")
 def player_kw(C, p, kw):
     """A player-wide static keyword (Budget, Sneak) summed over p's cards in play."""
     T, P = C[0], C[2]
+    if lacks(P, p, S.KW_BIT + kw):
+        return 0
     v = card_kw(T, P[p, S.PC], kw)
     for blk, cnt in ((S.CHARS, S.CHAR_N), (S.SUP, S.SUP_N), (S.LOOTS, S.LOOTS_N),
                      (S.BULW, S.BULW_N), (S.PARTY, S.PARTY_N), (S.ATT, S.ATT_N)):
@@ -188,7 +214,7 @@ def player_kw(C, p, kw):
     return v
 
 
-@njit
+@njit(inline="always")
 def copies_in_play(C, p, card):
     """Copies of a card seat p has in play (strikers included)."""
     P, G = C[2], C[3]
@@ -207,7 +233,7 @@ def copies_in_play(C, p, card):
     return n
 
 
-@njit
+@njit(inline="always")
 def unique_ok(C, p, card):
     """A unique card may enter play only while no copy is in play (unique_scope)."""
     T, R = C[0], C[1]
@@ -218,14 +244,14 @@ def unique_ok(C, p, card):
     return R[K.R_UNIQUE] == 0 or copies_in_play(C, 1 - p, card) == 0
 
 
-@njit
+@njit(inline="always")
 def race_ok(C, p, card):
     T, P = C[0], C[2]
     req = T[card, K.C_REQUIRES]
     return req == 0 or req == T[P[p, S.PC], K.C_RACE]
 
 
-@njit
+@njit(inline="always")
 def tough_left(C, p, who):
     P = C[2]
     w = P[p, S.PC_WOUNDS] if who < 0 else P[p, S.PWOUND + who]
@@ -328,7 +354,7 @@ def striker_strength(C, k):
     return T[G[S.SCARD + k], K.C_STR] + G[S.MIGHT_B]
 
 
-@njit
+@njit(inline="always")
 def combat_winner(C, k, who, might_a, might_b):
     """1 when the defender would win the combat of striker k and defender `who` with these
     Mights, -1 when the striker would, 0 when nobody wins (combat_tie = none)."""
@@ -349,16 +375,14 @@ def combat_winner(C, k, who, might_a, might_b):
     return -1
 
 
-@njit
+@njit(inline="always")
 def objective_holds(C, p, obj, arg):
     """One objective, read now with the modifiers in force."""
     T, P, G = C[0], C[2], C[3]
-    if obj == K.O_INT:
-        return stat(C, p, -1, K.C_INT) >= arg
-    if obj == K.O_DEX:
-        return stat(C, p, -1, K.C_DEX) >= arg
-    if obj == K.O_STR:
-        return stat(C, p, -1, K.C_STR) >= arg
+    if obj == K.O_INT or obj == K.O_DEX or obj == K.O_STR:
+        # One call site: the function is inlined wherever an objective is read.
+        col = K.C_INT if obj == K.O_INT else (K.C_DEX if obj == K.O_DEX else K.C_STR)
+        return stat(C, p, -1, col) >= arg
     if obj == K.O_UNHURT:
         return G[S.PCW_TURN] <= arg
     if obj == K.O_PARTY:
@@ -370,7 +394,7 @@ def objective_holds(C, p, obj, arg):
     return True
 
 
-@njit
+@njit(inline="always")
 def party_strength(C, p):
     """Summed strength of p's party characters (the careful policy's yardstick)."""
     P = C[2]

@@ -36,6 +36,13 @@ DEFEATED = 26
 DEATH_TURN = 27
 MULLS = 28
 OPEN_Q = 29  # quests in the opening hand (after mulligans)
+# What any card of p's decks can ever bring, filled in at set-up (bit 0 says it was): bit s
+# for an instant of step s (played from hand), bit PLAY_BIT + s for a card that can be in
+# play with an ability of step s, bit KW_BIT + k for keyword k. Cards never change owner, so
+# what p's decks lack need not be looked for in p's zones.
+MAY = 30
+PLAY_BIT = 8
+KW_BIT = 16
 DECK = 32
 LOOTD = DECK + CAP
 HAND = LOOTD + CAP
@@ -74,6 +81,7 @@ LOG_N = 17
 STEP = 18
 PLAYED_N = 19
 COMPLETED = 20  # the quest was completed this turn
+NEED_N = 21  # unmet objectives listed at NEED_OBJ / NEED_ARG; -1: not read yet this choice
 CTR = 24  # 8 stream counters: purpose * 2 + seat
 SCARD = 32  # strikers: card, wounds, state (0 waiting, 1 fought, 2 gone), ward
 SWOUND = SCARD + CAP
@@ -81,7 +89,9 @@ SSTATE = SWOUND + CAP
 SWARD = SSTATE + CAP
 PLAYED = SWARD + CAP  # card played this turn by ...
 PLAYED_BY = PLAYED + CAP
-GAME_SIZE = PLAYED_BY + CAP
+NEED_OBJ = PLAYED_BY + CAP  # an unmet objective of a quest in hand (two per quest) ...
+NEED_ARG = NEED_OBJ + 2 * CAP  # ... and its argument (stat objectives: the shortfall)
+GAME_SIZE = NEED_ARG + 2 * CAP
 
 # Stream purposes (stream = purpose * 2 + seat).
 SHUFFLE, DICE, POLICY, LOOTSTREAM = 0, 1, 2, 3
