@@ -238,7 +238,7 @@ def list_maneuvers(C, p, step, n):
     return n
 
 
-@njit(inline="always")
+@njit
 def maneuver_score(C, p, kw, arg):
     """maneuver for careful and aggressive: Might or Ward to turn a loss or save a kill,
     Cancel and Wound whenever they have a target."""
@@ -314,7 +314,7 @@ def window(C, step):
         p = 1 - p
 
 
-@njit(inline="always")
+@njit
 def play_from_hand(C, p, i):
     """A boost play of hand position i: an NPC, characteristic, bulwark or character action
     (on the PC), or a location replacing p's."""

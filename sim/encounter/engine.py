@@ -49,7 +49,7 @@ def shuffle_ring(C, p, purpose, block, head, n):
         P[p, x], P[p, y] = P[p, y], P[p, x]
 
 
-@njit(inline="always")
+@njit
 def set_up(C, D):
     """Decks placed and shuffled, opening hands (and mulligans), who goes first."""
     T, R, P, G, X = C[0], C[1], C[2], C[3], C[4]

@@ -121,7 +121,7 @@ def mulligan(C, p):
     return True
 
 
-@njit(inline="always")
+@njit
 def unmet_objectives(C, p):
     """List the objectives of p's quests in hand that do not hold now (a stat objective with
     its shortfall): every card scored in one boost choice reads the same list, instead of
@@ -146,7 +146,7 @@ def unmet_objectives(C, p):
     G[S.NEED_N] = n
 
 
-@njit(inline="always")
+@njit
 def meets(C, p, card):
     """1 when playing the card makes an unmet objective of a quest in hand hold (the list is
     read on the first call of a boost choice; the boost step marks it stale)."""
@@ -218,7 +218,7 @@ def pick_option(C, p, n):
     return best
 
 
-@njit(inline="always")
+@njit
 def quest_pick(C, p, forced):
     """quest: the hand position of the quest to play, -1 for none."""
     T, P, M = C[0], C[2], C[7]
@@ -279,7 +279,7 @@ def strike_score(C, b, card):
     return power * 2 // (2 * T[card, K.C_COST] + 1)
 
 
-@njit(inline="always")
+@njit
 def pick_striker(C, b):
     """pick_striker: B sends its strongest striker first (random: uniform)."""
     T, G = C[0], C[3]
@@ -301,7 +301,7 @@ def pick_striker(C, b):
     return best
 
 
-@njit(inline="always")
+@njit
 def pick_defender(C, a, k, n):
     """pick_defender: the weakest defender that wins, else a party NPC (the weakest), the
     PC last (random: uniform). Option rows 0..n-1 list who may defend (-1 the PC)."""

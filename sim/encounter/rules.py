@@ -394,7 +394,7 @@ def objective_holds(C, p, obj, arg):
     return True
 
 
-@njit(inline="always")
+@njit
 def party_strength(C, p):
     """Summed strength of p's party characters (the careful policy's yardstick)."""
     P = C[2]

@@ -76,7 +76,7 @@ def start_step(C, step):
     C[3][S.STEP] = step
 
 
-@njit(inline="always")
+@njit
 def draw_step(C):
     """Window, then draw or discard to exactly hand_size (deck_out when the deck is empty)."""
     R, P, G = C[1], C[2], C[3]
@@ -95,7 +95,7 @@ def draw_step(C):
             break
 
 
-@njit(inline="always")
+@njit
 def boost_step(C):
     """A alone plays boost cards and maneuvers, one at a time, until it passes."""
     T, P, G, OP = C[0], C[2], C[3], C[9]
@@ -127,7 +127,7 @@ def boost_step(C):
             use_option(C, a, pick)
 
 
-@njit(inline="always")
+@njit
 def strike_budget(C, q):
     """Quest cost + B's Budget - A's Sneak, floor 0 (twilight: plus A's threat)."""
     R, P, G = C[1], C[2], C[3]
@@ -139,7 +139,7 @@ def strike_budget(C, q):
     return v if v > 0 else 0
 
 
-@njit(inline="always")
+@njit
 def quest_step(C):
     """A may play one quest; B spends the strike budget on strike cards; a window."""
     T, R, P, G, OP = C[0], C[1], C[2], C[3], C[9]
@@ -189,7 +189,7 @@ def quest_step(C):
     return True
 
 
-@njit(inline="always")
+@njit
 def combat(C, k, who):
     """Striker k against defender `who`: a window, then higher strength wins (combat_tie);
     the loser takes 1 wound plus the winner's Damage."""
@@ -223,7 +223,7 @@ def combat(C, k, who):
     G[S.C_STRIKER], G[S.C_DEF], G[S.MIGHT_A], G[S.MIGHT_B] = -1, -2, 0, 0
 
 
-@njit(inline="always")
+@njit
 def encounter_step(C):
     """Window; then B picks each striker in turn, A a defender for it, and they fight."""
     R, P, G, OP = C[1], C[2], C[3], C[9]
@@ -249,7 +249,7 @@ def encounter_step(C):
         combat(C, k, who)
 
 
-@njit(inline="always")
+@njit
 def score_step(C):
     """Window; if every objective holds A scores the quest (reaching points_to_win wins at
     once), resolves its reward and reveals its loot, else the quest goes under A's draw
@@ -286,7 +286,7 @@ def score_step(C):
     reveal_loot(C, a, T[q, K.C_LPOINTS])
 
 
-@njit(inline="always")
+@njit
 def reveal_loot(C, a, n):
     """Reveal n loot cards; play those the policy wants and may play (unique; play_loot =
     paid: its cost paid like any card's); the rest go under the loot deck in reveal order."""
@@ -315,7 +315,7 @@ def reveal_loot(C, a, n):
             loot_bottom(P, a, c)
 
 
-@njit(inline="always")
+@njit
 def settle_step(C):
     """Window; surviving strikers leave (strikers_after); turn effects end; A heals."""
     R, P, G = C[1], C[2], C[3]
@@ -336,7 +336,7 @@ def settle_step(C):
             heal(C, a, k, R[K.R_HEAL])
 
 
-@njit(inline="always")
+@njit
 def end_turn(C):
     """Judge the cards played this turn: the turn went A's way when its quest was
     completed, B's way otherwise; turn effects end."""
@@ -355,7 +355,7 @@ def end_turn(C):
             P[p, S.PWARD + k], P[p, S.PDEF + k] = 0, 0
 
 
-@njit(inline="always")
+@njit
 def encounter_turn(C):
     """Encounter mode: the lone PC plays the fixed quest and meets k strikers of strengths
     drawn from the list (dice stream); no cards."""
@@ -395,7 +395,7 @@ def encounter_turn(C):
         heal(C, a, -1, R[K.R_HEAL])
 
 
-@njit(inline="always")
+@njit
 def take_turn(C):
     """One turn of the active player: pool refill, then the six steps (or encounter mode)."""
     R, P, G = C[1], C[2], C[3]
