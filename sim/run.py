@@ -30,9 +30,9 @@ class RunResult:
     skipped: int = 0  # chunks found complete on resume
 
 
-def run_chunk(game: str, matchup, card_ids: tuple[str, ...], seed: int, index: int,
-              chunk_size: int, matches: int, threads: int) -> tuple[int, dict]:
-    """Play one chunk (in a worker) and return its tables."""
+def play_chunk(game: str, matchup, seed: int, index: int, chunk_size: int, matches: int,
+               threads: int):
+    """Play one chunk; its records."""
     from sim import blocks
     from sim import game as registry
 
@@ -40,7 +40,13 @@ def run_chunk(game: str, matchup, card_ids: tuple[str, ...], seed: int, index: i
     blocks.set_threads(min(threads, blocks.default_threads()))
     first = index * chunk_size
     n = min(chunk_size, matches - first)
-    rec = g.run_batch(matchup, n, seed, first_match=first)
+    return g.run_batch(matchup, n, seed, first_match=first)
+
+
+def run_chunk(game: str, matchup, card_ids: tuple[str, ...], seed: int, index: int,
+              chunk_size: int, matches: int, threads: int) -> tuple[int, dict]:
+    """Play one chunk (in a worker) and return its tables."""
+    rec = play_chunk(game, matchup, seed, index, chunk_size, matches, threads)
     return index, chunk_tables(rec, card_ids)
 
 
@@ -127,19 +133,23 @@ def _executor(backend: str, workers: int, scheduler: str | None):
 
 
 def _played_ahead(tasks) -> Iterator[tuple[int, dict]]:
-    """Chunks played in this process in order, the next one (whose kernel threads release
-    the GIL) playing while the caller writes the one before."""
+    """Chunks played in this process in order: the next chunk's kernel (whose threads
+    release the GIL) plays while this thread tables and writes the one before."""
     from concurrent.futures import ThreadPoolExecutor
+
+    def play(task):
+        game, matchup, _, seed, index, chunk_size, matches, threads = task
+        return play_chunk(game, matchup, seed, index, chunk_size, matches, threads)
 
     with ThreadPoolExecutor(max_workers=1) as ahead:
         pending = None
         for task in tasks:
-            following = ahead.submit(run_chunk, *task)
+            following = ahead.submit(play, task)
             if pending is not None:
-                yield pending.result()
-            pending = following
+                yield pending[0][4], chunk_tables(pending[1].result(), pending[0][2])
+            pending = (task, following)
         if pending is not None:
-            yield pending.result()
+            yield pending[0][4], chunk_tables(pending[1].result(), pending[0][2])
 
 
 def simulate(game: Game | None, matchup, matches: int, seed: int,

@@ -126,22 +126,25 @@ def chunk_tables(rec: BatchRecords, card_ids: tuple[str, ...]):
     n = len(matches)
     index = np.arange(rec.first_match, rec.first_match + n)
     measures = list(rec.hists)
-    parts = [(*np.nonzero(c), c) for c in rec.hists.values()] or [
-        (np.zeros(0, np.int64),) * 3 + (np.zeros((0, 2, 1), np.int32),)]
-    match = np.concatenate([g for g, _, _, _ in parts])
-    # Each measure's rows come match-major, then seat, then value; a stable sort on the match
-    # alone interleaves the measures in their declared order: (match, measure, seat, value),
-    # the same table whatever the chunking.
-    order = np.argsort(match, kind="stable")
+    # Every measure's (seat, value) counts side by side, one row per match: the nonzero
+    # cells of that matrix come match-major, then measure, seat and value in their declared
+    # order, the same table whatever the chunking, with no sort.
+    blocks = [c.reshape(n, c.shape[1] * c.shape[2]) for c in rec.hists.values()] or [
+        np.zeros((n, 0), np.int32)]
+    wide = np.hstack(blocks) if len(blocks) > 1 else blocks[0]
+    col_measure = np.concatenate([np.full(b.shape[1], k, dtype=np.int8)
+                                  for k, b in enumerate(blocks)])
+    col_seat = np.concatenate([np.repeat(np.arange(2, dtype=np.int8), c.shape[2])
+                               for c in rec.hists.values()] or [np.zeros(0, np.int8)])
+    col_value = np.concatenate([np.tile(np.arange(c.shape[2], dtype=np.int16), 2)
+                                for c in rec.hists.values()] or [np.zeros(0, np.int16)])
+    match, col = np.nonzero(wide)
     hists = pd.DataFrame({
-        "match_index": index[match[order]],
-        "seat": np.concatenate([s for _, s, _, _ in parts])[order].astype(np.int8),
-        "measure": pd.Categorical.from_codes(
-            np.concatenate([np.full(len(g), k, dtype=np.int8)
-                            for k, (g, _, _, _) in enumerate(parts)])[order],
-            categories=measures or ["none"]),
-        "value": np.concatenate([v for _, _, v, _ in parts])[order].astype(np.int16),
-        "count": np.concatenate([c[g, s, v] for g, s, v, c in parts])[order].astype(np.int32),
+        "match_index": index[match],
+        "seat": col_seat[col],
+        "measure": pd.Categorical.from_codes(col_measure[col], categories=measures or ["none"]),
+        "value": col_value[col],
+        "count": wide[match, col].astype(np.int32),
     })
     seat, card = np.meshgrid(np.arange(2), np.arange(len(card_ids)), indexing="ij")
     cards = pd.DataFrame({"seat": seat.ravel().astype(np.int8),
