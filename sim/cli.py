@@ -98,7 +98,9 @@ def simulate(
     run_id: RunId = None,
     resume: Annotated[str | None, typer.Option(help="finish an interrupted run")] = None,
     chunk_size: Annotated[int, typer.Option(min=1, help="matches per chunk")] = 50_000,
-    workers: Annotated[int, typer.Option(min=0, help="worker processes (0: cores / 2)")] = 0,
+    workers: Annotated[int, typer.Option(
+        min=0, help="workers, each on cores / workers threads (0: cores / 2; one worker "
+        "plays in this process)")] = 0,
     backend: Annotated[str, typer.Option(help="loky, dask or serial")] = "loky",
     scheduler: Annotated[str | None, typer.Option(
         help="tcp://HOST:PORT of a Dask cluster")] = None,
