@@ -96,11 +96,15 @@ def take_turn(table, R, prm, P, G, H, p, keys, ctr, seen, cs, work, log, log_n, 
     if pos >= 0 and Pol.choose_stamina(prm, P[p, S.PP_N], keys, ctr, p):
         cs[p, P[p, S.HAND + pos], Rec.CS_PLAYED] += 1
         Ru.put_stamina_into_play(P, p, pos)
-    # 5. Choose the hit with its enhancement and pay for both.
-    n_opt = Sh.legal_hits(table, R, P, G, p, opts, feats)
-    o = Pol.choose_hit(prm, feats, n_opt, keys, ctr, p)
-    src, where, card = opts[o, Sh.O_SRC], opts[o, Sh.O_WHERE], opts[o, Sh.O_CARD]
-    adv, epos, enh = opts[o, Sh.O_ADV], opts[o, Sh.O_ENH_POS], opts[o, Sh.O_ENH]
+    # 5. Choose the hit with its enhancement and pay for both (the hits are listed only for
+    # a policy that may take another than the Default Shot).
+    if Pol.hit_considered(prm):
+        n_opt = Sh.legal_hits(table, R, P, G, p, opts, feats)
+        o = Pol.choose_hit(prm, feats, n_opt, keys, ctr, p)
+        src, where, card = opts[o, Sh.O_SRC], opts[o, Sh.O_WHERE], opts[o, Sh.O_CARD]
+        adv, epos, enh = opts[o, Sh.O_ADV], opts[o, Sh.O_ENH_POS], opts[o, Sh.O_ENH]
+    else:
+        src, where, card, adv, epos, enh = Sh.SRC_DEFAULT, -1, -1, 0, -1, -1
     if enh >= 0:
         Ru.remove_from_hand(P, p, epos)
         Ru.pay_stamina(P, p, table[enh, T.C_COST])

@@ -282,9 +282,16 @@ def hit_score(prm, feats, i):
 
 
 @njit
+def hit_considered(prm):
+    """False when the policy always takes the Default Shot (the engine then need not list
+    the hits)."""
+    return prm[PLAYS] != 0
+
+
+@njit
 def choose_hit(prm, feats, n, keys, ctr, p):
     """Which hit option (0 is always the Default Shot)."""
-    if prm[PLAYS] == 0:
+    if not hit_considered(prm):
         return 0
     if prm[RANDOM] != 0:
         return pick(keys, ctr, p, n)
