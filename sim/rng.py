@@ -57,6 +57,16 @@ def below(key, counter, n):
     return np.int64((np.float64(x) * (1.0 / 9007199254740992.0)) * n)
 
 
+@njit
+def next_below(keys, ctr, p, purpose, n):
+    """The next number uniform on 0..n-1 from player p's stream of a purpose (keys and
+    counters indexed purpose * 2 + player); the counter moves on."""
+    s = purpose * 2 + p
+    v = below(keys[s], ctr[s], n)
+    ctr[s] += 1
+    return v
+
+
 # Plain-Python twins, for the reference engine and for checking the compiled ones.
 
 
@@ -79,3 +89,10 @@ def py_stream_value(key: int, counter: int) -> int:
 def py_below(key: int, counter: int, n: int) -> int:
     x = py_stream_value(key, counter) >> 11
     return int((float(x) * (1.0 / 9007199254740992.0)) * n)
+
+
+def py_next_below(keys, ctr, p: int, purpose: int, n: int) -> int:
+    s = purpose * 2 + p
+    v = py_below(int(keys[s]), int(ctr[s]), n)
+    ctr[s] += 1
+    return v

@@ -138,18 +138,21 @@ def _played_ahead(tasks) -> Iterator[tuple[int, dict]]:
     from concurrent.futures import ThreadPoolExecutor
 
     def play(task):
-        game, matchup, _, seed, index, chunk_size, matches, threads = task
-        return play_chunk(game, matchup, seed, index, chunk_size, matches, threads)
+        game, matchup, card_ids, seed, index, chunk_size, matches, threads = task
+        return index, card_ids, play_chunk(game, matchup, seed, index, chunk_size, matches,
+                                           threads)
 
     with ThreadPoolExecutor(max_workers=1) as ahead:
         pending = None
         for task in tasks:
             following = ahead.submit(play, task)
             if pending is not None:
-                yield pending[0][4], chunk_tables(pending[1].result(), pending[0][2])
-            pending = (task, following)
+                index, card_ids, rec = pending.result()
+                yield index, chunk_tables(rec, card_ids)
+            pending = following
         if pending is not None:
-            yield pending[0][4], chunk_tables(pending[1].result(), pending[0][2])
+            index, card_ids, rec = pending.result()
+            yield index, chunk_tables(rec, card_ids)
 
 
 def simulate(game: Game | None, matchup, matches: int, seed: int,

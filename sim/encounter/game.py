@@ -108,30 +108,23 @@ def check_paths(paths) -> tuple[list[str], list]:
     """The validator: game folders (cards, rules, policies, every deck) or single files."""
     from pathlib import Path
 
+    from sim.datafiles import attempt
     from sim.encounter.options import load_rules
     from sim.encounter.policy import load_policies
     from sim.encounter.pool import load_deck, load_pool
-    from sim.problems import InputError, Problem
+    from sim.problems import Problem
 
     notes, problems = [], []
-
-    def attempt(fn, *args):
-        try:
-            return fn(*args)
-        except InputError as err:
-            problems.extend(err.problems)
-            return None
-
     for raw in paths:
         path = Path(raw)
         folder = path if path.is_dir() else path.parent
         if not path.exists():
             problems.append(Problem(str(path), 0, "no such file or folder"))
             continue
-        pool = attempt(load_pool, folder / "cards.csv")
-        rules = attempt(load_rules, folder / "rules.toml")
+        pool = attempt(problems, load_pool, folder / "cards.csv")
+        rules = attempt(problems, load_rules, folder / "rules.toml")
         if path.is_dir() or path.name == "policies.toml":
-            pols = attempt(load_policies, folder / "policies.toml")
+            pols = attempt(problems, load_policies, folder / "policies.toml")
             if pols is not None:
                 notes.append(f"{folder / 'policies.toml'}: {len(pols)} policies")
         if pool is not None and (path.is_dir() or path.name == "cards.csv"):
@@ -142,7 +135,7 @@ def check_paths(paths) -> tuple[list[str], list]:
             [path] if path.suffix == ".deck" else [])
         for d in decks:
             if pool is not None and rules is not None:
-                deck = attempt(load_deck, d, pool, rules)
+                deck = attempt(problems, load_deck, d, pool, rules)
                 if deck is not None:
                     notes.append(f"{d}: {pool.names[deck.pc]}, {len(deck.draw)} draw, "
                                  f"{len(deck.loot)} loot")

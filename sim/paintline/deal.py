@@ -21,18 +21,9 @@ from sim.paintline.state import (
     PP_READY,
     TAP,
 )  # fmt: skip
-from sim.rng import DICE, SHUFFLE, below
+from sim.rng import DICE, SHUFFLE, next_below
 
 # --- random numbers ---------------------------------------------------------------
-
-
-@njit
-def next_below(keys, ctr, p, purpose, n):
-    """Next number uniform on 0..n-1 from player p's stream of the given purpose."""
-    s = purpose * 2 + p
-    v = below(keys[s], ctr[s], n)
-    ctr[s] += 1
-    return v
 
 
 @njit

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.paintline.options import Rules, load_rules
+from sim.datafiles import Folder, read_game_folder
+from sim.paintline.options import load_rules
 from sim.paintline.pool import (  # fmt: skip
     C_KIND,
     C_NATION,
@@ -119,38 +120,10 @@ def load_deck(path: Path | str, pool: Pool) -> Deck:
     return Deck(path, path.stem, ordered, coach, nation)
 
 
-@dataclass(frozen=True)
-class Folder:
-    """A game folder: the pool, the rule options and the deck lists it holds."""
-
-    pool: Pool
-    rules: Rules
-    decks: dict[str, Deck]
-
-
 def load_folder(path: Path | str) -> Folder:
     """Read a whole folder (cards.csv, rules.toml, *.deck), gathering every problem."""
-    path = Path(path)
-    problems: list[Problem] = []
-    pool = rules = None
-    try:
-        pool = load_pool(path / "cards.csv")
-    except InputError as err:
-        problems += err.problems
-    try:
-        rules = load_rules(path / "rules.toml") if (path / "rules.toml").exists() else load_rules()
-    except InputError as err:
-        problems += err.problems
-    decks = {}
-    if pool is not None:
-        for deck_path in sorted(path.glob("*.deck")):
-            try:
-                decks[deck_path.stem] = load_deck(deck_path, pool)
-            except InputError as err:
-                problems += err.problems
-    if problems:
-        raise InputError(problems)
-    return Folder(pool, rules, decks)
+    return read_game_folder(path, load_pool, load_rules,
+                            lambda deck, pool, rules: load_deck(deck, pool))
 
 
 def check_paths(paths: list[Path]) -> tuple[list[str], list[Problem]]:

@@ -10,7 +10,7 @@ import numpy as np
 from sim.jit import njit
 from sim.paintline import pool as T
 from sim.paintline.pool import InputError, Problem
-from sim.rng import POLICY, below
+from sim.rng import POLICY, next_below
 
 # Parameter vector of a policy.
 RANDOM, PLAYS, W_HIT, W_PEN, W_LOOK, W_COST = 0, 1, 2, 3, 4, 5
@@ -91,18 +91,12 @@ def load_policies(path: Path | str) -> dict[str, np.ndarray]:
 
 @njit
 def coin(keys, ctr, p):
-    s = POLICY * 2 + p
-    v = below(keys[s], ctr[s], 2)
-    ctr[s] += 1
-    return v == 1
+    return next_below(keys, ctr, p, POLICY, 2) == 1
 
 
 @njit
 def pick(keys, ctr, p, n):
-    s = POLICY * 2 + p
-    v = below(keys[s], ctr[s], n)
-    ctr[s] += 1
-    return v
+    return next_below(keys, ctr, p, POLICY, n)
 
 
 @njit

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.datafiles import read_text
+from sim.datafiles import Folder, read_game_folder, read_text
 from sim.payne.options import Rules, default_rules, load_rules
 from sim.payne.pool import (
     BLANK,
@@ -118,37 +118,11 @@ def load_deck(path: Path | str, pool: Pool, rules: Rules) -> Deck:
     return deck
 
 
-@dataclass(frozen=True)
-class Folder:
-    pool: Pool
-    rules: Rules
-    decks: dict[str, Deck]
-
-
 def load_folder(path: Path | str) -> Folder:
     """A whole folder (cards.csv, rules.toml, *.deck), every problem gathered."""
-    path = Path(path)
-    problems: list[Problem] = []
-    pool = rules = None
-    try:
-        pool = load_pool(path / "cards.csv")
-    except InputError as err:
-        problems += err.problems
-    try:
-        rules = load_rules(path / "rules.toml") if (path / "rules.toml").exists() \
-            else default_rules()
-    except InputError as err:
-        problems += err.problems
-    decks = {}
-    if pool is not None:
-        for deck_path in sorted(path.glob("*.deck")):
-            try:
-                decks[deck_path.stem] = load_deck(deck_path, pool, rules or default_rules())
-            except InputError as err:
-                problems += err.problems
-    if problems:
-        raise InputError(problems)
-    return Folder(pool, rules, decks)
+    return read_game_folder(path, load_pool,
+                            lambda file: load_rules(file) if file else default_rules(),
+                            load_deck)
 
 
 def check_paths(paths) -> tuple[list[str], list[Problem]]:

@@ -12,7 +12,7 @@ from sim.payne import policy as Pol
 from sim.payne import pool as T
 from sim.payne import rules as Ru
 from sim.payne import state as S
-from sim.rng import DICE, N_STREAMS, SHUFFLE, stream_key
+from sim.rng import DICE, N_STREAMS, SHUFFLE, next_below, stream_key
 
 
 @njit
@@ -171,7 +171,7 @@ def field(table, R, prms, P, p, in_deck, seen, battlers, n_battlers, cs, keys, c
 
 @njit
 def next_below_shuffle(keys, ctr, p, n):
-    return S.next_below(keys, ctr, p, SHUFFLE, n)
+    return next_below(keys, ctr, p, SHUFFLE, n)
 
 
 @njit
@@ -192,7 +192,7 @@ def play_round(table, R, prms, P, G, KN, in_deck, seen, drawn, battlers, n_battl
     for p in range(2):
         field(table, R, prms, P, p, in_deck, seen, battlers, n_battlers, cs, keys, ctr, fw)
     KN[:, :, :] = -1
-    first = S.next_below(keys, ctr, 0, DICE, 2)  # the coin: seat 0's dice stream
+    first = next_below(keys, ctr, 0, DICE, 2)  # the coin: seat 0's dice stream
     if G[S.ROUND] == 1:
         G[S.FIRST] = first
     for k in range(2):

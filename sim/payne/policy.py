@@ -9,9 +9,9 @@ import numpy as np
 
 from sim.jit import njit
 from sim.payne import pool as T
-from sim.payne.state import lit, meet, next_below
+from sim.payne.state import lit, meet
 from sim.problems import InputError, Problem, suggest
-from sim.rng import POLICY
+from sim.rng import POLICY, next_below
 
 KIND, PLAY_RATE, LIE_RATE = 0, 1, 2
 N_PARAMS = 3

@@ -10,11 +10,11 @@ import numpy as np
 from sim.payne import options as O
 from sim.payne import pool as T
 from sim.payne.batch import Matchup
-from sim.payne.reference_battle import SEATS, BattleRules, py_next_below
+from sim.payne.reference_battle import SEATS, BattleRules
 from sim.payne.schema import SCHEMA
 from sim.payne.state import END_POINTS, END_ROUND_CAP, END_SETUP
 from sim.records import BatchRecords
-from sim.rng import DICE, N_STREAMS, SHUFFLE, py_stream_key
+from sim.rng import DICE, N_STREAMS, SHUFFLE, py_next_below, py_stream_key
 
 
 @dataclass

@@ -10,18 +10,10 @@ from sim.payne import options as O
 from sim.payne import policy as Pol
 from sim.payne import pool as T
 from sim.payne.state import END_DECK_OUT, END_POINTS, meet
-from sim.rng import SHUFFLE, py_below
+from sim.rng import SHUFFLE, py_next_below
 
 SEATS = ("A", "B")
 ROLE_WORDS = ("offensive", "defensive")
-
-
-def py_next_below(keys, ctr, p, purpose, n):
-    """Next number uniform on 0..n-1 from player p's stream of a purpose (plain Python)."""
-    s = purpose * 2 + p
-    v = py_below(int(keys[s]), int(ctr[s]), n)
-    ctr[s] += 1
-    return v
 
 
 def twin(dispatcher):

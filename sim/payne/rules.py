@@ -29,9 +29,8 @@ from sim.payne.state import (
     REDRAWS,
     SETUP_FAIL,
     lit,
-    next_below,
 )
-from sim.rng import SHUFFLE
+from sim.rng import SHUFFLE, next_below
 
 # Card statistics after the four common ones, in the schema's order.
 CS_IN_DECK, CS_DRAWN, CS_WINS_DRAWN, CS_WINS_NOT_DRAWN = 0, 1, 2, 3

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from sim.jit import njit
-from sim.rng import below
 
 CAP = 64  # every zone holds a whole deck (deck_size is at most 60)
 
@@ -33,15 +32,6 @@ END_REASONS = ("points", "deck-out", "round cap", "setup")
 
 # Log row kinds.
 LOG_BATTLE, LOG_UNFIELDED = 0, 1
-
-
-@njit
-def next_below(keys, ctr, p, purpose, n):
-    """Next number uniform on 0..n-1 from player p's stream of the given purpose."""
-    s = purpose * 2 + p
-    v = below(keys[s], ctr[s], n)
-    ctr[s] += 1
-    return v
 
 
 @njit
