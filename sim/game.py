@@ -187,6 +187,10 @@ class Game:
       value (sensitivity); ablations(matchup) -> [Variant]: each card taken out (ablation);
       sweeps: {name: Sweep}.
     - worth(matchup, seat, card_id) -> float, optional: an exact price of a card.
+    - validate(matchup) -> [sim.problems.Problem]: the validator's word on a matchup built
+      in memory (an experiment's variant): the problems of its decks and card table under
+      its rules, the checks `cardlab check` applies to files; [] when legal. Experiments
+      simulate no variant with a problem.
     - exact_check(matchup, totals: sim.records.Totals) -> DataFrame | None, optional: Monte
       Carlo beside the exact answer when the setting is covered (sim.checks.CheckTable:
       quantity, seat, exact, estimate, se, z, n, flag, and measure/value where a row is
@@ -213,6 +217,7 @@ class Game:
     ablations: Callable[[Any], list[Variant]]
     sweeps: dict[str, Sweep] = dataclasses.field(default_factory=dict)
     worth: Callable[..., float] | None = None
+    validate: Callable[[Any], list[Any]] | None = None
     exact_check: Callable[..., Any] | None = None
     tuning: Tuning | None = None
 
