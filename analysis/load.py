@@ -50,11 +50,26 @@ class Run:
         pool = self.manifest["card_pool"]
         return dict(zip(pool["ids"], pool.get("kinds", [""] * len(pool["ids"])), strict=True))
 
+    @property
+    def card_labels(self) -> dict[str, str]:
+        """Card id -> the name a table shows: "name (id)" where two cards share a name."""
+        pool = self.manifest["card_pool"]
+        return distinct_labels(pool["ids"], pool.get("names", pool["ids"]))
+
     def bin_labels(self, measure: str) -> list:
         """The x-axis labels of a histogram's bins (the bin numbers unless the run fixes
         them, as a ladder of targets does)."""
         fixed = self.manifest.get("histogram_labels", {}).get(measure)
         return list(fixed) if fixed else list(range(self.schema["histograms"][measure]["bins"]))
+
+
+def distinct_labels(ids, names) -> dict[str, str]:
+    """Card id -> its name, or "name (id)" where two cards of the pool share the name."""
+    from collections import Counter
+
+    seen = Counter(names)
+    return {cid: (f"{name} ({cid})" if seen[name] > 1 else name)
+            for cid, name in zip(ids, names, strict=True)}
 
 
 def load_run(path: Path | str) -> Run:

@@ -1,4 +1,5 @@
-"""Win rates, game lengths, card metrics and balance flags from stored runs."""
+"""Win rates, game lengths and descriptive card metrics from stored runs (card verdicts are
+causal and live in analysis/verdicts.py)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analysis.stats import bh, mean_table, two_proportion_p, with_rate
-
-MIN_MATCHES = 200  # fewer drawn (or not drawn) matches than this: "not enough games"
+from analysis.stats import mean_table, two_proportion_p, with_rate
 
 
 def headline(run) -> pd.DataFrame:
@@ -65,6 +64,7 @@ def card_metrics(run) -> pd.DataFrame:
     schema = run.schema
     c.insert(0, "deck", [decks[s] for s in c.seat])
     c.insert(3, "name", c.card.map(run.card_names))
+    c.insert(4, "label", c.card.map(run.card_labels))
     c["kind"] = c.card.map(run.card_kinds)
     c["matches_not_drawn"] = c.matches_in_deck - c.matches_drawn
     gih = with_rate(c.rename(columns={"wins_drawn": "k", "matches_drawn": "n"}))
@@ -94,48 +94,6 @@ def card_metrics(run) -> pd.DataFrame:
         ok = with_rate(c.rename(columns={success: "k", use: "n"}))
         c["success_rate"], c["success_lo"], c["success_hi"] = ok.rate, ok.lo, ok.hi
     return c
-
-
-def balance_flags(cards: pd.DataFrame, alpha: float = 0.05,
-                  effect: str = "iwd_relative", p: str = "iwd_relative_p") -> pd.DataFrame:
-    """Over- and under-powered cards (of the kinds the game flags) with Benjamini-Hochberg
-    control of false discoveries; cards drawn (or missed) in fewer than MIN_MATCHES matches
-    get "not enough games"."""
-    df = cards[cards.flagged].copy() if "flagged" in cards else cards.copy()
-    enough = (df.matches_drawn >= MIN_MATCHES) & (df.matches_not_drawn >= MIN_MATCHES)
-    df["p_adjusted"] = np.nan
-    reject = np.zeros(len(df), dtype=bool)
-    if enough.any():
-        r, adj = bh(df.loc[enough, p].to_numpy(), alpha)
-        reject[enough.to_numpy()] = r
-        df.loc[enough, "p_adjusted"] = adj
-    verdict = np.where(~enough, "not enough games",
-                       np.where(reject & (df[effect] > 0), "over-powered",
-                                np.where(reject & (df[effect] < 0), "under-powered",
-                                         "no evidence")))
-    df["verdict"] = verdict
-    return df
-
-
-def robustness(by_policy: dict[str, pd.DataFrame], effect: str = "iwd") -> pd.DataFrame:
-    """A card's verdict across policies: flags a sign change of its effect or a large rank
-    change (more than a third of the cards) between any two policies."""
-    frames = []
-    for policy, df in by_policy.items():
-        d = df[["deck", "card", effect]].copy()
-        d["policy"] = policy
-        d["rank"] = d.groupby("deck")[effect].rank(ascending=False)
-        frames.append(d)
-    long = pd.concat(frames, ignore_index=True)
-    g = long.groupby(["deck", "card"])
-    out = g.agg(policies=("policy", "nunique"), effect_min=(effect, "min"),
-                effect_max=(effect, "max"), rank_min=("rank", "min"), rank_max=("rank", "max"))
-    n_cards = long.groupby("deck").card.nunique()
-    out = out.reset_index()
-    out["sign_change"] = (out.effect_min < 0) & (out.effect_max > 0)
-    out["rank_change"] = (out.rank_max - out.rank_min) > out.deck.map(n_cards) / 3
-    out["robust"] = (out.policies >= 3) & ~out.sign_change & ~out.rank_change
-    return out
 
 
 def matchup_matrix(root: Path | str) -> pd.DataFrame:

@@ -112,24 +112,25 @@ def plot_matrix(df, ax=None, row="entrant", col="opponent", title=""):
     return ax
 
 
-def plot_card_iwd(df, ax=None, effect="iwd_relative"):
-    """Improvement when drawn (relative to the deck's median card) per card with 95%
-    intervals, coloured by verdict."""
-    d = df.sort_values(effect).assign(iwd=lambda x: x[effect])
+VERDICT_COLOURS = {"over-powered": "#c0392b", "under-powered": "#1f5fa8",
+                   "balanced": "#27ae60", "no evidence": "#7f8c8d", "median card": "#222222"}
+
+
+def plot_verdicts(df, ax=None):
+    """Each card's causal worth against its deck's median card, with 95% intervals, coloured
+    by verdict; the margin of no practical difference shaded."""
+    d = df.sort_values(["deck", "relative"])
     ax = _ax(ax, (7.0, 0.28 * len(d) + 1.5))
-    colours = {"over-powered": "#c0392b", "under-powered": "#1f5fa8",
-               "no evidence": "#7f8c8d", "not enough games": "#cccccc"}
     y = np.arange(len(d))
-    # Interval of a difference of two independent proportions, from the two Wilson bands.
-    lo = d.iwd - np.hypot(d.gih_wr - d.gih_lo, d.gns_hi - d.gns_wr)
-    hi = d.iwd + np.hypot(d.gih_hi - d.gih_wr, d.gns_wr - d.gns_lo)
-    for verdict, c in colours.items():
-        s = (d.verdict == verdict).to_numpy() if "verdict" in d else np.ones(len(d), bool)
-        ax.errorbar(d.iwd[s], y[s], xerr=_err(d.iwd[s], lo[s], hi[s]), fmt="o", color=c,
-                    capsize=2, label=verdict)
+    for verdict, c in VERDICT_COLOURS.items():
+        s = (d.verdict == verdict).to_numpy()
+        if s.any():
+            ax.errorbar(d.relative[s], y[s], xerr=_err(d.relative[s], d.relative_lo[s],
+                                                       d.relative_hi[s]),
+                        fmt="o", color=c, capsize=2, label=verdict)
     ax.axvline(0, color="#888888", linewidth=1)
-    ax.set_yticks(y, [f"{n} ({deck})" for n, deck in zip(d.name, d.deck, strict=True)])
-    ax.set_xlabel("improvement when drawn, relative to the deck's median card")
+    ax.set_yticks(y, [f"{n} ({deck})" for n, deck in zip(d.label, d.deck, strict=True)])
+    ax.set_xlabel("win rate the card adds to its deck, against the deck's median card")
     ax.legend(frameon=False, fontsize=8)
     return ax
 

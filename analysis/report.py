@@ -160,28 +160,49 @@ def _survival_section(page: Page, run, measure: str, spec: dict, seats) -> None:
 
 def _card_sections(page: Page, run) -> None:
     cards = metrics.card_metrics(run)
-    flagged = metrics.balance_flags(cards)
     stats = [f"{s}_per_match" for s in run.schema.get("card_stats", {})]
     success = ["success_rate"] if "success_rate" in cards else []
     use, ok = run.schema.get("use_success", ("", ""))
-    page.section("Cards", "Per seat: drawn win rate (GIH WR), not-drawn win rate, improvement "
-                 "when drawn (IWD), the game's card statistics per match"
+    page.section("Cards (descriptive)", "Per seat: drawn win rate (GIH WR), not-drawn win "
+                 "rate, improvement when drawn (IWD, and against the deck's median card), the "
+                 "game's card statistics per match"
                  + (f", and {ok} per {use} (success rate)" if success else "")
-                 + ". Correlational: a card drawn more in long matches looks different from "
-                 "its causal effect (see `cardlab ablation`).")
-    page.table(cards[["deck", "name", "kind", "matches_drawn", "gih_wr", "gih_lo", "gih_hi",
+                 + ". Correlational, not verdicts: a card drawn in longer matches, or one "
+                 "that lets the deck act at all, looks stronger than what it causes.")
+    page.table(cards[["deck", "label", "kind", "matches_drawn", "gih_wr", "gih_lo", "gih_hi",
                       "gns_wr", "iwd", "iwd_relative", *stats, *success]].sort_values(
                           ["deck", "iwd_relative"], ascending=False))
-    page.section("Balance flags", "Each flagged kind's IWD against the median card of its "
-                 "deck (z-test), with Benjamini-Hochberg control of the false discovery rate "
-                 f"at 5%; fewer than {metrics.MIN_MATCHES} matches drawn or not drawn: not "
-                 "enough games.")
-    if len(flagged):
-        page.figure(plots.plot_card_iwd(flagged), "improvement when drawn per card")
-    counts = flagged.verdict.value_counts()
-    page.text(", ".join(f"{v}: {n}" for v, n in counts.items()) or "no cards to flag")
-    page.table(flagged[flagged.verdict != "no evidence"][
-        ["deck", "name", "iwd_relative", "iwd_relative_p", "p_adjusted", "verdict"]])
+    _verdict_section(page, run)
+
+
+def _verdict_section(page: Page, run) -> None:
+    """The causal verdicts stored beside the run (`cardlab verdicts`), when there are any."""
+    import json
+
+    page.section("Card verdicts (causal)", "Each card's worth to its deck: the change in the "
+                 "deck's win rate when its copies leave the deck (set aside by the game's "
+                 "neutral filler), paired on the same seeds, against the deck's median card. "
+                 "Over- or under-powered: beyond the margin, with Benjamini-Hochberg control "
+                 "of the false discovery rate at 5%; balanced: the 95% interval lies inside "
+                 "the margin.")
+    path = run.path / "verdicts.parquet"
+    if not path.exists():
+        page.text("Not computed for this run: `cardlab verdicts RUN` adds them.")
+        return
+    v = pd.read_parquet(path)
+    meta = json.loads((run.path / "verdicts.json").read_text(encoding="utf-8"))
+    page.text(f"{meta['matches']:,} matches in {meta['rounds']} rounds "
+              f"({meta['seconds']:.0f} s; each card {meta['start']:,} to "
+              f"{meta['max_matches']:,} paired matches); margin +-{meta['min_effect']:g} of "
+              f"win rate; {meta.get('skipped', 0)} variants the validator rejects skipped.")
+    counts = v.verdict.value_counts()
+    page.text(", ".join(f"{k}: {n}" for k, n in counts.items()) or "no cards to judge",
+              flag=bool(v.verdict.isin(["over-powered", "under-powered"]).any()))
+    if len(v):
+        page.figure(plots.plot_verdicts(v), "card worth against the deck's median card")
+    page.table(v.sort_values(["deck", "relative"], ascending=False)[
+        ["deck", "label", "copies", "n", "worth", "relative", "relative_lo", "relative_hi",
+         "p_adjusted", "verdict"]])
 
 
 def _write_atomic(path: Path, text: str) -> None:

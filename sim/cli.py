@@ -205,16 +205,82 @@ def replay(run: str = typer.Argument(..., help="run id"),
             raise typer.Exit(1)
 
 
-@app.command()
-def report(run: str = typer.Argument(..., help="run id, or a run folder"),
-           results: Results = Path("results")):
-    """Write report.html (figures embedded) and report.md into the run folder."""
-    from analysis.report import build_report
+MinEffect = Annotated[float, typer.Option(
+    help="smallest difference from the deck's median card worth a verdict (win rate)")]
+VerdictStart = Annotated[int, typer.Option(
+    "--verdict-start", help="matches every card's paired arm starts with")]
+VerdictMax = Annotated[int, typer.Option(
+    "--verdict-max", help="most matches one card's arm may take")]
+
+
+def run_folder(run: str, results: Path) -> Path:
+    """A run id under --results, or a run folder's path."""
     from sim.store import open_run
 
     path = Path(run)
-    if not (path / "manifest.json").is_file():
-        path = guarded(lambda: open_run(results, run)).path
+    if (path / "manifest.json").is_file():
+        return path
+    return guarded(lambda: open_run(results, run)).path
+
+
+def compute_verdicts(path: Path, min_effect: float, start: int, most: int, quiet: bool = False):
+    """The run's causal verdicts, with a line per round."""
+    from sim.verdicts import Precision, for_run
+
+    def said(rounds, n, still, played):
+        if not quiet:
+            typer.echo(f"  round {rounds + 1}: {n:,} matches per card, {still} cards still "
+                       f"open, {played:,} matches played", err=True)
+
+    if not quiet:
+        typer.echo("causal verdicts: each card's copies taken out of its deck, paired on the "
+                   "run's seed", err=True)
+    return guarded(lambda: for_run(path, Precision(start, most, min_effect), said))
+
+
+@app.command()
+def verdicts(
+    run: str = typer.Argument(..., help="run id, or a run folder"),
+    results: Results = Path("results"),
+    min_effect: MinEffect = 0.01,
+    verdict_start: VerdictStart = 2000,
+    verdict_max: VerdictMax = 64_000,
+    quiet: Quiet = False,
+):
+    """Causal card verdicts for a run's matchup: each card of the kinds the game flags taken
+    out of its deck (its copies set aside by the game's neutral filler) on the same seeds,
+    its worth against the deck's median card, Benjamini-Hochberg across cards. Matches go
+    round by round to the cards still open. Saved into the run folder for its report."""
+    from sim.cli_shared import print_frame, print_skipped
+
+    df = compute_verdicts(run_folder(run, results), min_effect, verdict_start, verdict_max,
+                          quiet)
+    a = df.attrs
+    print_frame(df.sort_values(["deck", "relative"], ascending=False),
+                f"card verdicts: worth against the deck's median card, margin "
+                f"+-{min_effect:g} ({a['matches']:,} matches, {a['seconds']:.0f} s)",
+                ["deck", "label", "copies", "n", "worth", "relative", "relative_lo",
+                 "relative_hi", "p_adjusted", "verdict"])
+    print_skipped(df)
+
+
+@app.command()
+def report(run: str = typer.Argument(..., help="run id, or a run folder"),
+           results: Results = Path("results"),
+           with_verdicts: Annotated[bool, typer.Option(
+               "--verdicts/--no-verdicts",
+               help="compute the causal card verdicts when the run has none yet")] = True,
+           min_effect: MinEffect = 0.01,
+           verdict_start: VerdictStart = 2000,
+           verdict_max: VerdictMax = 64_000,
+           quiet: Quiet = False):
+    """Write report.html (figures embedded) and report.md into the run folder, with the
+    causal card verdicts (computed first when the run has none: see `cardlab verdicts`)."""
+    from analysis.report import build_report
+
+    path = run_folder(run, results)
+    if with_verdicts and not (path / "verdicts.parquet").exists():
+        compute_verdicts(path, min_effect, verdict_start, verdict_max, quiet)
     html, md = build_report(path)
     typer.echo(f"report: {html}\nsummary: {md}")
 

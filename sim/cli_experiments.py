@@ -21,6 +21,7 @@ from sim.cli_shared import (
     guarded,
     parse_overrides,
     print_frame,
+    print_skipped,
     run_store,
     split_list,
     with_setup,
@@ -47,6 +48,7 @@ def sensitivity(
     df = guarded(lambda: run(game, m, matches, seed, results, run_id, card or None))
     print_frame(df, f"card-value sensitivity, {matches:,} paired matches each",
                 [*DELTA_COLUMNS, "variance_reduction", game.schema.worth_label or "worth"])
+    print_skipped(df)
 
 
 @app.command()
@@ -65,6 +67,7 @@ def ablation(
     df = guarded(lambda: run(game, m, matches, seed, results, run_id))
     print_frame(df.sort_values("delta", ascending=False), "win rate the card adds to its deck",
                 ["item", "copies", "delta", "lo", "hi", "p_adjusted", "reject"])
+    print_skipped(df)
 
 
 @app.command()
@@ -99,6 +102,7 @@ def sweep(
     cols = ["value", "k", "n", "rate", "lo", "hi", "optimum_set"] + [
         c for c in df.columns if c.startswith("p_")]
     print_frame(df, f"sweep of {vary} in {m.decks[seat].name}", cols)
+    print_skipped(df)
 
 
 @app.command()
@@ -148,41 +152,64 @@ def diff(run_a: str, run_b: str, results: Results = Path("results")):
 def flags(
     setup: Setup,
     policies: Annotated[str | None, typer.Option(
-        help="comma-separated policies (default: every policy of the folder but random)")
+        help="comma-separated policies (default: the folder's trained policy and two others)")
+    ] = None,
+    trained: Annotated[str | None, typer.Option(
+        help="the policy every verdict must hold under (default: game.toml's trained)")
     ] = None,
     with_tuned: Annotated[bool, typer.Option(
         help="add every policy `cardlab train` wrote to the folder")] = False,
-    matches: Matches = 20_000,
     seed: Seed = 1,
+    min_effect: Annotated[float, typer.Option(
+        help="smallest difference from the deck's median card worth a verdict")] = 0.01,
+    verdict_start: Annotated[int, typer.Option(help="matches each card starts with")] = 2000,
+    verdict_max: Annotated[int, typer.Option(help="most matches one card may take")] = 64_000,
     results: Results = Path("results"),
     run_id: RunId = None,
+    quiet: Quiet = False,
 ):
-    """Balance flags under several policies: which verdicts are robust to how cards are
-    played (no sign change, no large rank change, at least three policies)."""
+    """Causal card verdicts under several policies: a card is over- or under-powered only
+    when that holds under the trained policy and at least two other policies."""
     from sim.comparisons import robust_flags
+    from sim.verdicts import Precision
 
     game, m, info = setup.load()
-    names = split_list(policies) or default_policies(info.path)
+    anchor = trained or info.trained
+    names = split_list(policies) or default_policies(info.path, anchor)
     if with_tuned:
         from sim.train import tuned_policies
 
         names += [p for p in tuned_policies(info.path) if p not in names]
+    if anchor and anchor not in names:
+        names.insert(0, anchor)
     if len(names) < 3:
-        typer.echo("note: robustness needs at least three policies", err=True)
+        fail(f"a verdict must hold under three policies; got {', '.join(names)}")
+    precision = Precision(verdict_start, verdict_max, min_effect)
+    guarded(precision.check)
     rules = parse_overrides(list(setup.rules))
+
+    def said(policy, rounds, n, still, played):
+        if not quiet:
+            typer.echo(f"  {policy}: round {rounds + 1}, {n:,} matches per card, {still} "
+                       "open", err=True)
+
     df = guarded(lambda: robust_flags(game, info.path, m.decks[0].name, m.decks[1].name,
-                                      names, matches, seed, results, run_id, rules,
-                                      list(setup.sets)))
-    print_frame(df.sort_values(["deck", "robust"]), "verdicts by policy",
-                ["deck", "name", *names, "sign_change", "rank_change", "robust"])
+                                      names, seed, precision, anchor, results, run_id, rules,
+                                      list(setup.sets), said))
+    print_frame(df.sort_values(["deck", "verdict"]),
+                f"verdicts by policy (must hold under {df.anchor.iat[0]} and two others; "
+                f"{df.attrs['matches']:,} matches)", ["deck", "label", *names, "verdict"])
 
 
-def default_policies(folder: Path) -> list[str]:
-    """The folder's policies that play cards their own way: all but random and default."""
+def default_policies(folder: Path, trained: str | None) -> list[str]:
+    """The trained policy first, then the folder's policies that play cards their own way
+    (all but random and default): three in all."""
     import tomllib
 
     data = tomllib.loads((folder / "policies.toml").read_text(encoding="utf-8"))
-    return [p for p in data if p not in ("random", "default")][:3]
+    names = [trained] if trained in data else []
+    names += [p for p in data if p not in ("random", "default", *names)]
+    return names[:3]
 
 
 @app.command()

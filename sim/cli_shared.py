@@ -217,3 +217,11 @@ def print_frame(df, title: str, columns: list[str]) -> None:
     for row in df[columns].itertuples(index=False):
         table.add_row(*[f"{v:.4f}" if isinstance(v, float) else str(v) for v in row])
     console().print(table)
+
+
+def print_skipped(df) -> None:
+    """The variants the validator rejected (attrs["skipped"] of an experiment's table)."""
+    skipped = df.attrs.get("skipped")
+    if skipped is not None and len(skipped):
+        print_frame(skipped, f"{len(skipped)} variants skipped: the validator rejects them",
+                    ["item", "reason"])

@@ -95,6 +95,8 @@ def tune(
                   "or tune another field")
     if "bracket" in answer:
         out.print(f"bracket {answer['bracket']}; stopped: {answer['stopped']}")
+    for s in answer.get("skipped", []):
+        out.print(f"skipped {what}={s['value']:g}: the validator rejects it ({s['reason']})")
     out.print(f"plot: {answer['path']}/tune.png")
 
 

@@ -31,34 +31,30 @@ def diff_runs(path_a: Path, path_b: Path) -> pd.DataFrame:
     return df
 
 
-def robust_flags(game: Game, folder, deck_a, deck_b, policies: list[str], matches: int,
-                 seed: int, results="results", run_id=None, rules=None,
-                 sets=None) -> pd.DataFrame:
-    """Card verdicts under several policies (one run each, same seeds): a verdict that holds
-    across at least three policies without a sign or large rank change is robust."""
-    from analysis import metrics
-    from analysis.load import load_run
-    from sim.experiments import _folder, _save
-    from sim.run import simulate
+def robust_flags(game: Game, folder, deck_a, deck_b, policies: list[str], seed: int,
+                 precision=None, trained: str | None = None, results="results", run_id=None,
+                 rules=None, sets=None, progress=None) -> pd.DataFrame:
+    """Causal card verdicts under several policies (both seats playing each, same seeds): a
+    verdict counts when it holds under the trained policy and at least two others."""
+    from analysis.verdicts import consensus
+    from sim.outputs import new_folder, save_tables
+    from sim.verdicts import Precision, card_verdicts
 
-    path = _folder(results, run_id, "flags")
-    by_policy = {}
-    verdicts = []
+    precision = precision or Precision()
+    path = new_folder(results, run_id, "flags")
+    by_policy, played = {}, 0
     for policy in policies:
         m = game.load_matchup(folder, deck_a, deck_b, policy, policy, rules or {},
                               list(sets or ()))
-        res = simulate(game, m, matches, seed, results=path, run_id=policy, backend="serial")
-        flags = metrics.balance_flags(metrics.card_metrics(load_run(res.run.path)))
-        by_policy[policy] = flags.assign(iwd=flags.iwd_relative)
-        verdicts.append(flags[["deck", "card", "name", "verdict"]].assign(policy=policy))
-    table = metrics.robustness(by_policy)
-    v = pd.concat(verdicts).pivot_table(index=["deck", "card", "name"], columns="policy",
-                                        values="verdict", aggfunc="first").reset_index()
-    out = v.merge(table, on=["deck", "card"])
-    same = out[policies].nunique(axis=1) == 1
-    settled = out[policies[0]] != "not enough games"
-    out["robust"] = out.robust & same & settled
-    _save(path, {"robustness": out}, {"kind": "flags", "game": game.name,
-                                       "policies": policies, "seed": seed,
-                                       "matches": matches})
+        df = card_verdicts(game, m, seed, precision,
+                           progress and (lambda *a, p=policy: progress(p, *a)))
+        played += df.attrs["matches"]
+        by_policy[policy] = df
+    out = consensus(by_policy, trained)
+    save_tables(path, {"flags": out, **{f"verdicts-{p}": d for p, d in by_policy.items()}},
+                {"kind": "flags", "game": game.name, "policies": policies,
+                 "trained": out.anchor.iat[0] if len(out) else trained, "seed": seed,
+                 "matches": played, "min_effect": precision.min_effect,
+                 "decks": [deck_a, deck_b]})
+    out.attrs["matches"] = played
     return out

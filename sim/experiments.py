@@ -1,48 +1,27 @@
 """Designed experiments on common random numbers, for any registered game: card-value
 sensitivity, card ablation, deck-composition sweeps and rule what-ifs. Each writes tidy
-parquet tables into results/<id>/ and returns them; the game supplies the changed arms."""
+parquet tables into results/<id>/ and returns them; the game supplies the changed arms, and
+the validator sees each before it plays (what it rejects is listed in `skipped`, never run)."""
 
 from __future__ import annotations
-
-import json
-import os
-from datetime import UTC, datetime
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from analysis.stats import p_values, paired_difference
+from sim import legality
 from sim.game import Game, Variant
-from sim.store import check_run_id
+from sim.outputs import experiment_manifest, new_folder, save_tables
 
 
-def _folder(results: Path | str, run_id: str | None, kind: str) -> Path:
-    run_id = run_id or datetime.now(UTC).strftime(f"{kind}-%Y%m%d-%H%M%S")
-    check_run_id(run_id)
-    path = Path(results) / run_id
-    path.mkdir(parents=True, exist_ok=False)
-    return path
-
-
-def _save(path: Path, tables: dict[str, pd.DataFrame], manifest: dict) -> None:
-    """Tables under temporary names, renamed when whole; the manifest last."""
-    for name, df in tables.items():
-        tmp = path / f".{name}.parquet.tmp"
-        df.to_parquet(tmp, index=False)
-        os.replace(tmp, path / f"{name}.parquet")
-    tmp = path / ".manifest.json.tmp"
-    tmp.write_text(json.dumps(manifest, indent=2, default=str) + "\n")
-    os.replace(tmp, path / "manifest.json")
-
-
-def _describe(game: Game, m, seed: int, matches: int, kind: str) -> dict:
-    d = game.describe(m)
-    return {"kind": kind, "game": game.name,
-            "created": datetime.now(UTC).isoformat(timespec="seconds"), "seed": seed,
-            "matches": matches, "decks": [x["name"] for x in d["decks"]],
-            "policies": [x["name"] for x in d["policies"]], "rules": d["rules"],
-            "card_pool_sha256": d["card_pool"]["sha256"]}
+def _write(results, run_id, kind: str, df: pd.DataFrame, skipped: pd.DataFrame,
+           manifest: dict) -> pd.DataFrame:
+    """The experiment's table and the variants the validator rejected into a new folder; the
+    returned table carries the rejected ones as attrs["skipped"]."""
+    path = new_folder(results, run_id, kind)
+    save_tables(path, {kind: df, "skipped": skipped}, {**manifest, "skipped": len(skipped)})
+    df.attrs["skipped"] = skipped
+    return df
 
 
 def _arm_row(v: Variant, delta: dict) -> dict:
@@ -61,7 +40,8 @@ def sensitivity(game: Game, m, matches: int, seed: int, results="results", run_i
     base = game.run_batch(m, matches, seed)
     decks = [d.name for d in m.decks]
     rows, prices = [], {}
-    for v in game.value_edits(m, cards):
+    variants, skipped = legality.split(game, game.value_edits(m, cards))
+    for v in variants:
         rec = game.run_batch(v.matchup, matches, seed)
         d = paired_difference(base.wins(v.seat), rec.wins(v.seat))
         rows.append({**_arm_row(v, d), "deck": decks[v.seat]})
@@ -70,9 +50,8 @@ def sensitivity(game: Game, m, matches: int, seed: int, results="results", run_i
     df = pd.DataFrame(rows)
     if prices and len(df):
         df[game.schema.worth_label or "worth"] = df.card.map(prices)
-    path = _folder(results, run_id, "sensitivity")
-    _save(path, {"sensitivity": df}, _describe(game, m, seed, matches, "sensitivity"))
-    return df
+    return _write(results, run_id, "sensitivity", df, skipped,
+                  experiment_manifest(game, m, seed, matches, "sensitivity"))
 
 
 def ablation(game: Game, m, matches: int, seed: int, results="results",
@@ -85,7 +64,8 @@ def ablation(game: Game, m, matches: int, seed: int, results="results",
     base = game.run_batch(m, matches, seed)
     decks = [d.name for d in m.decks]
     rows = []
-    for v in game.ablations(m):
+    variants, skipped = legality.split(game, game.ablations(m))
+    for v in variants:
         rec = game.run_batch(v.matchup, matches, seed)
         d = paired_difference(rec.wins(v.seat), base.wins(v.seat))
         rows.append({**_arm_row(v, d), "deck": decks[v.seat]})
@@ -93,9 +73,8 @@ def ablation(game: Game, m, matches: int, seed: int, results="results",
     if len(df):
         df["p"] = p_values(df.delta, df.se)
         df["reject"], df["p_adjusted"] = bh(df.p.to_numpy())
-    path = _folder(results, run_id, "ablation")
-    _save(path, {"ablation": df}, _describe(game, m, seed, matches, "ablation"))
-    return df
+    return _write(results, run_id, "ablation", df, skipped,
+                  experiment_manifest(game, m, seed, matches, "ablation"))
 
 
 def sweep(game: Game, m, seat: int, vary: str, values: list[int], matches: int, seed: int,
@@ -113,20 +92,28 @@ def sweep(game: Game, m, seat: int, vary: str, values: list[int], matches: int, 
     options = options or {}
     if spec.needs_card and not options.get("card"):
         raise InputError([Problem("--card", 0, f"the {vary} sweep needs --card")])
-    rows = []
+    rows, illegal = [], []
     for value in values:
         v = spec.make(m, seat, value, options)
+        found = legality.problems(game, v.matchup)
+        if found:
+            illegal.append({"item": f"{vary}={value}", "card": v.card, "name": v.name,
+                            "seat": seat, "reason": legality.reason(found)})
+            continue
         rec = game.run_batch(v.matchup, matches, seed)
         rows.append({"value": value, "k": int(rec.wins(seat).sum()), "n": matches,
                      "draws": int((rec.matches[:, 0] == -1).sum()), "deck": v.item, **v.extra})
+    skipped = pd.DataFrame(illegal, columns=["item", "card", "name", "seat", "reason"])
+    if not rows:
+        raise InputError([Problem("--values", 0, "every value builds a deck the validator "
+                                  f"rejects: {'; '.join(skipped.reason.unique())}")])
     df = with_rate(pd.DataFrame(rows))
     best = df.loc[df.rate.idxmax()]
     # Values whose interval overlaps the best one's: the optimum is not told apart from them.
     df["optimum_set"] = df.hi >= best.lo
-    path = _folder(results, run_id, "sweep")
-    _save(path, {"sweep": df}, {**_describe(game, m, seed, matches, "sweep"), "vary": vary,
-                                "seat": seat, "options": options})
-    return df
+    return _write(results, run_id, "sweep", df, skipped,
+                  {**experiment_manifest(game, m, seed, matches, "sweep"), "vary": vary,
+                   "seat": seat, "options": options})
 
 
 def whatif(game: Game, m, changes: dict, matches: int, seed: int, results="results",
@@ -134,6 +121,7 @@ def whatif(game: Game, m, changes: dict, matches: int, seed: int, results="resul
     """Baseline and variant rules on the same seeds: deltas of the headline quantities with
     95% intervals (paired per match; histogram quantities by a paired bootstrap)."""
     variant = game.with_rules(m, changes)
+    legality.require(game, variant, "--rules")
     a = game.run_batch(m, matches, seed)
     b = game.run_batch(variant, matches, seed)
     decks = (m.decks[0].name, m.decks[1].name)
@@ -141,8 +129,8 @@ def whatif(game: Game, m, changes: dict, matches: int, seed: int, results="resul
                                    b.matches_frame(), decks, paired=True),
                     _histogram_rows(a, b, seed)], ignore_index=True)
     df = df.rename(columns={"run_a": "baseline", "run_b": "variant"})
-    path = _folder(results, run_id, "whatif")
-    _save(path, {"whatif": df}, {**_describe(game, m, seed, matches, "whatif"),
+    path = new_folder(results, run_id, "whatif")
+    save_tables(path, {"whatif": df}, {**experiment_manifest(game, m, seed, matches, "whatif"),
                                  "changes": changes})
     return df
 

@@ -259,6 +259,7 @@ class FolderInfo:
     title: str
     decks: tuple[str, str]
     policy: str
+    trained: str | None = None  # the policy `cardlab train` made, that verdicts must hold under
 
 
 def read_folder(folder: Path | str) -> FolderInfo:
@@ -291,8 +292,9 @@ def read_folder(folder: Path | str) -> FolderInfo:
                                                                  for d in decks)):
         raise InputError([Problem(str(file), 0, "defaults.decks must list two deck names")])
     policy = defaults.get("policy", "random")
+    trained = defaults.get("trained")
     return FolderInfo(path, game, str(data.get("title", game)), (decks[0], decks[1]),
-                      str(policy))
+                      str(policy), str(trained) if trained else None)
 
 
 def default_folder(name: str | None = None) -> Path:

@@ -53,11 +53,11 @@ def skill(game: Game, load: Callable[[str, str, str, str], object], pairs, polic
 def run(game: Game, load, pairs, policies, against, matches, seed, results="results",
         run_id=None, tuned=()) -> tuple[pd.DataFrame, dict]:
     """skill() written to results/<id>/ (skill.parquet and the manifest)."""
-    from sim.experiments import _folder, _save
+    from sim.outputs import new_folder, save_tables
 
     df, summary = skill(game, load, pairs, policies, against, matches, seed, tuned)
-    path = _folder(results, run_id, "skill")
-    _save(path, {"skill": df}, {"kind": "skill", "game": game.name, "seed": seed,
+    path = new_folder(results, run_id, "skill")
+    save_tables(path, {"skill": df}, {"kind": "skill", "game": game.name, "seed": seed,
                                 "matches": matches, "policies": policies, **summary})
     summary["path"] = str(path)
     return df, summary

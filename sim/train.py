@@ -92,6 +92,9 @@ def start(game: Game, folder: Path, base, policy: str, name: str, seats, matches
     """A new training state in `path` (CMA-ES from the policy's own settings)."""
     import cma
 
+    from sim import legality
+
+    legality.require(game, base, "train")  # the decks it trains on are ones the rules allow
     params = hooks_of(game).params(folder, policy)
     if not params:
         raise InputError([Problem("train", 0, f"policy {policy!r} has no trainable "

@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.stats import Z95, wilson
+from sim import legality
 from sim.problems import InputError, Problem
 
 # evaluate(value, n, first_match) -> (per-match values, per-match denominators or None):
@@ -208,6 +209,17 @@ def target_setter(game, m, what: str, load: Callable[[list[str]], object]):
     return arm, current, integer
 
 
+def legal_arm(game, arm: Callable[[float], object], what: str) -> Callable[[float], object]:
+    """The arm, refusing (InputError) a value whose matchup the validator rejects."""
+
+    def checked(v):
+        made = arm(v)
+        legality.require(game, made, f"{what}={v}")
+        return made
+
+    return checked
+
+
 def evaluator(game, arm: Callable[[float], object], decks: tuple[str, str], rate: str,
               seed: int) -> Evaluate:
     """Matches of the shared seed at a value, as the per-match quantity `rate`."""
@@ -257,7 +269,7 @@ def tune(game, m, what: str, target: float, load: Callable[[list[str]], object],
     into results/<id>/. Returns (table, answer: dict)."""
     import matplotlib.pyplot as plt
 
-    from sim.experiments import _describe, _folder, _save
+    from sim.outputs import experiment_manifest, new_folder, save_tables
 
     if not 0 <= target <= 1 and rate is None:
         raise InputError([Problem("--target", 0, f"a win rate is in 0 .. 1, got {target}")])
@@ -269,6 +281,20 @@ def tune(game, m, what: str, target: float, load: Callable[[list[str]], object],
                                   f"{', '.join(labels)}")])
     arm, current, integer = target_setter(game, m, what, load)
     vals = parse_values(values, current, integer)
+    skipped = []
+    if integer:  # values whose deck or card table the validator rejects are never played
+        legal = []
+        for v in vals:
+            found = legality.problems(game, arm(v))
+            if found:
+                skipped.append({"value": v, "reason": legality.reason(found)})
+            else:
+                legal.append(v)
+        if not legal:
+            raise InputError([Problem("--values", 0, f"no legal value of {what}: "
+                                      f"{'; '.join(s['reason'] for s in skipped)}")])
+        vals = legal
+    arm = legal_arm(game, arm, what)
     evaluate = evaluator(game, arm, decks, rate, seed)
     if integer:
         df = search_integers(evaluate, [int(v) for v in vals], target, matches, max_matches,
@@ -284,14 +310,15 @@ def tune(game, m, what: str, target: float, load: Callable[[list[str]], object],
         best = df.iloc[(df.value - answer["value"]).abs().argmin()]
     answer.update({"quantity": rate, "rate": float(best.rate), "lo": float(best.lo),
                    "hi": float(best.hi), "n": int(best.n), "current": current,
-                   "indistinguishable": [v for v in df.value[df.indistinguishable]]})
-    path = _folder(results, run_id, "tune")
+                   "indistinguishable": [v for v in df.value[df.indistinguishable]],
+                   "skipped": skipped})
+    path = new_folder(results, run_id, "tune")
     ax = plot(df, target, what, rate)
     ax.figure.savefig(path / "tune.png", dpi=110, bbox_inches="tight")
     plt.close(ax.figure)
-    _save(path, {"tune": df}, {**_describe(game, m, seed, matches, "tune"), "what": what,
-                               "target": target, "rate": rate, "max_matches": max_matches,
-                               "precision": precision,
-                               "answer": answer})
+    save_tables(path, {"tune": df}, {**experiment_manifest(game, m, seed, matches, "tune"),
+                                     "what": what, "target": target, "rate": rate,
+                                     "max_matches": max_matches, "precision": precision,
+                                     "answer": answer})
     answer["path"] = str(path)
     return df, answer

@@ -106,11 +106,7 @@ def test_headline_and_card_metrics_by_hand(tmp_path):
     assert c.loc["shot", "iwd"] == pytest.approx(0.2)
     assert c.loc["shot", "success_rate"] == pytest.approx(0.75)
     assert c.loc["shot", "played_per_match"] == pytest.approx(1.6)
-    flags = metrics.balance_flags(c.reset_index())
-    assert flags.verdict.tolist() == ["no evidence"]  # one card is its deck's median
-    few = metrics.balance_flags(c.reset_index().assign(matches_drawn=950,
-                                                       matches_not_drawn=50))
-    assert few.verdict.tolist() == ["not enough games"]
+    assert "verdict" not in c  # correlational columns are never verdicts
 
 
 def test_draws_are_counted_apart(tmp_path):
@@ -119,15 +115,6 @@ def test_draws_are_counted_apart(tmp_path):
     h = metrics.headline(run).set_index("quantity")
     assert h.loc["A (p) wins", "k"] == 1 and h.loc["B (q) wins", "k"] == 1
     assert h.loc["draws", "k"] == 2 and h.loc["draws", "n"] == 4
-
-
-def test_robustness_flags_sign_changes():
-    frames = {p: pd.DataFrame({"deck": "A", "card": ["x", "y", "z"], "iwd": v})
-              for p, v in (("g", [0.1, -0.1, 0.0]), ("h", [0.2, 0.05, 0.0]),
-                           ("k", [0.1, -0.2, 0.01]))}
-    r = metrics.robustness(frames).set_index("card")
-    assert not r.loc["x", "sign_change"] and r.loc["y", "sign_change"]
-    assert r.loc["x", "robust"] and not r.loc["y", "robust"]
 
 
 @pytest.fixture(scope="module")
@@ -140,16 +127,17 @@ def small_run(tmp_path_factory):
 
 
 def test_report_from_a_real_run(small_run):
-    out = cardlab("report", str(small_run))
+    out = cardlab("report", str(small_run), "--verdict-start", "200", "--verdict-max", "400")
     assert out.returncode == 0, out.stderr
     html = (small_run / "report.html").read_text()
     md = (small_run / "report.md").read_text()
     for section in ("Headline", "Match length", "Survival: shots landed in a rally",
                     "Survival: highest escalation index a rally reached", "Matchup", "Cards",
-                    "Balance flags", "Exact check"):
+                    "Card verdicts (causal)", "Exact check"):
         assert f"<h2>{section}</h2>" in html and f"## {section}" in md
     assert html.count("data:image/png;base64,") >= 6
     assert "Order of Lenin" in html and "95%" in html
+    assert (small_run / "verdicts.parquet").exists() and "paired matches" in html
 
 
 def test_rally_mode_report_shows_the_exact_overlay(tmp_path):
@@ -163,7 +151,7 @@ def test_rally_mode_report_shows_the_exact_overlay(tmp_path):
     surv = survival.histogram_survival(run, "top_step")
     assert surv.exact.notna().all()
     assert (abs(surv.rate - surv.exact) < 0.05).all()
-    assert cardlab("report", str(tmp_path / "r")).returncode == 0
+    assert cardlab("report", str(tmp_path / "r"), "--no-verdicts").returncode == 0
 
 
 def test_sweep_keeps_decks_legal_and_reports_availability(tmp_path):
@@ -241,6 +229,7 @@ def test_mix_sweep_and_robust_flags(tmp_path):
     from sim.paintline.edits import mix_deck
     from sim.paintline.game import GAME
     from sim.paintline.pool import C_KIND, C_TYPE, DRIVE, LOB
+    from sim.verdicts import Precision
 
     m = load_matchup(FOLDER, "us-red-tide", "ussr-red-tide", "greedy")
     t = m.pool.table
@@ -254,7 +243,14 @@ def test_mix_sweep_and_robust_flags(tmp_path):
     assert typed(d, LOB) == typed(m.decks[0], LOB) + 3
     df = sweep(GAME, m, 0, "mix", [0, 2], 200, 1, results=tmp_path, run_id="mix")
     assert df.value.tolist() == [0, 2]
+    precision = Precision(start=200, max_matches=400)
     flags = robust_flags(GAME, FOLDER, "us-red-tide", "ussr-red-tide", ["greedy", "pressure",
-                         "lookahead"], 300, 1, results=tmp_path, run_id="fl")
-    assert {"greedy", "pressure", "lookahead", "robust", "sign_change"} <= set(flags.columns)
-    assert not flags[flags.greedy == "not enough games"].robust.any()
+                         "lookahead"], 1, precision, "pressure", results=tmp_path,
+                         run_id="fl")
+    assert {"greedy", "pressure", "lookahead", "verdict"} <= set(flags.columns)
+    assert (flags.anchor == "pressure").all()
+    held = flags[flags.verdict.isin(["over-powered", "under-powered"])]
+    for _, row in held.iterrows():  # held under the anchor and both others
+        assert row.pressure == row.verdict
+        assert (row.greedy == row.verdict) and (row.lookahead == row.verdict)
+    assert (tmp_path / "fl" / "flags.parquet").exists()

@@ -26,3 +26,16 @@ def test_simulate_bad_arguments_exit_2_without_traceback():
         out = cardlab("simulate", "--games", "10", "--results", "/nonexistent-cardlab", *args)
         assert out.returncode == 2, args
         assert "Traceback" not in out.stderr and "error:" in out.stderr, args
+
+
+def test_verdicts_and_flags_bad_arguments_exit_2(tmp_path):
+    out = cardlab("simulate", "-n", "200", "--results", str(tmp_path), "--run-id", "r", "-q")
+    assert out.returncode == 0, out.stderr
+    for args in (["verdicts", "r", "--min-effect", "1.5"], ["verdicts", "r", "--min-effect", "0"],
+                 ["verdicts", "r", "--verdict-start", "500", "--verdict-max", "100"],
+                 ["verdicts", "no-such-run"], ["report", "no-such-run"],
+                 ["flags", "--policies", "greedy,pressure"],
+                 ["flags", "--policies", "greedy,nope,pressure"]):
+        out = cardlab(*args, "--results", str(tmp_path))
+        assert out.returncode == 2, (args, out.stdout, out.stderr)
+        assert "Traceback" not in out.stderr and "error:" in out.stderr, args

@@ -122,9 +122,18 @@ def test_simulate_report_and_experiments(name, tmp_path):
     again = load_run(other.run.path)
     for table in ("matches", "histograms", "cards"):
         assert getattr(again, table).equals(getattr(run, table)), table
+    from analysis.verdicts import VERDICTS
+    from sim.verdicts import Precision, for_run
+
+    verdicts = for_run(res.run.path, Precision(start=100, max_matches=200))
+    assert set(verdicts.verdict) <= set(VERDICTS) and len(verdicts)
+    assert set(verdicts.kind) <= set(g.schema.flag_kinds or verdicts.kind)
+    assert verdicts.groupby("deck").reference.sum().between(1, 2).all()
     html, _ = build_report(res.run.path)
     text = html.read_text(encoding="utf-8")
-    for section in ("Headline", "Matchup", "Cards", "Balance flags", "Exact check"):
+    assert "paired matches" in text
+    for section in ("Headline", "Matchup", "Cards (descriptive)", "Card verdicts (causal)",
+                    "Exact check"):
         assert f"<h2>{section}</h2>" in text
     out = cardlab("simulate", "--folder", name, "-n", "200", "--results", str(tmp_path), "-q")
     assert out.returncode == 0, out.stderr
