@@ -135,8 +135,8 @@ DECK = [
     new_markdown_cell("""# 03 · Building a deck
 
 How many Stamina should the US deck run? Which cards pull their weight? This notebook
-sweeps the Stamina count (same seeds at every point), then reads the card metrics and the
-balance flags of a run."""),
+sweeps the Stamina count (same seeds at every point), then reads the card metrics of a run
+and the causal verdicts on its cards."""),
     new_code_cell(SETUP),
     new_code_cell('''from analysis import metrics, plots
 from analysis.load import load_run
@@ -155,19 +155,24 @@ chance of holding a Stamina by your third draw."""),
     new_markdown_cell("""## Card metrics
 
 Games-in-hand win rate, not-drawn win rate and improvement when drawn (IWD) are
-correlational; `cardlab ablation` gives the causal counterpart."""),
+correlational: descriptive columns, never verdicts."""),
     new_code_cell('''run = load_run(simulate(game, m, GAMES, seed=3, results=RESULTS, workers=1,
                         backend="serial").run.path)
 cards = metrics.card_metrics(run)
-cards[cards.kind != "stamina"][["deck", "name", "matches_drawn", "gih_wr", "gns_wr", "iwd",
+cards[cards.kind != "stamina"][["deck", "label", "matches_drawn", "gih_wr", "gns_wr", "iwd",
                                 "iwd_relative", "hit_per_match", "success_rate"]].head(12)'''),
-    new_markdown_cell("""## Balance flags
+    new_markdown_cell("""## Card verdicts
 
-Each card's IWD against its deck's median card, tested with Benjamini-Hochberg control of
-false discoveries; small samples say "not enough games" instead of guessing."""),
-    new_code_cell('''flags = metrics.balance_flags(cards)
-print(flags.verdict.value_counts().to_string())
-plots.plot_card_iwd(flags);'''),
+A verdict is causal: each card's copies leave its deck (set aside by the neutral filler) on
+the same seeds, and its worth is compared with the deck's median card. Over- or
+under-powered means beyond the margin (1 point of win rate by default) with
+Benjamini-Hochberg control; matches go round by round to the cards still open. Here on a
+small budget, so most cards stay "no evidence"."""),
+    new_code_cell('''from sim.verdicts import Precision, card_verdicts
+
+v = card_verdicts(game, m, 3, Precision(start=GAMES, max_matches=4 * GAMES))
+print(v.verdict.value_counts().to_string(), f"\\n{v.attrs['matches']:,} matches")
+plots.plot_verdicts(v);'''),
 ]
 
 

@@ -132,7 +132,8 @@ def test_report_from_a_real_run(small_run):
     html = (small_run / "report.html").read_text()
     md = (small_run / "report.md").read_text()
     for section in ("Headline", "Match length", "Survival: shots landed in a rally",
-                    "Survival: highest escalation index a rally reached", "Matchup", "Cards",
+                    "Survival: highest escalation index a rally reached", "Matchup",
+                    "Cards (descriptive)",
                     "Card verdicts (causal)", "Exact check"):
         assert f"<h2>{section}</h2>" in html and f"## {section}" in md
     assert html.count("data:image/png;base64,") >= 6
