@@ -1,5 +1,6 @@
 """Payne's validator: every deck and card rule as a clear error naming file, line and card."""
 
+import dataclasses
 import shutil
 from pathlib import Path
 
@@ -91,3 +92,40 @@ def test_rule_values(folder):
     assert {p.line for p in problems} == {
         next(i for i, x in enumerate(lines, 1) if x.startswith("geometry")),
         next(i for i, x in enumerate(lines, 1) if x.startswith("max_changed"))}
+
+
+def test_validate_a_matchup_built_in_memory():
+    """GAME.validate: the deck and card rules on an experiment's variant; Blanks uncapped."""
+    from sim.game import get
+    from sim.payne import pool as T
+    from sim.payne.game import with_deck
+
+    game = get("payne")
+    m = game.load_matchup(FOLDER, "offense", "defense", "prior", None, {}, [])
+    assert game.validate(m) == []
+    ids = {cid: i for i, cid in enumerate(m.pool.ids)}
+    counts = dict(m.decks[0].counts)
+    # a second copy of a rare (one rare or super rare copy per name), still 60 cards
+    two = {**counts, ids["kira-vance"]: 2, ids["detention"]: 1}
+    problems = game.validate(with_deck(m, 0, two))
+    assert len(problems) == 1 and "kira-vance" in problems[0].message \
+        and "at most 1" in problems[0].message
+    # 61 cards: the size rule
+    problems = game.validate(with_deck(m, 0, {**counts, ids["detention"]: 3}))
+    assert len(problems) == 1 and "61 cards" in problems[0].message \
+        and "exactly 60" in problems[0].message
+    # any number of Blanks, counted as cards: 20 in place of 20 cards
+    blanks = {c: n for c, n in counts.items() if m.pool.table[c, T.C_KIND] == T.CHARACTER}
+    blanks[ids["quinn-ashby"]] = blanks[ids["avery-quill"]] = 0
+    blanks[ids["dorian-vale"]] = 0
+    blanks = {c: n for c, n in blanks.items() if n}
+    blanks[ids["blank"]] = 60 - sum(blanks.values())
+    assert blanks[ids["blank"]] == 17 and game.validate(with_deck(m, 0, blanks)) == []
+    # an illegal card value: ArrowAdvantage takes -3..-1 or 1..3
+    table = m.pool.table.copy()
+    table[ids["laptop"], T.C_ARG1] = 5
+    bad = dataclasses.replace(m, pool=m.pool.with_table(table))
+    problems = game.validate(bad)
+    assert len(problems) == 1 and "'laptop'" in problems[0].message \
+        and "got 5" in problems[0].message
+    assert problems[0].line == m.pool.lines[ids["laptop"]]

@@ -51,14 +51,32 @@ class Matchup:
         return table, self.rules.vector, prms, decks, lens, in_deck, battlers, n_battlers
 
 
-def check_decks(pool: T.Pool, rules: O.Rules, decks) -> None:
-    """Both decks legal under these rules (deck_size may have changed)."""
+def decks_problems(pool: T.Pool, rules: O.Rules, decks) -> list[Problem]:
+    """The deck rules' word on decks held in memory (no line to name: line 0)."""
     problems = []
     for deck in decks:
         first = {c: 0 for c, _ in deck.counts}
         problems += D.deck_problems(deck, pool, rules, first)
+    return problems
+
+
+def check_decks(pool: T.Pool, rules: O.Rules, decks) -> None:
+    """Both decks legal under these rules (deck_size may have changed)."""
+    problems = decks_problems(pool, rules, decks)
     if problems:
         raise InputError(problems)
+
+
+def validate(m: Matchup) -> list[Problem]:
+    """The problems of a matchup built in memory, by the checks `cardlab check` applies to
+    files: its rule values, every row of its card table, both decks under its rules."""
+    problems = O.rule_problems(m.rules.values, "<rules>", {})
+    pool = m.pool
+    for c in range(len(pool)):
+        line = pool.lines[c] if c < len(pool.lines) else 0
+        problems += T.card_problems([int(x) for x in pool.table[c]], pool.path, line,
+                                    f"card {pool.ids[c]!r}")
+    return problems + decks_problems(pool, m.rules, m.decks)
 
 
 def load_matchup(folder, deck_a, deck_b, policy_a="prior", policy_b=None, rules=None,

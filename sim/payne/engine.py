@@ -111,7 +111,7 @@ def battle(table, R, prms, P, G, KN, att, k, in_deck, seen, drawn, cs, keys, ctr
         G[S.OVER], G[S.WINNER], G[S.END] = 1, w, S.END_POINTS
         return
     if R[O.R_BATTLE_MODE] == 0:
-        Ru.draw_cards(R, P, att, R[O.R_ATTACK_DRAW], drawn)
+        Ru.draw_cards(table, R, P, att, R[O.R_ATTACK_DRAW], drawn)
         if P[att, S.DECKED] == 1:
             G[S.OVER], G[S.WINNER], G[S.END] = 1, dfn, S.END_DECK_OUT
 
@@ -130,8 +130,8 @@ def unfielded_round(table, R, P, G, can0, can1, drawn, log, li):
     log_row(G, log, li, (G[S.ROUND], S.LOG_UNFIELDED, -1, -1, -1, -1, can0, can1, 0, -1,
                          P[0, S.SCORE], P[1, S.SCORE]))
     if R[O.R_UNF_DRAW] == 1:
-        Ru.draw_cards(R, P, 0, R[O.R_ATTACK_DRAW], drawn)
-        Ru.draw_cards(R, P, 1, R[O.R_ATTACK_DRAW], drawn)
+        Ru.draw_cards(table, R, P, 0, R[O.R_ATTACK_DRAW], drawn)
+        Ru.draw_cards(table, R, P, 1, R[O.R_ATTACK_DRAW], drawn)
     reach0 = P[0, S.SCORE] >= R[O.R_POINTS]
     reach1 = P[1, S.SCORE] >= R[O.R_POINTS]
     if reach0 or reach1:

@@ -14,11 +14,12 @@ from sim.payne.batch import Matchup
 
 
 def role_counts(m: Matchup, seat: int) -> tuple[int, int, int]:
-    """(cards, offensive characters, defensive characters) of a seat's deck."""
+    """(cards, offensive characters, defensive characters) of a seat's deck; Blanks are not
+    counted, as draws set them aside."""
     table = m.pool.table
     n = o = d = 0
     for c, k in m.decks[seat].counts:
-        n += k
+        n += k * (table[c, T.C_KIND] != T.BLANK)
         if table[c, T.C_KIND] == T.CHARACTER:
             o += k * (table[c, T.C_ROLE] == T.OFF)
             d += k * (table[c, T.C_ROLE] == T.DEF)

@@ -11,7 +11,7 @@ from sim.game import Game, Sweep, Variant
 from sim.payne import decks as D
 from sim.payne import options as O
 from sim.payne import pool as T
-from sim.payne.batch import Matchup, apply_sets, check_decks, run_batch
+from sim.payne.batch import Matchup, apply_sets, check_decks, run_batch, validate
 from sim.payne.batch import load_matchup as _load
 from sim.payne.exact import exact_check
 from sim.payne.reference import reference_batch, replay
@@ -210,6 +210,7 @@ GAME = Game(
         "copies": Sweep("copies of one card, the rest made up with blanks",
                         (0, 1, 2, 3), sweep_copies, needs_card=True),
     },
+    validate=validate,
     exact_check=exact_check,
     tuning=TUNING,
 )

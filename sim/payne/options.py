@@ -44,7 +44,7 @@ class Rules:
         problems = [Problem(where, 0, f"unknown rule option {k!r}{suggest(k, RULE_DEFAULTS)}")
                     for k in changes if k not in RULE_DEFAULTS]
         values = {**self.values, **{k: v for k, v in changes.items() if k in RULE_DEFAULTS}}
-        problems += _rule_problems(values, where, {})
+        problems += rule_problems(values, where, {})
         if problems:
             raise InputError(problems)
         return Rules(values, _vector(values))
@@ -62,13 +62,13 @@ def load_rules(path: Path | str) -> Rules:
                         f"{suggest(k, RULE_DEFAULTS)}") for k in data if k not in RULE_DEFAULTS]
     values = {**copy.deepcopy(RULE_DEFAULTS), **{k: v for k, v in data.items()
                                                   if k in RULE_DEFAULTS}}
-    problems += _rule_problems(values, str(path), lines)
+    problems += rule_problems(values, str(path), lines)
     if problems:
         raise InputError(problems)
     return Rules(values, _vector(values))
 
 
-def _rule_problems(values: dict, where: str, lines: dict) -> list[Problem]:
+def rule_problems(values: dict, where: str, lines: dict) -> list[Problem]:
     out = []
     for key, default in RULE_DEFAULTS.items():
         value, line = values[key], lines.get(key, 0)

@@ -21,6 +21,8 @@ from sim.rng import DICE, N_STREAMS, SHUFFLE, py_next_below, py_stream_key
 class Seat:
     deck: list[int]  # undrawn cards, the next one first
     hand: list[int] = field(default_factory=list)
+    taken: list[int] = field(default_factory=list)  # what the opening draw took, in order
+    set_aside: int = 0  # Blanks met by draws, out of the game
     discard: list[int] = field(default_factory=list)
     score: int = 0
     off: int = -1  # the fielded characters (-1: none) with their arrows now and as known
@@ -104,10 +106,21 @@ class Match(BattleRules):
                  if self.table[c, T.C_KIND] == T.CHARACTER}
         return roles == {T.OFF, T.DEF}
 
+    def is_blank(self, c: int) -> bool:
+        return self.table[c, T.C_KIND] == T.BLANK
+
     def draw_opening_hand(self, p: int) -> None:
+        """Cards off the top until the hand holds opening_hand (or the deck is spent); a
+        Blank met is set aside and the next card taken in its place."""
         seat = self.seats[p]
-        k = min(self.R["opening_hand"], len(seat.deck))
-        seat.hand, seat.deck = seat.deck[:k], seat.deck[k:]
+        seat.hand, seat.taken = [], []
+        while len(seat.hand) < self.R["opening_hand"] and seat.deck:
+            c = seat.deck.pop(0)
+            seat.taken.append(c)
+            if self.is_blank(c):
+                seat.set_aside += 1
+            else:
+                seat.hand.append(c)
 
     def set_up(self, p: int) -> None:
         """Shuffle and draw; a hand without both roles goes back and is redrawn."""
@@ -118,18 +131,27 @@ class Match(BattleRules):
             if seat.redraws >= self.R["setup_redraw_cap"]:
                 seat.setup_failed = True
                 break
-            seat.deck = seat.hand + seat.deck
+            # everything the draw took goes back on top, the Blanks set aside included,
+            # as it came off: the shuffle is over the whole deck
+            seat.deck = seat.taken + seat.deck
+            seat.set_aside -= sum(self.is_blank(c) for c in seat.taken)
             seat.hand = []
             self.shuffle(p)
             self.draw_opening_hand(p)
             seat.redraws += 1
         for c in seat.hand:
             self.drawn[p, c] = 1
-        self.say(f"{SEATS[p]} opens with {len(seat.hand)} cards after {seat.redraws} redraws")
+        blanks = f" ({seat.set_aside} Blanks set aside)" if seat.set_aside else ""
+        self.say(f"{SEATS[p]} opens with {len(seat.hand)} cards after {seat.redraws} "
+                 f"redraws{blanks}")
 
     def draw(self, p: int, n: int) -> None:
+        """Draw n cards, each Blank met set aside and the next card drawn in its place."""
         seat = self.seats[p]
         for _ in range(n):
+            while seat.deck and self.is_blank(seat.deck[0]):
+                seat.deck.pop(0)
+                seat.set_aside += 1
             if not seat.deck:
                 if self.R["deck_out"] == "lose":
                     seat.decked = True

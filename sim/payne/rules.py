@@ -48,15 +48,26 @@ def shuffle_deck(P, p, keys, ctr):
 
 
 @njit
-def draw_cards(R, P, p, n, drawn):
+def next_card(table, P, p):
+    """The next card off the deck, a Blank met on the way set aside (it stays where it lay,
+    behind the deck's top); -1 when only Blanks or nothing is left."""
+    while P[p, DECK_TOP] < P[p, DECK_LEN]:
+        c = P[p, DECK + P[p, DECK_TOP]]
+        P[p, DECK_TOP] += 1
+        if table[c, T.C_KIND] != T.BLANK:
+            return c
+    return -1
+
+
+@njit
+def draw_cards(table, R, P, p, n, drawn):
     """Draw n cards; an empty deck draws nothing, and under deck_out = lose marks the player."""
     for _ in range(n):
-        if P[p, DECK_TOP] >= P[p, DECK_LEN]:
+        c = next_card(table, P, p)
+        if c < 0:
             if R[O.R_DECK_OUT] == 1:
                 P[p, DECKED] = 1
             return
-        c = P[p, DECK + P[p, DECK_TOP]]
-        P[p, DECK_TOP] += 1
         P[p, HAND + P[p, HAND_N]] = c
         P[p, HAND_N] += 1
         drawn[p, c] = 1
@@ -77,11 +88,14 @@ def has_both_roles(table, P, p):
 
 
 @njit
-def draw_opening_hand(R, P, p):
-    """The top opening_hand cards (fewer if the deck is smaller); not yet 'drawn' for stats."""
-    for _ in range(min(R[O.R_OPENING], P[p, DECK_LEN] - P[p, DECK_TOP])):
-        P[p, HAND + P[p, HAND_N]] = P[p, DECK + P[p, DECK_TOP]]
-        P[p, DECK_TOP] += 1
+def draw_opening_hand(table, R, P, p):
+    """The top opening_hand cards, Blanks set aside (fewer if the deck runs out); not yet
+    'drawn' for stats."""
+    for _ in range(R[O.R_OPENING]):
+        c = next_card(table, P, p)
+        if c < 0:
+            return
+        P[p, HAND + P[p, HAND_N]] = c
         P[p, HAND_N] += 1
 
 
@@ -95,19 +109,24 @@ def set_up(table, R, P, p, cards, keys, ctr, drawn):
     P[p, DECK_LEN] = n
     P[p, HAND_N] = 0
     shuffle_deck(P, p, keys, ctr)
-    draw_opening_hand(R, P, p)
+    draw_opening_hand(table, R, P, p)
     while not has_both_roles(table, P, p):
         if P[p, REDRAWS] >= R[O.R_REDRAW_CAP]:
             P[p, SETUP_FAIL] = 1
             break
-        # the hand goes back on top of the deck, and the whole deck is shuffled again
-        k = P[p, HAND_N]
-        P[p, DECK_TOP] -= k
-        for i in range(k):
-            P[p, DECK + P[p, DECK_TOP] + i] = P[p, HAND + i]
+        # the hand goes back on top of the deck, the Blanks set aside with it in their
+        # places (every shuffle is over the whole deck, so a deck with Blanks for a card's
+        # copies keeps every other card where the deck without them has it), and the whole
+        # deck is shuffled again
+        k = 0
+        for i in range(P[p, DECK_TOP]):
+            if table[P[p, DECK + i], T.C_KIND] != T.BLANK:
+                P[p, DECK + i] = P[p, HAND + k]
+                k += 1
+        P[p, DECK_TOP] = 0
         P[p, HAND_N] = 0
         shuffle_deck(P, p, keys, ctr)
-        draw_opening_hand(R, P, p)
+        draw_opening_hand(table, R, P, p)
         P[p, REDRAWS] += 1
     for i in range(P[p, HAND_N]):
         drawn[p, P[p, HAND + i]] = 1
