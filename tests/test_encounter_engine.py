@@ -173,3 +173,32 @@ def test_validator_card_rules(tmp_path, edit, words):
     with pytest.raises(InputError) as err:
         GAME.load_matchup(dst, "orc-warband", "grey-expedition", "careful", None, {}, [])
     assert words in str(err.value) and "cards.csv:" in str(err.value)
+
+
+def test_validate_names_the_problems_of_a_matchup_built_in_memory():
+    from dataclasses import replace
+
+    from sim.encounter import codes as K
+
+    m = matchup()
+    assert GAME.validate(m) == []
+    orc, pool = m.decks[0], m.pool
+    grunt, blank, troll = (pool.lookup(n) for n in ("Orc Grunt", "Blank", "Troll"))
+    # A fifth Orc Grunt in place of the deck's last card; a draw deck one card short.
+    for deck, words in ((replace(orc, draw=orc.draw[:-1] + (grunt,)),
+                         "card 'Orc Grunt': 5 copies; at most 4"),
+                        (replace(orc, draw=orc.draw[:-1]),
+                         "[draw] holds 39 cards; it must hold 40")):
+        problems = GAME.validate(replace(m, decks=(deck, m.decks[1])))
+        assert [(p.path, p.message) for p in problems] == [(orc.path, words)]
+    # Any number of Blanks: 30 of the 40 draw cards and every loot card.
+    blanks = replace(orc, draw=orc.draw[:10] + (blank,) * 30, loot=(blank,) * 20)
+    assert GAME.validate(replace(m, decks=(blanks, m.decks[1]))) == []
+    # A strike NPC of toughness 0, and a strength out of range: cards.csv, the card's line.
+    table = pool.table.copy()
+    table[troll, K.C_TOUGH], table[grunt, K.C_STR] = 0, 120
+    problems = GAME.validate(replace(m, pool=pool.with_table(table)))
+    assert [(p.path, p.line, p.message) for p in problems] == [
+        (pool.path, pool.lines[grunt], "card 'orc-grunt': str out of range"),
+        (pool.path, pool.lines[troll], "card 'troll': a party or strike NPC needs toughness "
+                                       ">= 1")]

@@ -143,7 +143,8 @@ def exact_check(m, totals):
         h = m.rules["hand_size"]
         kinds = m.pool.table[:, K.C_KIND]
         for p, s in ((0, "a"), (1, "b")):
-            draw = m.decks[p].draw
+            # A Blank is set aside when met, so the hand comes from the other cards alone.
+            draw = [c for c in m.decks[p].draw if kinds[c] != K.BLANK]
             q = sum(1 for c in draw if kinds[c] == K.QUEST)
             if h <= len(draw):
                 rate("P(a quest in the opening hand)", p, p_quest_in_opening(q, len(draw), h),

@@ -172,6 +172,12 @@ def _with_rules(m, changes):
     return with_rules(m, changes)
 
 
+def _validate(m) -> list:
+    from sim.encounter.pool import matchup_problems
+
+    return matchup_problems(m.pool, m.decks, m.rules)
+
+
 def _exact(m, rec):
     from sim.encounter.exact import exact_check
 
@@ -197,6 +203,7 @@ GAME = Game(
     value_edits=value_edits,
     ablations=ablations,
     sweeps=SWEEPS,
+    validate=_validate,
     exact_check=_exact,
     tuning=TUNING,
 )

@@ -138,38 +138,25 @@ def load_pool(path: Path | str) -> Pool:
             except ValueError:
                 problems.append(Problem(p, line, f"card {cid!r}: {f} must be an integer, "
                                         f"not {v!r}"))
-            if abs(r[col]) > MAX_VALUE:
-                problems.append(Problem(p, line, f"card {cid!r}: {f} out of range"))
+        # A nature word the kind does not have stays 0 or another kind's code: the card
+        # checks below name it, as they do for a table edited in memory.
         nature = (row["nature"] or "").strip()
-        allowed = NATURES_OF.get(K.KINDS[kind], ())
-        if allowed and nature not in allowed:
-            problems.append(Problem(p, line, f"card {cid!r}: a {K.KINDS[kind]} needs a nature, "
-                                    f"one of {', '.join(allowed)}"))
-        elif not allowed and nature:
-            problems.append(Problem(p, line, f"card {cid!r}: a {K.KINDS[kind]} has no nature"))
         if kind == K.ACTION and nature == "strike":
             r[K.C_NATURE] = K.STRIKE_ACTION
         elif nature in K.NATURES:
             r[K.C_NATURE] = K.NATURES.index(nature)
+        elif nature and kind not in (K.NPC, K.ACTION):
+            r[K.C_NATURE] = -1
         r[K.C_RACE] = _code(row["race"] or "", K.RACES, "race", p, line, cid, problems)
         r[K.C_REQUIRES] = _code(row["requires"] or "", K.RACES, "race", p, line, cid, problems)
         r[K.C_STEP] = _code(row["step"] or "", K.STEPS, "step", p, line, cid, problems)
-        for oc, ac in ((("obj1", K.C_OBJ1), ("oarg1", K.C_OARG1)),
-                       (("obj2", K.C_OBJ2), ("oarg2", K.C_OARG2))):
+        for oc in (("obj1", K.C_OBJ1), ("obj2", K.C_OBJ2)):
             r[oc[1]] = _code((row[oc[0]] or "").upper(), K.OBJECTIVES, "objective", p, line,
                              cid, problems)
-            if r[oc[1]] and r[ac[1]] < 0:
-                problems.append(Problem(p, line, f"card {cid!r}: objective {row[oc[0]]} needs "
-                                        "an argument >= 0"))
-            if r[oc[1]] and kind != K.QUEST:
-                problems.append(Problem(p, line, f"card {cid!r}: only quests have objectives"))
         for kc, ac in (("ability1", K.C_AB1), ("ability2", K.C_AB2)):
             word = (row[kc] or "").strip().capitalize()
             r[ac] = _code(word, K.KEYWORDS, "keyword", p, line, cid, problems)
-            if r[ac] and r[ac + 1] <= 0:
-                problems.append(Problem(p, line, f"card {cid!r}: keyword {word} needs an "
-                                        "argument >= 1"))
-        problems.extend(_check_card(p, line, cid, r))
+        problems.extend(check_card(p, line, cid, r))
         ids.append(cid)
         names.append(name)
         kinds.append(K.KINDS[kind])
@@ -183,14 +170,46 @@ def load_pool(path: Path | str) -> Pool:
                 hashlib.sha256(raw).hexdigest())
 
 
-def _check_card(p: str, line: int, cid: str, r: np.ndarray) -> list[Problem]:
-    """Per-kind requirements of the rules model."""
+# Natures each kind may have, as codes (a kind not listed has none).
+NATURE_CODES = {K.NPC: (K.PARTY, K.SUPPORT, K.STRIKE),
+                K.ACTION: (K.BULWARK, K.CHARACTER, K.INSTANT, K.STRIKE_ACTION)}
+CODE_WORDS = ((K.C_KIND, K.KINDS, "kind"), (K.C_RACE, K.RACES, "race"),
+              (K.C_REQUIRES, K.RACES, "race"), (K.C_STEP, K.STEPS, "step"),
+              (K.C_OBJ1, K.OBJECTIVES, "objective"), (K.C_OBJ2, K.OBJECTIVES, "objective"),
+              (K.C_AB1, K.KEYWORDS, "keyword"), (K.C_AB2, K.KEYWORDS, "keyword"))
+
+
+def check_card(p: str, line: int, cid: str, r: np.ndarray) -> list[Problem]:
+    """Every requirement of the rules model on one row of the integer card table: codes and
+    values in range, the natures of its kind, objective and keyword arguments, and the
+    per-kind rules. The loader applies it to each line of cards.csv, `validate` to a table
+    edited in memory."""
     out = []
-    kind, nat = r[K.C_KIND], r[K.C_NATURE]
 
     def bad(msg):
         out.append(Problem(p, line, f"card {cid!r}: {msg}"))
 
+    for col, words, what in CODE_WORDS:
+        if not 0 <= r[col] < len(words):
+            bad(f"{what} code {r[col]} is not one of 0 .. {len(words) - 1}")
+            return out
+    for f, col in INT_FIELDS.items():
+        if abs(r[col]) > MAX_VALUE:
+            bad(f"{f} out of range")
+    kind, nat = r[K.C_KIND], r[K.C_NATURE]
+    allowed = NATURE_CODES.get(kind, ())
+    if allowed and nat not in allowed:
+        bad(f"a {K.KINDS[kind]} needs a nature, one of {', '.join(NATURES_OF[K.KINDS[kind]])}")
+    elif not allowed and nat:
+        bad(f"a {K.KINDS[kind]} has no nature")
+    for oc, ac in ((K.C_OBJ1, K.C_OARG1), (K.C_OBJ2, K.C_OARG2)):
+        if r[oc] and r[ac] < 0:
+            bad(f"objective {K.OBJECTIVES[r[oc]]} needs an argument >= 0")
+        if r[oc] and kind != K.QUEST:
+            bad("only quests have objectives")
+    for ac in (K.C_AB1, K.C_AB2):
+        if r[ac] and r[ac + 1] <= 0:
+            bad(f"keyword {K.KEYWORDS[r[ac]]} needs an argument >= 1")
     if kind == K.PC and (r[K.C_RACE] == 0 or r[K.C_TOUGH] < 1):
         bad("a PC needs a race and toughness >= 1")
     if kind != K.PC and r[K.C_RACE]:
@@ -248,8 +267,6 @@ def load_deck(path: Path | str, pool: Pool, rules: dict) -> Deck:
     problems: list[Problem] = []
     sec = ""
     got: dict[str, list[tuple[int, int]]] = {s: [] for s in SECTIONS}  # (card, line)
-    copies: dict[int, int] = {}
-    first_line: dict[int, int] = {}
     for no, raw in enumerate(text.splitlines(), 1):
         line = raw.split("#", 1)[0].strip()
         if not line:
@@ -274,17 +291,36 @@ def load_deck(path: Path | str, pool: Pool, rules: dict) -> Deck:
             problems.append(Problem(p, no, f"unknown card {name!r}"
                                     f"{suggest(name, pool.names)}"))
             continue
-        kind = int(pool.table[card, K.C_KIND])
-        ok = {"pc": kind == K.PC, "characteristics": kind == K.CHARACTERISTIC,
-              "draw": kind not in (K.PC, K.LOOT), "loot": kind in (K.LOOT, K.BLANK)}[sec]
-        if not ok:
-            problems.append(Problem(p, no, f"card {pool.names[card]!r}: a {pool.kinds[card]} "
-                                    f"may not go in [{sec}]"))
-            continue
         got[sec].extend([(card, no)] * n)
-        if kind != K.BLANK:
-            copies[card] = copies.get(card, 0) + n
-            first_line.setdefault(card, no)
+    problems.extend(deck_problems(p, got, pool, rules))
+    if problems:
+        raise InputError(problems)
+    return Deck(path.stem, p, got["pc"][0][0], tuple(c for c, _ in got["characteristics"]),
+                tuple(c for c, _ in got["draw"]), tuple(c for c, _ in got["loot"]))
+
+
+def deck_problems(p: str, got: dict[str, list[tuple[int, int]]], pool: Pool,
+                  rules: dict) -> list[Problem]:
+    """Every construction rule of a deck given as (card, line) per section: the kinds each
+    section takes, its size (Blanks count as cards), at most max_copies of a card (the Blank
+    filler is free of the cap), one copy of a unique starting characteristic, and the race
+    a card requires."""
+    problems: list[Problem] = []
+    copies: dict[int, int] = {}
+    first_line: dict[int, int] = {}
+    misplaced: set[tuple[int, int]] = set()  # (card, line), named once
+    for sec in SECTIONS:
+        for card, no in got[sec]:
+            kind = int(pool.table[card, K.C_KIND])
+            ok = {"pc": kind == K.PC, "characteristics": kind == K.CHARACTERISTIC,
+                  "draw": kind not in (K.PC, K.LOOT), "loot": kind in (K.LOOT, K.BLANK)}[sec]
+            if not ok and (card, no) not in misplaced:
+                misplaced.add((card, no))
+                problems.append(Problem(p, no, f"card {pool.names[card]!r}: a "
+                                        f"{pool.kinds[card]} may not go in [{sec}]"))
+            if kind != K.BLANK:
+                copies[card] = copies.get(card, 0) + 1
+                first_line.setdefault(card, no)
     sizes = {"pc": 1, "characteristics": 2, "draw": int(rules["draw_deck_size"]),
              "loot": int(rules["loot_deck_size"])}
     for s, want in sizes.items():
@@ -311,7 +347,30 @@ def load_deck(path: Path | str, pool: Pool, rules: dict) -> Deck:
                                             f"{K.RACES[req]} PC; this deck's PC is "
                                             f"{K.RACES[race]}"))
                     break
-    if problems:
-        raise InputError(problems)
-    return Deck(path.stem, p, got["pc"][0][0], tuple(c for c, _ in got["characteristics"]),
-                tuple(c for c, _ in got["draw"]), tuple(c for c, _ in got["loot"]))
+    return problems
+
+
+def matchup_problems(pool: Pool, decks, rules: dict) -> list[Problem]:
+    """The checks of cards.csv and the deck files applied to a card table and decks built in
+    memory (an experiment's variant): each row as the loader checks a line (named by its
+    line in cards.csv), each deck by the construction rules (line 0: a variant's deck has
+    no file line of its own)."""
+    problems: list[Problem] = []
+    for i, row in enumerate(pool.table):
+        line = pool.lines[i] if i < len(pool.lines) else 0
+        problems.extend(check_card(pool.path, line, pool.ids[i], row))
+    if any(not 0 <= pool.table[i, col] < len(words) for i in range(len(pool))
+           for col, words, _ in CODE_WORDS):
+        return problems  # the deck rules read those codes
+    for deck in decks:
+        where = deck.path or deck.name
+        cards = (deck.pc, *deck.chars, *deck.draw, *deck.loot)
+        stray = [c for c in cards if not 0 <= c < len(pool)]
+        if stray:
+            problems.append(Problem(where, 0, f"deck {deck.name!r}: card index {stray[0]} is "
+                                    f"not in the card pool of {len(pool)} cards"))
+            continue
+        got = {"pc": [(deck.pc, 0)], "characteristics": [(c, 0) for c in deck.chars],
+               "draw": [(c, 0) for c in deck.draw], "loot": [(c, 0) for c in deck.loot]}
+        problems.extend(deck_problems(where, got, pool, rules))
+    return problems

@@ -124,6 +124,7 @@ _SENTENCES = {
     S.EV_REVIVE: "{who} revives {card}",
     S.EV_DECKOUT: "{who}'s draw deck is empty",
     S.EV_MULLIGAN: "{who} takes mulligan {a}",
+    S.EV_ASIDE: "{who} sets {card} aside from the top of its {pile} deck",
 }
 
 
@@ -146,6 +147,7 @@ def render(m, rows) -> list[str]:
             "obj": K.OBJECTIVES[a // 1000] if ev == S.EV_OBJECTIVE else "",
             "holds": "holds" if b else "fails",
             "end": K.END_REASONS[a] if ev == S.EV_END else "",
+            "pile": "loot" if a == 1 else "draw",
         }
         out.append(_SENTENCES[ev].format(**fields))
     return out

@@ -62,6 +62,7 @@ class Seat:
         self.pc = Character(pc, True)
         self.deck: list[Card] = []  # top first
         self.loot: list[Card] = []
+        self.set_aside: list[Card] = []  # Blanks out of the game, met on top of a deck
         self.hand: list[Card] = []
         self.discard: list[Card] = []
         self.party: list[Character] = []
@@ -199,14 +200,26 @@ class Match:
 
     # -- zones -------------------------------------------------------------------------------
     def draw(self, seat: Seat) -> Card | None:
-        """Top card of the draw deck into the hand; None when the deck is empty."""
-        if not seat.deck:
+        """Top card of the draw deck into the hand; None when no card is left. A Blank met
+        on top is set aside out of the game and the next card drawn in its place."""
+        card = self.top_card(seat, seat.deck, 0)
+        if card is None:
             return None
-        card = seat.deck.pop(0)
         seat.hand.append(card)
         seat.drawn.add(card.id)
         self.say(seat.index, S.EV_DRAW, card.id)
         return card
+
+    def top_card(self, seat: Seat, deck: list[Card], loot: int) -> Card | None:
+        """The top card that is not a Blank, taken off the deck (draw deck: loot 0, loot
+        deck: 1); the Blanks above it go to the seat's set-aside pile."""
+        while deck:
+            card = deck.pop(0)
+            if card.kind != K.BLANK:
+                return card
+            seat.set_aside.append(card)
+            self.say(seat.index, S.EV_ASIDE, card.id, loot)
+        return None
 
     def enter_npc(self, seat: Seat, card: Card):
         if card.nature == K.PARTY:

@@ -282,8 +282,10 @@ class Encounter(Effects):
         """Reveal n loot cards, play those the policy wants and may play (unique, play_loot
         paid like any card), the rest under the loot deck in reveal order."""
         revealed = []
-        for _ in range(min(n, len(a.loot))):
-            c = a.loot.pop(0)
+        for _ in range(n):
+            c = self.top_card(a, a.loot, 1)
+            if c is None:
+                break
             a.drawn.add(c.id)
             self.note(a.index, c, S.ST_USED)
             self.say(a.index, S.EV_REVEAL, c.id)

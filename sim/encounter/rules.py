@@ -41,30 +41,31 @@ def note(C, p, card, stat):
 
 
 @njit
-def shuffle_deck(C, p):
-    """Fisher-Yates over the draw deck ring (shuffle stream)."""
-    P = C[2]
-    n, h = P[p, S.DECK_N], P[p, S.DECK_HEAD]
-    for i in range(n - 1, 0, -1):
-        j = rand(C, S.SHUFFLE, p, i + 1)
-        a, b = S.DECK + (h + i) % S.CAP, S.DECK + (h + j) % S.CAP
-        P[p, a], P[p, b] = P[p, b], P[p, a]
+def set_aside(C, p, card, loot):
+    """A Blank met on top of a deck leaves the game (the filler takes no hand slot, no zone
+    and no draw); loot: 1 when it was met revealing loot."""
+    C[2][p, S.ASIDE] += 1
+    log(C, p, S.EV_ASIDE, card, loot, 0)
 
 
 @njit
 def draw_card(C, p):
-    """Top card of p's draw deck into its hand; -1 when the deck is empty."""
-    P = C[2]
-    if P[p, S.DECK_N] == 0:
-        return -1
-    card = P[p, S.DECK + P[p, S.DECK_HEAD]]
-    P[p, S.DECK_HEAD] = (P[p, S.DECK_HEAD] + 1) % S.CAP
-    P[p, S.DECK_N] -= 1
-    P[p, S.HAND + P[p, S.HAND_N]] = card
-    P[p, S.HAND_N] += 1
-    C[4][p, card, X_DRAWN] = 1
-    log(C, p, S.EV_DRAW, card, 0, 0)
-    return card
+    """Top card of p's draw deck into its hand, a Blank on top set aside and the next card
+    drawn in its place; -1 when no card is left."""
+    T, P = C[0], C[2]
+    while P[p, S.DECK_N] > 0:
+        card = P[p, S.DECK + P[p, S.DECK_HEAD]]
+        P[p, S.DECK_HEAD] = (P[p, S.DECK_HEAD] + 1) % S.CAP
+        P[p, S.DECK_N] -= 1
+        if T[card, K.C_KIND] == K.BLANK:
+            set_aside(C, p, card, 0)
+            continue
+        P[p, S.HAND + P[p, S.HAND_N]] = card
+        P[p, S.HAND_N] += 1
+        C[4][p, card, X_DRAWN] = 1
+        log(C, p, S.EV_DRAW, card, 0, 0)
+        return card
+    return -1
 
 
 @njit
@@ -75,11 +76,18 @@ def to_bottom(P, p, card):
 
 
 @njit
-def loot_top(P, p):
-    card = P[p, S.LOOTD + P[p, S.LOOT_HEAD]]
-    P[p, S.LOOT_HEAD] = (P[p, S.LOOT_HEAD] + 1) % S.CAP
-    P[p, S.LOOT_N] -= 1
-    return card
+def loot_top(C, p):
+    """Top card of p's loot deck, revealed, a Blank on top set aside and the next card
+    revealed in its place; -1 when no card is left."""
+    T, P = C[0], C[2]
+    while P[p, S.LOOT_N] > 0:
+        card = P[p, S.LOOTD + P[p, S.LOOT_HEAD]]
+        P[p, S.LOOT_HEAD] = (P[p, S.LOOT_HEAD] + 1) % S.CAP
+        P[p, S.LOOT_N] -= 1
+        if T[card, K.C_KIND] != K.BLANK:
+            return card
+        set_aside(C, p, card, 1)
+    return -1
 
 
 @njit
@@ -120,11 +128,6 @@ def card_kw(T, card, kw):
     if T[card, K.C_AB2] == kw:
         v += T[card, K.C_ARG2]
     return v
-
-
-@njit
-def party_size(P, p):
-    return P[p, S.PARTY_N]
 
 
 @njit(inline="always")

@@ -293,9 +293,9 @@ def reveal_loot(C, a, n):
     T, R, P, X, OP = C[0], C[1], C[2], C[4], C[9]
     m = 0
     for _ in range(n):
-        if P[a, S.LOOT_N] == 0:
+        c = loot_top(C, a)
+        if c < 0:
             break
-        c = loot_top(P, a)
         X[a, c, X_DRAWN] = 1
         note(C, a, c, S.ST_USED)
         log(C, a, S.EV_REVEAL, c, 0, 0)
