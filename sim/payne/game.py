@@ -14,6 +14,7 @@ from sim.payne import pool as T
 from sim.payne.batch import Matchup, apply_sets, check_decks, run_batch, validate
 from sim.payne.batch import load_matchup as _load
 from sim.payne.exact import exact_check
+from sim.payne.policy_params import complete
 from sim.payne.reference import reference_batch, replay
 from sim.payne.schema import SCHEMA
 from sim.payne.tuning import TUNING
@@ -58,7 +59,7 @@ def from_manifest(manifest: dict) -> Matchup:
                   for d in manifest["decks"])
     pols = manifest["policies"]
     return Matchup(pool, rules, decks, (pols[0]["name"], pols[1]["name"]),
-                   tuple(np.array(p["params"], dtype=np.float64) for p in pols),
+                   tuple(complete(np.array(p["params"], dtype=np.float64)) for p in pols),
                    manifest.get("folder", ""))
 
 

@@ -2,82 +2,30 @@
 
 from __future__ import annotations
 
-import tomllib
-from pathlib import Path
-
 import numpy as np
 
 from sim.jit import njit
 from sim.payne import pool as T
+from sim.payne.policy_params import (  # noqa: F401  (the parameter slots, read as Pol.X)
+    CHOICE_FIELDS,
+    FIELDS,
+    KIND,
+    KINDS,
+    LIE_RATE,
+    N_PARAMS,
+    PLAIN,
+    PLAY_RATE,
+    PRIOR,
+    RANDOM,
+    load_policies,
+)
 from sim.payne.state import lit, meet
-from sim.problems import InputError, Problem, suggest
 from sim.rng import POLICY, next_below
 
-KIND, PLAY_RATE, LIE_RATE = 0, 1, 2
-N_PARAMS = 3
-KINDS = ("random", "plain", "prior")
-RANDOM, PLAIN, PRIOR = 0, 1, 2
-FIELDS = {"kind": None, "play_rate": (PLAY_RATE, 0.5), "lie_rate": (LIE_RATE, 0.5)}
 UNIT = 1 << 20  # a probability is compared on this grid, from one stream value
-TRUTH = -2  # lie_answer: tell the truth
 
 # Which character a set of side weights is for.
 OWN_OFF, OPP_DEF, OWN_DEF, OPP_OFF = 0, 1, 2, 3
-
-
-def load_policies(path: Path | str) -> dict[str, np.ndarray]:
-    """policies.toml -> {name: parameter vector}; problems name file and line."""
-    path = Path(path)
-    where = str(path)
-    try:
-        text = path.read_bytes().decode("utf-8-sig")
-        data = tomllib.loads(text)
-    except FileNotFoundError:
-        raise InputError([Problem(where, 0, "file not found")]) from None
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
-        raise InputError([Problem(where, getattr(err, "lineno", 0) or 0,
-                                  f"cannot read: {err}")]) from None
-    lines: dict[str, int] = {}
-    section = ""
-    for i, raw in enumerate(text.splitlines(), start=1):
-        head = raw.split("#", 1)[0].strip()
-        if head.startswith("["):
-            section = head.strip("[] ")
-            lines[section] = i
-        elif "=" in head:
-            lines.setdefault(f"{section}.{head.split('=', 1)[0].strip()}", i)
-    problems, out = [], {}
-    for name, table in data.items():
-        line = lines.get(name, 0)
-        if not isinstance(table, dict):
-            problems.append(Problem(where, line, f"policy {name!r} must be a table"))
-            continue
-        vec = np.zeros(N_PARAMS, dtype=np.float64)
-        vec[PLAY_RATE], vec[LIE_RATE] = 0.5, 0.5
-        for key, value in table.items():
-            at = lines.get(f"{name}.{key}", line)
-            if key not in FIELDS:
-                problems.append(Problem(where, at, f"policy {name!r}: unknown field {key!r}"
-                                        f"{suggest(key, FIELDS)}"))
-            elif key == "kind":
-                if value not in KINDS:
-                    problems.append(Problem(where, at, f"policy {name!r}: kind must be one of "
-                                            f"{', '.join(KINDS)}, got {value!r}"))
-                else:
-                    vec[KIND] = KINDS.index(value)
-            elif isinstance(value, bool) or not isinstance(value, int | float) \
-                    or not 0 <= value <= 1:
-                problems.append(Problem(where, at, f"policy {name!r}: {key} must be a number "
-                                        f"in 0..1, got {value!r}"))
-            else:
-                vec[FIELDS[key][0]] = float(value)
-        if "kind" not in table:
-            problems.append(Problem(where, line, f"policy {name!r}: needs kind = one of "
-                                    f"{', '.join(KINDS)}"))
-        out[name] = vec
-    if problems:
-        raise InputError(problems)
-    return out
 
 
 @njit
@@ -111,6 +59,16 @@ def side_odds(table, opp_list, opp_seen, know, odds):
     for s in range(4):
         if know[T.DEF, s] >= 0:
             odds[s] = know[T.DEF, s]
+
+
+@njit
+def attacker_odds(table, opp_list, opp_seen, know, odds):
+    """p(a): the opposing attacker's arrow a is lit, known (a Reveal's answer, a blind change
+    he assumes took: 1/0) or by his unseen offensive copies."""
+    unseen_share(table, opp_list, opp_seen, T.OFF, odds)
+    for a in range(4):
+        if know[T.OFF, a] >= 0:
+            odds[a] = know[T.OFF, a]
 
 
 @njit
@@ -302,7 +260,35 @@ def choose_plays(table, prm, hand, hand_n, allow, ban, opp_lie, out, keys, ctr, 
                     kept_def -= 1
             out[n] = c
             n += 1
-    return n
+    return drop_unused_reveals(table, out, n)
+
+
+@njit
+def changes_arrows(table, c):
+    return (table[c, T.C_EFF1] == T.ARROW_ADVANTAGE or table[c, T.C_EFF1] == T.ARROW_DISADVANTAGE
+            or table[c, T.C_EFF2] == T.ARROW_ADVANTAGE
+            or table[c, T.C_EFF2] == T.ARROW_DISADVANTAGE)
+
+
+@njit
+def drop_unused_reveals(table, out, n):
+    """prior holds a defensive Reveal unless a defensive arrow change is played after it in
+    the window: the answer (a lit arrow of the opposing attacker) serves only to choose the
+    sides of such a change, since the attacker, not the defender, names the side attacked."""
+    m = 0
+    for i in range(n):
+        c = out[i]
+        keep = True
+        if table[c, T.C_ROLE] == T.DEF and is_reveal(table, c):
+            keep = False
+            for j in range(i + 1, n):
+                if table[out[j], T.C_ROLE] == T.DEF and changes_arrows(table, out[j]) \
+                        and not is_reveal(table, out[j]):
+                    keep = True
+        if keep:
+            out[m] = c
+            m += 1
+    return m
 
 
 @njit
@@ -317,7 +303,7 @@ def change_weights(table, geometry, which, own_off, own_def, opp_list, opp_seen,
         for s in range(4):
             w[s] = 2.0 * lit(own_off, meet(geometry, s)) + 1.0 - tmp[s]
     else:
-        unseen_share(table, opp_list, opp_seen, T.OFF, tmp)
+        attacker_odds(table, opp_list, opp_seen, know, tmp)
         for s in range(4):
             if which == OWN_DEF:
                 w[s] = -tmp[meet(geometry, s)]
@@ -342,28 +328,3 @@ def order_sides(prm, w, target_lit, order, keys, ctr, p):
         while j > 0 and sign * w[order[j]] > sign * w[order[j - 1]]:
             order[j], order[j - 1] = order[j - 1], order[j]
             j -= 1
-
-
-@njit
-def reveal_order(order, keys, ctr, p):
-    """The answerer's order of sides for a Reveal: random, from his policy stream."""
-    for s in range(4):
-        order[s] = s
-    for i in range(3, 0, -1):
-        j = next_below(keys, ctr, p, POLICY, i + 1)
-        order[i], order[j] = order[j], order[i]
-
-
-@njit
-def lie_answer(prm, need_lit, belief, order, keys, ctr, p):
-    """Under MayLie: the answer to give (a side or -1 for 'none'), or TRUTH."""
-    if prm[KIND] == RANDOM:
-        if chance(prm, prm[LIE_RATE], keys, ctr, p):
-            return next_below(keys, ctr, p, POLICY, 5) - 1
-        return TRUTH
-    if prm[KIND] == PRIOR:
-        for i in range(4):
-            if lit(belief, order[i]) != need_lit:
-                return order[i]
-        return -1
-    return TRUTH

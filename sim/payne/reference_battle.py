@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.jit import pure
+from sim.payne import answers as A
 from sim.payne import options as O
 from sim.payne import policy as Pol
 from sim.payne import pool as T
@@ -87,12 +88,14 @@ class BattleRules:
         need = 1 if role == T.OFF else 0
         may_lie = sum(self.seats[q].lie) > 0
         order = np.zeros(4, dtype=np.int64)
-        twin(Pol.reveal_order)(order, self.keys, self.ctr, q)
-        answer = Pol.TRUTH
+        twin(A.reveal_order)(self.table, self.geometry, self.prms[q], need, self.in_deck[p],
+                             self.seen[q], self.know[q], np.zeros(8), order, self.keys,
+                             self.ctr, q)
+        answer = A.TRUTH
         if may_lie:
-            answer = twin(Pol.lie_answer)(self.prms[q], need, getattr(self.seats[q],
-                                          f"{attr}_belief"), order, self.keys, self.ctr, q)
-        if answer == Pol.TRUTH:
+            answer = twin(A.lie_answer)(self.prms[q], need, getattr(self.seats[q],
+                                        f"{attr}_belief"), order, self.keys, self.ctr, q)
+        if answer == A.TRUTH:
             mask = getattr(self.seats[q], f"{attr}_mask")
             answer = next((int(s) for s in order if lit(mask, s) == need), -1)
         if not may_lie and card >= 0:
@@ -113,8 +116,12 @@ class BattleRules:
         seat.pending[role].append(c)
         as_what = "booster" if kind == T.BOOSTER else "event"
         self.say(f"  {SEATS[p]} plays {self.name(c)} as {ROLE_WORDS[role]} {as_what}")
-        for eff, arg in ((table[c, T.C_EFF1], table[c, T.C_ARG1]),
-                         (table[c, T.C_EFF2], table[c, T.C_ARG2])):
+        effects = [(table[c, T.C_EFF1], table[c, T.C_ARG1]),
+                   (table[c, T.C_EFF2], table[c, T.C_ARG2])]
+        if twin(A.effect_first)(table, self.prms[p], c, self.keys, self.ctr, p) == 1:
+            effects.reverse()  # the player applies the printed second effect first
+            self.say(f"  {SEATS[p]} applies {T.KEYWORD_NAMES[int(effects[0][0])]} first")
+        for eff, arg in effects:
             eff, arg = int(eff), int(arg)
             if eff == T.ARROW_ADVANTAGE:
                 self.arrow_change(p, role, arg, blind=False)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from sim.jit import njit
+from sim.payne import answers as A
 from sim.payne import options as O
 from sim.payne import policy as Pol
 from sim.payne import pool as T
@@ -216,19 +217,20 @@ def arrow_change(table, R, prms, P, KN, p, role, arg, blind, in_deck, seen, keys
 
 
 @njit
-def reveal(table, prms, P, KN, p, role, keys, ctr, order):
+def reveal(table, R, prms, P, KN, p, role, in_deck, seen, keys, ctr, fw, order):
     """Reveal: the opposing owner names a lit side of his offensive character or an unlit
-    side of his defensive one (first in his order), or 'none'; under MayLie anything.
-    Returns the answer (side or -1)."""
+    side of his defensive one (first in the order his policy gives), or 'none'; under MayLie
+    anything. Returns the answer (side or -1)."""
     q = 1 - p
     c_slot, m_slot, b_slot = character_slots(role)
     need = 1 if role == T.OFF else 0
     may_lie = P[q, LIE_OFF] + P[q, LIE_DEF] > 0
-    Pol.reveal_order(order, keys, ctr, q)
-    answer = Pol.TRUTH
+    A.reveal_order(table, R[O.R_GEOMETRY], prms[q], need, in_deck[p], seen[q], KN[q], fw,
+                   order, keys, ctr, q)
+    answer = A.TRUTH
     if may_lie:
-        answer = Pol.lie_answer(prms[q], need, P[q, b_slot], order, keys, ctr, q)
-    if answer == Pol.TRUTH:
+        answer = A.lie_answer(prms[q], need, P[q, b_slot], order, keys, ctr, q)
+    if answer == A.TRUTH:
         answer = -1
         for i in range(4):
             if lit(P[q, m_slot], order[i]) == need:
@@ -245,7 +247,8 @@ def reveal(table, prms, P, KN, p, role, keys, ctr, order):
 
 @njit
 def play_card(table, R, prms, P, KN, p, c, in_deck, seen, cs, keys, ctr, fw, order, flipped):
-    """Play a booster, event or character-as-event: each effect in print order."""
+    """Play a booster, event or character-as-event: its effects in the order its player
+    chooses."""
     role = table[c, T.C_ROLE]
     seen[1 - p, c] += 1
     if table[c, T.C_KIND] == T.BOOSTER:
@@ -256,9 +259,11 @@ def play_card(table, R, prms, P, KN, p, c, in_deck, seen, cs, keys, ctr, fw, ord
         P[p, PEND_OFF] += 1
     else:
         P[p, PEND_DEF] += 1
+    first = A.effect_first(table, prms[p], c, keys, ctr, p)
     for k in range(2):
-        eff = table[c, T.C_EFF1 if k == 0 else T.C_EFF2]
-        arg = table[c, T.C_ARG1 if k == 0 else T.C_ARG2]
+        e = k ^ first
+        eff = table[c, T.C_EFF1 if e == 0 else T.C_EFF2]
+        arg = table[c, T.C_ARG1 if e == 0 else T.C_ARG2]
         if eff == T.ARROW_ADVANTAGE:
             arrow_change(table, R, prms, P, KN, p, role, arg, False, in_deck, seen, keys, ctr,
                          fw, order, flipped)
@@ -266,7 +271,7 @@ def play_card(table, R, prms, P, KN, p, c, in_deck, seen, cs, keys, ctr, fw, ord
             arrow_change(table, R, prms, P, KN, p, 1 - role, arg, True, in_deck, seen, keys,
                          ctr, fw, order, flipped)
         elif eff == T.REVEAL:
-            reveal(table, prms, P, KN, p, 1 - role, keys, ctr, order)
+            reveal(table, R, prms, P, KN, p, 1 - role, in_deck, seen, keys, ctr, fw, order)
         elif eff == T.AUTO_WIN:
             P[p, AUTO_OFF if role == T.OFF else AUTO_DEF] = 1
         elif eff == T.BAN:
