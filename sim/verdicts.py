@@ -82,22 +82,25 @@ def reference_series(arms: Arms, refs: list[int], n: int) -> np.ndarray:
     return np.mean([arms.wins[r][:n].astype(float) for r in refs], axis=0)
 
 
-def table(arms: Arms, decks: dict[int, list[int]], refs: dict[int, list[int]],
+def table(arms: Arms, decks: dict[tuple, list[int]], refs: dict[tuple, list[int]],
           labels: dict[str, str], kinds: dict[str, str]) -> pd.DataFrame:
     """One row per card: its worth (the win rate it adds to its deck) and its worth
-    relative to the deck's median card, each with its standard error, paired by match."""
+    relative to the median card of its deck and group, each with its standard error,
+    paired by match."""
     rows = []
-    for seat, members in decks.items():
-        ref_names = " / ".join(labels[arms.variants[r].card] for r in refs[seat])
+    for (seat, group), members in decks.items():
+        ref = refs[(seat, group)]
+        ref_names = " / ".join(labels[arms.variants[r].card] for r in ref)
         for i in members:
             v, n = arms.variants[i], arms.n(i)
             worth, worth_se = contrast(arms.base[seat][:n].astype(float) - arms.wins[i])
-            is_ref = i in refs[seat]
+            is_ref = i in ref
             rel, rel_se = (0.0, 0.0) if is_ref else contrast(
-                reference_series(arms, refs[seat], n) - arms.wins[i])
+                reference_series(arms, ref, n) - arms.wins[i])
             rows.append({"seat": seat, "deck": arms.m.decks[seat].name, "card": v.card,
                          "name": v.name, "label": labels.get(v.card, v.name),
-                         "kind": kinds.get(v.card, ""), "copies": v.copies, "n": n,
+                         "kind": kinds.get(v.card, ""), "group": group,
+                         "copies": v.copies, "n": n,
                          "worth": worth, "worth_se": worth_se, "relative": rel,
                          "relative_se": rel_se, "reference": is_ref,
                          "median_card": ref_names})
@@ -126,9 +129,13 @@ def card_verdicts(game, m, seed: int, precision: Precision = Precision(),
     variants, skipped = legality.split(game, [
         v for v in game.ablations(m) if not flagged or kinds.get(v.card) in flagged])
     arms = Arms(game, m, variants, seed)
-    decks: dict[int, list[int]] = {}
+    # A game may judge like against like (its card pool's verdict_groups); otherwise every
+    # flagged card of a deck is judged against the deck's one median card.
+    groups = dict(zip(pool["ids"], pool.get("verdict_groups") or [""] * len(pool["ids"]),
+                      strict=True))
+    decks: dict[tuple[int, str], list[int]] = {}
     for i, v in enumerate(variants):
-        decks.setdefault(v.seat, []).append(i)
+        decks.setdefault((v.seat, groups[v.card]), []).append(i)
     target, rounds = precision.start, 0
     todo = list(range(len(variants)))
     while True:
@@ -154,7 +161,7 @@ def card_verdicts(game, m, seed: int, precision: Precision = Precision(),
     return out
 
 
-def members_index(decks: dict[int, list[int]], df: pd.DataFrame, row: int) -> int:
+def members_index(decks: dict[tuple, list[int]], df: pd.DataFrame, row: int) -> int:
     """The variant index of a row of the table (rows follow the decks' member order)."""
     flat = [i for members in decks.values() for i in members]
     return flat[row]

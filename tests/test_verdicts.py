@@ -152,3 +152,28 @@ def test_bad_precision_is_refused(bad):
 
     with pytest.raises(InputError):
         card_verdicts(Fake(), Matchup(BASE), 1, bad)
+
+
+class Grouped(Fake):
+    """The same game, judging like against like: x, a and b in one group, c, e and d in
+    another (deck A); deck B in one group."""
+
+    def describe(self, m):
+        d = super().describe(m)
+        group = {"x": "g1", "a": "g1", "b": "g1", "c": "g2", "e": "g2", "d": "g2"}
+        d["card_pool"]["verdict_groups"] = [group.get(c, "") for c in d["card_pool"]["ids"]]
+        return d
+
+
+def test_verdicts_judge_a_card_against_the_median_of_its_group():
+    v = card_verdicts(Grouped(), Matchup(BASE), 1, Precision(start=500, max_matches=64_000))
+    refs = v[v.reference].groupby(["deck", "group"]).card.apply(set)
+    # g1's median card is a or b (worth 0.02); g2's is the middle of d 0, e 0.012 and
+    # c 0.02 by their estimates: e or c, never d.
+    assert refs.loc[("A", "g1")] <= {"a", "b"}
+    assert len(refs.loc[("A", "g2")]) == 1 and refs.loc[("A", "g2")] <= {"c", "e"}
+    s = v.set_index("card")
+    assert s.loc["x", "verdict"] == "over-powered"
+    # d is measured against g2's median card, not deck A's (which is worth 0.02)
+    ref = WORTH[0][next(iter(refs.loc[("A", "g2")]))]
+    assert s.loc["d", "relative"] == pytest.approx(-ref, abs=0.004)

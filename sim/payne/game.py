@@ -40,9 +40,22 @@ def describe(m: Matchup) -> dict:
         "card_pool": {"ids": list(pool.ids), "names": list(pool.names),
                       "kinds": [T.KINDS[k] for k in pool.table[:, T.C_KIND]],
                       "sha256": pool.sha256, "path": pool.path, "texts": list(pool.texts),
-                      "table": pool.table.tolist()},
+                      "table": pool.table.tolist(), "verdict_groups": verdict_groups(pool)},
         "histogram_labels": {"round_points": ["0", "1", "2"]},
     }
+
+
+def verdict_groups(pool) -> list[str]:
+    """Like is judged against like: a character against the median character of its role in
+    the same deck (a role's count decides whether a deck can field, which is deck building,
+    not a card's strength), boosters and events against each other."""
+    out = []
+    for row in pool.table:
+        if row[T.C_KIND] == T.CHARACTER:
+            out.append(f"{T.ROLES[row[T.C_ROLE]]} character")
+        else:
+            out.append("booster or event")
+    return out
 
 
 def from_manifest(manifest: dict) -> Matchup:
