@@ -14,6 +14,7 @@ from sim.payne import pool as T
 from sim.payne.batch import Matchup, apply_sets, check_decks, run_batch
 from sim.payne.batch import load_matchup as _load
 from sim.payne.exact import exact_check
+from sim.payne.lint import LINT
 from sim.payne.reference import reference_batch, replay
 from sim.payne.schema import SCHEMA
 from sim.payne.tuning import TUNING
@@ -212,6 +213,7 @@ GAME = Game(
     },
     exact_check=exact_check,
     tuning=TUNING,
+    lint=LINT,
 )
 
 FOLDER = Path(__file__).resolve().parents[2] / "decks" / "payne"
