@@ -10,6 +10,7 @@ import typer
 
 from sim.cli import app
 from sim.cli_shared import (
+    Folder,
     Matches,
     Quiet,
     Results,
@@ -232,8 +233,7 @@ def matchup(
 
 @app.command()
 def lint(
-    folder: Annotated[str | None, typer.Option(
-        help="game folder, or a registered game's name (default: the first game)")] = None,
+    folder: Folder = None,
     matches: Annotated[int, typer.Option("--matches", "-n", min=1,
                                          help="matches per setting")] = 400,
     seed: Seed = 1,
