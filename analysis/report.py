@@ -111,6 +111,7 @@ def build_report(run_path: Path | str) -> tuple[Path, Path]:
         page.figure(plots.plot_headline(table), title)
 
     _card_sections(page, run)
+    _dead_cards_section(page, run)
 
     page.section("Exact check", "Monte Carlo against the game's exact solution, where the "
                  "setting is covered: |z| > 4 is flagged.")
@@ -203,6 +204,29 @@ def _verdict_section(page: Page, run) -> None:
     page.table(v.sort_values(["deck", "relative"], ascending=False)[
         ["deck", "label", "copies", "n", "worth", "relative", "relative_lo", "relative_hi",
          "p_adjusted", "verdict"]])
+
+
+def _dead_cards_section(page: Page, run) -> None:
+    """Cards of a flagged kind that a seat held and its policy never played in this run."""
+    from analysis.usage import card_usage, dead_cards
+
+    expr = run.schema.get("played", "")
+    page.section("Dead cards", "Cards of a kind that gets balance verdicts, in a seat's deck, "
+                 f"that its policy never played in this run (played: {expr or 'not declared'})"
+                 ". Cards in play from the start are not judged. `cardlab lint` checks every "
+                 "policy of the folder.")
+    if not expr:
+        page.text("The game declares no played statistic.")
+        return
+    use = card_usage(run.cards, run.schema, run.card_kinds, run.manifest.get("starting"))
+    dead = dead_cards(use)
+    page.text(f"{len(dead)} dead of {int(use.judged.sum())} cards judged.", flag=bool(len(dead)))
+    if len(dead):
+        decks, pols = run.deck_names, run.policy_names
+        dead.insert(0, "deck", [f"{decks[s]} ({pols[s]})" for s in dead.seat])
+        dead.insert(2, "name", dead.card.map(run.card_names))
+        page.table(dead[["deck", "card", "name", "kind", "matches_in_deck", "matches_drawn",
+                         "played"]])
 
 
 def _write_atomic(path: Path, text: str) -> None:

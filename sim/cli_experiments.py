@@ -10,6 +10,7 @@ import typer
 
 from sim.cli import app
 from sim.cli_shared import (
+    Folder,
     Matches,
     Quiet,
     Results,
@@ -255,3 +256,68 @@ def matchup(
 
     typer.echo(matchup_matrix(root).to_string())
     typer.echo(f"round robin: {root}")
+
+
+@app.command()
+def lint(
+    folder: Folder = None,
+    matches: Annotated[int, typer.Option("--matches", "-n", min=1,
+                                         help="matches per setting")] = 400,
+    seed: Seed = 1,
+    policy: Annotated[list[str] | None, typer.Option(
+        "--policy", help="a policy of the folder, both seats (repeatable; default: every "
+        "policy in policies.toml)")] = None,
+    rules: RuleChanges = None,
+    out: Annotated[Path | None, typer.Option(
+        help="write the findings: FILE.json, else parquet")] = None,
+):
+    """What does nothing and what is dominated: card fields and rule options that leave
+    every record byte-identical on the same seeds under every policy, cards no policy
+    plays, and cards no better than another of their kind at no lower cost. Exit 0 with
+    findings: lint informs."""
+    import json
+
+    from sim import game as registry
+    from sim.lint import lint as run
+
+    target = folder or str(registry.default_folder())
+    res = guarded(lambda: run(target, policy, parse_overrides(rules), matches, seed))
+    f = res.findings
+    c = res.checked
+    for kind, cols in (("inert card field", ["card", "name", "field", "edit", "settings"]),
+                       ("inert rule option", ["option", "edit", "settings"]),
+                       ("dead card", ["card", "name", "kind", "decks", "evidence"]),
+                       ("dominated card", ["card", "name", "kind", "edit", "other_card",
+                                           "other_name", "evidence"])):
+        rows = f[f.finding == kind]
+        if kind == "dominated card":
+            rows = rows.rename(columns={"edit": "relation", "other_card": "by",
+                                        "other_name": "by name"})
+            cols = ["card", "name", "kind", "relation", "by", "by name", "evidence"]
+        if not len(rows):
+            typer.echo(f"{kind}s: none")
+            continue
+        print_frame(rows, f"{kind}s: {len(rows)}", cols)
+        if kind.startswith("inert"):
+            typer.echo(f"evidence: records byte-identical (matches, histograms, card "
+                       f"statistics), matches 0..{matches - 1} of seed {seed}, in every setting "
+                       f"that holds the card or option (counted under settings) of: "
+                       f"{'; '.join(c['settings'])}")
+    for line in res.skipped:
+        typer.echo(f"not tried (not legal with the folder's decks): {line}")
+    for note in res.notes:
+        typer.echo(f"note: {note}")
+    counts = ", ".join(f"{(f.finding == k).sum()} {k}s" for k in
+                       ("inert card field", "inert rule option", "dead card", "dominated card"))
+    typer.echo(f"lint of {c['game']}: {len(c['settings'])} setting(s), {c['card_edits']} card "
+               f"edits, {c['rule_variants']} rule variants, {c['batches']:,} batches, "
+               f"{c['matches_played']:,} matches in {c['seconds']} s: {counts}")
+    if out is not None:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        if out.suffix == ".json":
+            out.write_text(json.dumps({"checked": c, "skipped": res.skipped, "notes": res.notes,
+                                       "findings": f.to_dict(orient="records")}, indent=2,
+                                      default=str) + "\n", encoding="utf-8")
+        else:
+            f.to_parquet(out, index=False)
+        typer.echo(f"findings: {out}")

@@ -67,6 +67,9 @@ class Schema:
     log_columns: dict[str, str] = dataclasses.field(default_factory=dict)
     log_rows: int = 2048
     worth_label: str = ""  # sensitivity's extra column when the game prices cards exactly
+    # A pandas expression of the card statistics that counts a card played or used (e.g.
+    # "played + hit"); a card of a flagged kind that scores 0 is dead. "": not declared.
+    played: str = ""
 
     @property
     def all_card_stats(self) -> dict[str, str]:
@@ -168,6 +171,36 @@ def seat_policy(matchup, seat: int, vector, name: str):
 
 
 @dataclass(frozen=True)
+class Dominance:
+    """How `cardlab lint` ranks two cards of one kind: a card is dominated by another whose
+    `same` fields are equal, whose costs are no higher (lower is better) and whose benefits
+    are no lower (higher is better). Field names are columns of Lint.cards."""
+
+    costs: tuple[str, ...] = ()
+    benefits: tuple[str, ...] = ()
+    same: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Lint:
+    """The optional hooks behind `cardlab lint`.
+
+    - rule_variants(matchup) -> [dict]: every rule option's alternative values, one changed
+      option a dict (e.g. {"strikers_after": "hand"}); a numeric option its neighbour.
+    - cards(matchup) -> DataFrame: the pool, one row per card: id, name, kind and every
+      field `dominance` names, as numbers (words as codes).
+    - dominance: which of those fields are costs, benefits, or must be equal.
+    - edits(matchup) -> [Variant], optional: the card edits tried for inert fields when
+      value_edits leaves out fields a designer wants linted (default: value_edits).
+    """
+
+    rule_variants: Callable[[Any], list[dict]]
+    cards: Callable[[Any], Any]
+    dominance: Dominance
+    edits: Callable[[Any], list[Variant]] | None = None
+
+
+@dataclass(frozen=True)
 class Game:
     """One registered game. Every callable takes and returns the game's own matchup type,
     which must have `.decks` (each with `.name`) and `.policy_names`.
@@ -180,7 +213,9 @@ class Game:
       match's row of the matches table).
     - describe(matchup) -> JSON-able dict for the manifest with at least "decks" (list of
       {"name": ...}), "policies" (list of {"name": ...}), "rules" (dict) and "card_pool"
-      ({"ids", "names", "kinds", "sha256"}); from_manifest(manifest) -> the same matchup.
+      ({"ids", "names", "kinds", "sha256"}), and optionally "starting" (per seat, the ids
+      of cards in play from the start, never played from a hand: never judged dead);
+      from_manifest(manifest) -> the same matchup.
     - check_paths(paths) -> (notes, problems): the validator.
     - with_rules(matchup, changes: dict) -> matchup; InputError on a bad option.
     - value_edits(matchup, cards: list[str] | None) -> [Variant]: +1 on each numeric card
@@ -197,6 +232,8 @@ class Game:
       P(histogram value >= value)); None when the setting is not covered.
     - tuning: Tuning, optional: policy parameters and card values for `cardlab tune`
       (its default value range), `cardlab train` and trained policies in `cardlab skill`.
+    - lint: Lint, optional: rule variants, the card table and its dominance declaration for
+      `cardlab lint` (without it, lint tries value_edits and reports dead cards only).
     A game's own commands, if any, live in `sim/GAME/commands.py` as `mount(app)`, read
     without importing the game. The compiled code of a game lives in its own package,
     whose sources key its cache.
@@ -220,6 +257,7 @@ class Game:
     validate: Callable[[Any], list[Any]] | None = None
     exact_check: Callable[..., Any] | None = None
     tuning: Tuning | None = None
+    lint: Lint | None = None
 
 
 # The registry: game name -> "module:attribute" of its Game, imported on first use so that

@@ -46,6 +46,7 @@ SCHEMA = Schema(
                 "succeeded": "successes: quest completed, striker won, defender won, loot "
                 "played, other card's turn went its owner's way"},
     use_success=("used", "succeeded"),
+    played="played",
     flag_kinds=("characteristic", "npc", "action", "location", "loot", "quest"),
     sections=(
         ("Quests", "Quests completed per quest attempted, by deck, with Wilson 95% intervals "
@@ -84,6 +85,9 @@ def describe(m) -> dict:
                       "kinds": list(pool.kinds), "sha256": pool.sha256,
                       "table": pool.table.tolist()},
         "histogram_labels": {"pc_death": [str(t) for t in range(DEATH_BINS)]},
+        # The PC and its starting characteristics are in play from the start, never played.
+        "starting": [[pool.ids[c] for c in (d.pc, *d.chars) if c not in d.draw + d.loot]
+                     for d in m.decks],
     }
 
 
@@ -184,6 +188,7 @@ def _exact(m, rec):
     return exact_check(m, rec)
 
 
+from sim.encounter.lint import LINT  # noqa: E402
 from sim.encounter.tuning import TUNING  # noqa: E402
 from sim.encounter.variants import SWEEPS, ablations, value_edits  # noqa: E402
 from sim.game import Game  # noqa: E402
@@ -206,4 +211,5 @@ GAME = Game(
     validate=_validate,
     exact_check=_exact,
     tuning=TUNING,
+    lint=LINT,
 )

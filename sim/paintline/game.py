@@ -11,6 +11,7 @@ import numpy as np
 from sim.game import Game
 from sim.paintline import edits, tuning
 from sim.paintline.batch import Matchup, run_batch, with_arsenals
+from sim.paintline.lint import LINT
 from sim.paintline.schema import LENGTH, SCHEMA, TOP_STEP
 
 
@@ -157,4 +158,5 @@ GAME = Game(
     worth=edits.worth,
     exact_check=exact_check,
     tuning=tuning.TUNING,
+    lint=LINT,
 )

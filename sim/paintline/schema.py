@@ -81,6 +81,7 @@ SCHEMA = Schema(
     },
     card_stats={k: v for k, v in CARD_STATS.items() if k not in CARD_STATS_COMMON},
     use_success=("hit", "landed"),
+    played="played + hit",
     flag_kinds=("basic_shot", "trick_shot", "enhancement"),
     rates=(Rate("{a} wins when serving first", "winner == 0 and first_server == 0",
                 "first_server == 0"),

@@ -14,6 +14,7 @@ from sim.payne import pool as T
 from sim.payne.batch import Matchup, apply_sets, check_decks, run_batch, validate
 from sim.payne.batch import load_matchup as _load
 from sim.payne.exact import exact_check
+from sim.payne.lint import LINT
 from sim.payne.policy_params import complete
 from sim.payne.reference import reference_batch, replay
 from sim.payne.schema import SCHEMA
@@ -227,6 +228,7 @@ GAME = Game(
     validate=validate,
     exact_check=exact_check,
     tuning=TUNING,
+    lint=LINT,
 )
 
 FOLDER = Path(__file__).resolve().parents[2] / "decks" / "payne"

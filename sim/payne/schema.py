@@ -63,6 +63,7 @@ SCHEMA = Schema(
                                           bins=ROUND_BINS, axis="points in the round")},
     card_stats=CARD_STATS,
     use_success=("battles", "battles_won"),
+    played="fielded + played_event + played_booster",
     flag_kinds=("character", "booster", "event"),
     rates=(_rate("{a} attack succeeds", "attack_wins_a", "attacks_a"),
            _rate("{b} attack succeeds", "attack_wins_b", "attacks_b"),

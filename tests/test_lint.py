@@ -1,0 +1,140 @@
+"""`cardlab lint`: inert card fields and rule options, dead cards and dominated cards, with
+expected values from the rules as written (docs/encounter-rules.md)."""
+
+import json
+import shutil
+
+import pytest
+
+from sim.lint import lint, option_variants
+
+from .conftest import ROOT
+from .test_cli import cardlab
+
+ENCOUNTER = ROOT / "decks" / "encounter"
+
+# The strike NPCs of the two sample decks (orc-warband: Goblin, Wolf Pack, Troll, Dragon,
+# Gladiator; grey-expedition: Politician, Drone) and the Damage a defender of orc-warband
+# deals: Orc Berserker's own, and Vorpal Blade's and Spiked Gauntlet's on its PC.
+STRIKER_TOUGHNESS = {(c, "tough") for c in ("goblin", "wolf-pack", "troll", "dragon",
+                                            "gladiator", "politician", "drone")}
+DEFENDER_DAMAGE = {(c, "arg1") for c in ("orc-berserker", "vorpal-blade", "spiked-gauntlet")}
+STRIKER_DAMAGE = {(c, "arg1") for c in ("troll", "dragon", "gladiator")}
+
+
+def inert_fields(findings) -> set:
+    rows = findings[findings.finding == "inert card field"]
+    return set(zip(rows.card, rows.field, strict=True))
+
+
+@pytest.fixture(scope="module")
+def discard():
+    """Random play, default rules (strikers_after = discard). The random policy reads no
+    card value, so whatever a field changes under it, the rules change."""
+    return lint(ENCOUNTER, ["random"], {}, 400, 1)
+
+
+def test_striker_toughness_and_defender_damage_do_nothing_when_strikers_are_discarded(
+        discard):
+    # Combat: the loser takes 1 wound plus the winner's Damage and is killed at 0
+    # toughness left, a striker "to B's discard"; "a striker fights once a turn", and at
+    # the settle step surviving strikers go to B's discard too. Killed or not, a striker
+    # ends the turn in the discard pile and never fights again: the wounds a defender's
+    # Damage adds and the toughness they count against change nothing.
+    inert = inert_fields(discard.findings)
+    assert STRIKER_TOUGHNESS <= inert
+    assert DEFENDER_DAMAGE <= inert
+    # A striker's own Damage wounds the defender, who stays in play: never inert.
+    assert not STRIKER_DAMAGE & inert
+    evidence = discard.findings[discard.findings.card == "goblin"].evidence.iat[0]
+    assert "byte-identical" in evidence and "random" in evidence
+
+
+def test_they_matter_when_surviving_strikers_go_back_to_hand():
+    # strikers_after = hand: a surviving striker returns to its owner's hand and strikes
+    # again, so whether a combat kills it counts. A toughness-1 striker dies of any lost
+    # combat and survives a plain loss at toughness 2; a defender's Damage (less Ward)
+    # decides whether a toughness-2 striker dies.
+    res = lint(ENCOUNTER, ["random"], {"strikers_after": "hand"}, 400, 1)
+    inert = inert_fields(res.findings)
+    assert not {("goblin", "tough"), ("wolf-pack", "tough"), ("orc-berserker", "arg1")} & inert
+
+
+def test_encounter_mode_options_do_nothing_outside_encounter_mode(discard):
+    # "Encounter mode (encounter_mode = true)": its strikers, strengths, objective,
+    # argument and points are read only in that mode, which is off in rules.toml.
+    rows = discard.findings[discard.findings.finding == "inert rule option"]
+    assert {"encounter_strikers", "encounter_strengths", "encounter_objective",
+            "encounter_arg", "encounter_points"} <= set(rows.option)
+    assert not {"strikers_after", "encounter_mode", "hand_size", "combat_tie"} & set(rows.option)
+
+
+def test_medic_is_dead_under_the_scripted_policies():
+    # careful and aggressive "boost what makes a held quest's objective hold, else most
+    # strength per cost": Medic (support NPC, Heal 1, no stat) adds nothing an objective
+    # of grey-expedition's quests (INT, DEX, PLACE, UNHURT) reads and no strength, so
+    # neither ever plays it. Trainer (+1 strength) they play.
+    res = lint(ENCOUNTER, ["careful", "aggressive"], {}, 200, 1)
+    dead = res.findings[res.findings.finding == "dead card"]
+    assert "medic" in set(dead.card) and "trainer" not in set(dead.card)
+    row = dead[dead.card == "medic"].iloc[0]
+    assert row.decks == "grey-expedition" and row.kind == "npc"
+    assert "careful: drawn in" in row.evidence and "aggressive: drawn in" in row.evidence
+    assert row.evidence.count("played 0") == 2
+    # The PC and its starting characteristics are in play from the start: never judged.
+    assert not {"orc", "grey", "brawny", "keen-mind"} & set(dead.card)
+
+
+def test_random_play_leaves_medic_alive(discard):
+    # random is uniform over the legal options: an affordable Medic gets played.
+    assert "medic" not in set(discard.findings[discard.findings.finding == "dead card"].card)
+
+
+def test_a_dominated_card_in_a_copy_of_the_folder_is_found(tmp_path):
+    folder = tmp_path / "encounter"
+    shutil.copytree(ENCOUNTER, folder)
+    cards = folder / "cards.csv"
+    # Goblin: strike NPC, cost 1, int 0, str 4, tough 1. Runt costs more for the same;
+    # Chief costs as much for more strength, so nothing of its kind dominates it.
+    runt = "goblin-runt,Goblin Runt,npc,strike,0,,,2,,,0,4,1,,,,,,,,,,,,,Strike NPC."
+    chief = "goblin-chief,Goblin Chief,npc,strike,0,,,1,,,1,5,1,,,,,,,,,,,,,Strike NPC."
+    cards.write_text(cards.read_text(encoding="utf-8") + f"{runt}\n{chief}\n",
+                     encoding="utf-8")
+    res = lint(folder, ["careful"], {}, 20, 1)
+    dom = res.findings[res.findings.finding == "dominated card"]
+    runt_by = dom[dom.card == "goblin-runt"]
+    assert {"goblin", "bandit", "goblin-chief"} <= set(runt_by.other_card)
+    assert set(runt_by.edit) == {"dominated"}
+    assert "cost 2 vs 1" in runt_by[runt_by.other_card == "goblin"].evidence.iat[0]
+    assert "goblin-chief" not in set(dom.card)
+    assert "goblin" in set(dom[dom.other_card == "goblin-chief"].card)
+
+
+def test_option_variants():
+    values = {"tie": "a", "flag": False, "n": 3, "top": 9, "ladder": [1, 2]}
+    got = option_variants(values, {"tie": ("a", "b", "c")}, {"n": (0, 9), "top": (1, 9)})
+    assert got == [{"tie": "b"}, {"tie": "c"}, {"flag": True}, {"n": 4}, {"top": 8}]
+
+
+def test_cli_writes_findings_and_exits_0(tmp_path):
+    out = tmp_path / "lint.json"
+    res = cardlab("lint", "--folder", "payne", "-n", "30", "--policy", "plain", "--out",
+                  str(out))
+    assert res.returncode == 0, res.stderr
+    assert "lint of payne" in res.stdout and "dominated cards" in res.stdout
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert data["checked"]["settings"] == ["plain (offense vs defense)"]
+    assert any(f["finding"] == "dominated card" for f in data["findings"])
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--folder", "/no/such/folder"], "no such game folder"),
+    (["--folder", "encounter", "--policy", "nope"], "unknown policy 'nope'"),
+    (["--folder", "encounter", "--rules", "no_such_option=1"], "no_such_option"),
+    (["--folder", "encounter", "--rules", "strikers_after=sideways"], "strikers_after"),
+])
+def test_bad_input_exits_2(args, words):
+    res = cardlab("lint", "-n", "10", *args)
+    assert res.returncode == 2, (args, res.stdout, res.stderr)
+    assert "error:" in res.stderr and words in res.stderr
+    assert "Traceback" not in res.stderr
