@@ -130,7 +130,7 @@ def plot_verdicts(df, ax=None):
                         fmt="o", color=c, capsize=2, label=verdict)
     ax.axvline(0, color="#888888", linewidth=1)
     ax.set_yticks(y, [f"{n} ({deck})" for n, deck in zip(d.label, d.deck, strict=True)])
-    ax.set_xlabel("win rate the card adds to its deck, against the deck's median card")
+    ax.set_xlabel("win rate one copy adds to its deck, against the deck's median card")
     ax.legend(frameon=False, fontsize=8)
     return ax
 

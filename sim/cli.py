@@ -257,10 +257,10 @@ def verdicts(
                           quiet)
     a = df.attrs
     print_frame(df.sort_values(["deck", "relative"], ascending=False),
-                f"card verdicts: worth against the deck's median card, margin "
+                f"card verdicts: worth per copy against the deck's median card, margin "
                 f"+-{min_effect:g} ({a['matches']:,} matches, {a['seconds']:.0f} s)",
-                ["deck", "label", "copies", "n", "worth", "relative", "relative_lo",
-                 "relative_hi", "p_adjusted", "verdict"])
+                ["deck", "label", "group", "copies", "n", "worth", "worth_per_copy",
+                 "relative", "relative_lo", "relative_hi", "p_adjusted", "verdict"])
     print_skipped(df)
 
 

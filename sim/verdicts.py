@@ -69,24 +69,26 @@ class Arms:
         return len(self.wins[i])
 
 
+def per_copy(arms: Arms, i: int, n: int) -> np.ndarray:
+    """Per match, the win rate card i adds to its deck, per copy it has: a three-of and a
+    one-of are judged on the strength of one card."""
+    v = arms.variants[i]
+    return (arms.base[v.seat][:n].astype(float) - arms.wins[i][:n]) / max(v.copies, 1)
+
+
 def median_arms(arms: Arms, members: list[int]) -> list[int]:
-    """The deck's median card by estimated worth: one card, or the middle two."""
-    worth = {i: float(arms.base[arms.variants[i].seat][:arms.n(i)].mean()
-                      - arms.wins[i].mean()) for i in members}
+    """The group's median card by estimated worth per copy: one card, or the middle two."""
+    worth = {i: float(per_copy(arms, i, arms.n(i)).mean()) for i in members}
     order = sorted(members, key=lambda i: (worth[i], arms.variants[i].card))
     k = len(order)
     return sorted({order[(k - 1) // 2], order[k // 2]})
 
 
-def reference_series(arms: Arms, refs: list[int], n: int) -> np.ndarray:
-    return np.mean([arms.wins[r][:n].astype(float) for r in refs], axis=0)
-
-
 def table(arms: Arms, decks: dict[tuple, list[int]], refs: dict[tuple, list[int]],
           labels: dict[str, str], kinds: dict[str, str]) -> pd.DataFrame:
-    """One row per card: its worth (the win rate it adds to its deck) and its worth
-    relative to the median card of its deck and group, each with its standard error,
-    paired by match."""
+    """One row per card: its worth (the win rate all its copies add to its deck), and its
+    worth per copy relative to the median card of its deck and group, each with its
+    standard error, paired by match."""
     rows = []
     for (seat, group), members in decks.items():
         ref = refs[(seat, group)]
@@ -95,13 +97,15 @@ def table(arms: Arms, decks: dict[tuple, list[int]], refs: dict[tuple, list[int]
             v, n = arms.variants[i], arms.n(i)
             worth, worth_se = contrast(arms.base[seat][:n].astype(float) - arms.wins[i])
             is_ref = i in ref
+            mine = per_copy(arms, i, n)
             rel, rel_se = (0.0, 0.0) if is_ref else contrast(
-                reference_series(arms, ref, n) - arms.wins[i])
+                mine - np.mean([per_copy(arms, r, n) for r in ref], axis=0))
             rows.append({"seat": seat, "deck": arms.m.decks[seat].name, "card": v.card,
                          "name": v.name, "label": labels.get(v.card, v.name),
                          "kind": kinds.get(v.card, ""), "group": group,
                          "copies": v.copies, "n": n,
-                         "worth": worth, "worth_se": worth_se, "relative": rel,
+                         "worth": worth, "worth_se": worth_se,
+                         "worth_per_copy": float(mine.mean()), "relative": rel,
                          "relative_se": rel_se, "reference": is_ref,
                          "median_card": ref_names})
     return pd.DataFrame(rows)

@@ -63,6 +63,7 @@ def test_consensus_needs_the_anchor_and_two_others():
 BASE = 0.5
 WORTH = {0: {"x": 0.10, "a": 0.02, "b": 0.02, "c": 0.02, "e": 0.012, "d": 0.0},
          1: {"y": 0.02, "f": 0.02, "g": 0.02, "h": -0.05}}
+COPIES: dict[str, int] = {}
 U = np.random.default_rng(7).random(200_000)
 
 
@@ -109,7 +110,7 @@ class Fake:
         for seat, cards in WORTH.items():
             for c, w in cards.items():
                 p = BASE - w if seat == 0 else BASE + w
-                out.append(Variant(c, seat, Matchup(p), c, c.upper(), copies=2))
+                out.append(Variant(c, seat, Matchup(p), c, c.upper(), copies=COPIES.get(c, 1)))
         out.append(Variant("coach", 0, Matchup(0.0), "coach", "COACH"))
         out.append(Variant("bad", 0, Matchup(0.3, legal=False), "bad", "BAD"))
         return out
@@ -177,3 +178,14 @@ def test_verdicts_judge_a_card_against_the_median_of_its_group():
     # d is measured against g2's median card, not deck A's (which is worth 0.02)
     ref = WORTH[0][next(iter(refs.loc[("A", "g2")]))]
     assert s.loc["d", "relative"] == pytest.approx(-ref, abs=0.004)
+
+
+def test_verdicts_judge_worth_per_copy(monkeypatch):
+    # x's four copies add 0.10 in all: 0.025 a copy, within the margin of the median card's
+    # 0.02 a copy; with one copy it is 0.08 above it.
+    monkeypatch.setitem(COPIES, "x", 4)
+    v = card_verdicts(Fake(), Matchup(BASE), 1, Precision(start=500, max_matches=64_000))
+    x = v.set_index("card").loc["x"]
+    assert x.worth == pytest.approx(0.10, abs=0.02)
+    assert x.worth_per_copy == pytest.approx(x.worth / 4)
+    assert x.relative == pytest.approx(0.005, abs=0.004) and x.verdict != "over-powered"
