@@ -53,14 +53,14 @@ def survival_words(spec: dict) -> tuple[str, str, str]:
     the schema's axis and `subject` (what the share is of, e.g. "PCs alive at this turn")."""
     axis = spec.get("axis") or spec["label"]
     subject = spec.get("subject") or f"counts reaching this value ({spec['label']})"
-    return axis, f"share of {subject}", f"share ending at this {axis} (of those reaching it)"
+    return axis, f"share of {subject}", "share ending here, of those reaching it"
 
 
 def _ylabel(ax, text: str) -> None:
     """A y label wrapped to the figure's height rather than cut off at its edge."""
     import textwrap
 
-    ax.set_ylabel(textwrap.fill(text, 36))
+    ax.set_ylabel(textwrap.fill(text, 30))
 
 
 def _value_axis(ax, bins, labels) -> None:
@@ -113,7 +113,7 @@ def plot_survival(df, ax=None, labels=("A", "B"), xlabel="value",
 
 
 def plot_hazard(df, ax=None, labels=("A", "B"), xlabel="value",
-                ylabel="share ending at this value (of those reaching it)"):
+                ylabel="share ending here, of those reaching it"):
     """Per-bin hazard: the share of counts that stop at this value among those at risk
     there, with Wilson 95% intervals."""
     ax = _ax(ax)
@@ -123,7 +123,8 @@ def plot_hazard(df, ax=None, labels=("A", "B"), xlabel="value",
         c = SEAT_COLOURS[seat]
         ax.errorbar(d.bin + (seat - 0.5) * 0.3, d.hazard,
                     yerr=_err(d.hazard, d.hazard_lo, d.hazard_hi), fmt="o", color=c,
-                    capsize=3, markersize=4, label=labels[seat])
+                    capsize=3 if len(d) <= FEW_BINS else 0, markersize=3,
+                    elinewidth=1, label=labels[seat])
     first = df[df.seat == df.seat.min()]
     _value_axis(ax, first.bin, first["label"])
     ax.set_xlabel(xlabel)
