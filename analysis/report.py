@@ -148,7 +148,8 @@ def _survival_section(page: Page, run, measure: str, spec: dict, seats) -> None:
         cut = int(curve.censored.sum())
         total = int(curve.groupby("seat").n.first().sum())
         note = (f"Kaplan-Meier: the {ylabel} by {owner}, with 95% pointwise bands "
-                f"(Greenwood). {cut:,} of {total:,} counts were cut short "
+                "(Greenwood; before any count has ended, Wilson's for none ending among "
+                f"those at risk). {cut:,} of {total:,} counts were cut short "
                 "before they ended (censored at their last value): they stay at risk up to "
                 "it instead of being dropped. Hazard: the share ending at a value among "
                 "those at risk there (Wilson 95%).")
