@@ -44,38 +44,94 @@ def plot_headline(df, ax=None):
     return ax
 
 
-def plot_survival(df, ax=None, labels=("A", "B"), xlabel="value"):
-    """P(value >= k) per seat with bands; the exact curve dashed where present."""
+FEW_BINS = 15  # an axis of this many bins or fewer names every bin
+MAX_TICKS = 12  # a longer one gets at most this many intervals (13 labels)
+
+
+def survival_words(spec: dict) -> tuple[str, str, str]:
+    """(x label, survival y label, hazard y label) of a histogram in the game's words:
+    the schema's axis and `subject` (what the share is of, e.g. "PCs alive at this turn")."""
+    axis = spec.get("axis") or spec["label"]
+    subject = spec.get("subject") or f"counts reaching this value ({spec['label']})"
+    return axis, f"share of {subject}", "share ending here, of those reaching it"
+
+
+def _ylabel(ax, text: str) -> None:
+    """A y label wrapped to the figure's height rather than cut off at its edge."""
+    import textwrap
+
+    ax.set_ylabel(textwrap.fill(text, 30))
+
+
+def _value_axis(ax, bins, labels) -> None:
+    """Ticks of an axis of histogram bins: every bin's own label when few, otherwise at
+    most MAX_TICKS + 1 evenly spaced ones, each with its bin's label."""
+    from matplotlib.ticker import FuncFormatter, MaxNLocator
+
+    bins, labels = list(bins), [str(x) for x in labels]
+    if not bins:
+        return
+    ax.set_xlim(bins[0] - 0.5, bins[-1] + 0.5)
+    if len(bins) <= FEW_BINS:
+        ax.set_xticks(bins, labels)
+        return
+    names = dict(zip(bins, labels, strict=True))
+    ax.xaxis.set_major_locator(MaxNLocator(nbins=MAX_TICKS, integer=True, min_n_ticks=2))
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: names.get(int(round(x)), "")))
+
+
+def _shown(df):
+    """The bins a curve is drawn over: up to one past the last value anyone reached."""
+    at = df["at_risk"] if "at_risk" in df else df["k"]
+    reached = df.loc[at > 0, "bin"]
+    last = min(reached.max() + 1, df.bin.max()) if len(reached) else df.bin.max()
+    return df[df.bin <= last]
+
+
+def plot_survival(df, ax=None, labels=("A", "B"), xlabel="value",
+                  ylabel="share of counts reaching this value"):
+    """The share of counts reaching each value per seat with 95% bands (Kaplan-Meier when
+    df is measure_km's), drawn over bin numbers with the bins' labels; the exact curve
+    dashed where present."""
     ax = _ax(ax)
+    df = _shown(df)
     for seat in (0, 1):
-        d = df[df.seat == seat]
+        d = df[(df.seat == seat) & df.rate.notna()]
         c = SEAT_COLOURS[seat]
-        ax.plot(d["label"], d.rate, "-", color=c, linewidth=2,
-                label=f"{labels[seat]} (simulated)")
-        ax.fill_between(d["label"], d.lo, d.hi, color=c, alpha=0.2)
+        ax.plot(d.bin, d.rate, "-", color=c, linewidth=2, label=f"{labels[seat]} (simulated)")
+        ax.fill_between(d.bin, d.lo, d.hi, color=c, alpha=0.2)
         if "exact" in d and d.exact.notna().any():
-            ax.plot(d["label"], d.exact, "o--", color=c, markersize=4, linewidth=1,
+            ax.plot(d.bin, d.exact, "o--", color=c, markersize=4, linewidth=1,
                     label=f"{labels[seat]} (exact)")
+    first = df[df.seat == df.seat.min()]
+    _value_axis(ax, first.bin, first["label"])
     ax.set_xlabel(xlabel)
-    ax.set_ylabel("P(value >= k)")
+    _ylabel(ax, ylabel)
     ax.set_ylim(0, 1.02)
     ax.legend(frameon=False)
     return ax
 
 
-def plot_hazard(df, ax=None, labels=("A", "B"), xlabel="value"):
-    """Per-bin hazard: P(the count stops at this value | it reached it)."""
+def plot_hazard(df, ax=None, labels=("A", "B"), xlabel="value",
+                ylabel="share ending here, of those reaching it"):
+    """Per-bin hazard: the share of counts that stop at this value among those at risk
+    there, with Wilson 95% intervals."""
     ax = _ax(ax)
+    df = _shown(df)
     for seat in (0, 1):
-        d = df[(df.seat == seat) & (df.k > 0)]
+        d = df[(df.seat == seat) & df.hazard.notna()]
         c = SEAT_COLOURS[seat]
-        x = np.asarray(d["label"], dtype=float)
-        ax.errorbar(x + (seat - 0.5) * 0.3, d.hazard,
+        ax.errorbar(d.bin + (seat - 0.5) * 0.3, d.hazard,
                     yerr=_err(d.hazard, d.hazard_lo, d.hazard_hi), fmt="o", color=c,
-                    capsize=3, label=labels[seat])
+                    capsize=3 if len(d) <= FEW_BINS else 0, markersize=3,
+                    elinewidth=1, label=labels[seat])
+    first = df[df.seat == df.seat.min()]
+    _value_axis(ax, first.bin, first["label"])
     ax.set_xlabel(xlabel)
-    ax.set_ylabel("P(stops here | reached)")
-    ax.set_ylim(0, 1.02)
+    _ylabel(ax, ylabel)
+    # Small hazards are the usual case: the axis ends just above the highest band.
+    top = np.nanmax(df.hazard_hi.to_numpy(dtype=float), initial=0.0)
+    ax.set_ylim(0, min(1.02, max(0.05, 1.1 * top)))
     ax.legend(frameon=False)
     return ax
 

@@ -139,24 +139,32 @@ def build_report(run_path: Path | str) -> tuple[Path, Path]:
 
 
 def _survival_section(page: Page, run, measure: str, spec: dict, seats) -> None:
-    """One declared histogram: survival by seat with bands, hazards, Kaplan-Meier."""
-    surv = survival.histogram_survival(run, measure)
-    axis = spec.get("axis") or spec["label"]
-    page.section(f"Survival: {spec['label']}", f"P(value >= k) by {spec['seat']} with 95% "
-                 "Wilson bands, and the hazard P(stops at k | reached k). Dashed: the exact "
-                 "solution, where the setting is one the game's exact solver covers.")
-    labels = tuple(f"{d} as {spec['seat']}" for d in seats)
-    page.figure(plots.plot_survival(surv, labels=labels, xlabel=axis), f"{measure} survival")
-    page.figure(plots.plot_hazard(surv, labels=labels, xlabel=axis), f"{measure} hazard")
-    cols = ["seat", "label", "k", "n", "rate", "lo", "hi", "hazard"] + (
-        ["exact"] if "exact" in surv else [])
-    page.table(surv[surv.n > 0][cols].head(40))
+    """One declared histogram: the share of counts reaching each value by seat with 95%
+    bands (Kaplan-Meier when the game marks counts cut short), the hazard, and the table
+    of every value at which anyone is at risk."""
+    curve = survival.survival_curve(run, measure)
+    xlabel, ylabel, hazard = plots.survival_words(spec)
+    owner = spec["seat"]
     if spec.get("censored"):
-        km = survival.measure_km(run, measure)
-        if len(km):
-            page.text(f"Kaplan-Meier of {spec['label']}: {int(km.censored.max()):,} counts "
-                      "cut short before they ended are censored.")
-            page.table(km[km.value <= 12][["seat", "value", "survival", "lo", "hi", "n"]])
+        cut = int(curve.censored.sum())
+        total = int(curve.groupby("seat").n.first().sum())
+        note = (f"Kaplan-Meier: the {ylabel} by {owner}, with 95% pointwise bands "
+                "(Greenwood; before any count has ended, Wilson's for none ending among "
+                f"those at risk). {cut:,} of {total:,} counts were cut short "
+                "before they ended (censored at their last value): they stay at risk up to "
+                "it instead of being dropped. Hazard: the share ending at a value among "
+                "those at risk there (Wilson 95%).")
+    else:
+        note = (f"The {ylabel} by {owner} with 95% Wilson bands, and the hazard: the share "
+                "ending at a value among those reaching it. Dashed: the exact solution, "
+                "where the setting is one the game's exact solver covers.")
+    page.section(f"Survival: {spec['label']}", note)
+    labels = tuple(f"{d} as {owner}" for d in seats)
+    page.figure(plots.plot_survival(curve, labels=labels, xlabel=xlabel, ylabel=ylabel),
+                f"{measure}: {ylabel}")
+    page.figure(plots.plot_hazard(curve, labels=labels, xlabel=xlabel, ylabel=hazard),
+                f"{measure} hazard")
+    page.table(survival.survival_table(curve, seats, value=xlabel))
 
 
 def _card_sections(page: Page, run) -> None:

@@ -43,6 +43,9 @@ class Histogram:
     # Per seat, a pandas expression of the match columns: the value at which that seat's
     # count was cut short before it ended (censored, for Kaplan-Meier), -1 for none.
     censored: tuple[str, ...] = ()
+    # What the survival curve's share is of, after "share of": who is still counted at a
+    # value, e.g. "PCs alive at this turn" (the y axis; empty in manifests written before).
+    subject: str = ""
 
 
 @dataclass(frozen=True)

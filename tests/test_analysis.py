@@ -87,9 +87,11 @@ def test_histogram_survival_and_hazard_by_hand(tmp_path):
 
 def test_kaplan_meier_with_a_censored_rally(tmp_path):
     km = survival.measure_km(hand_run(tmp_path), "length")
-    s = km[km.seat == 0].set_index("value").survival
-    # Two rallies end at 0, one at 1, one is cut short (censored) at 1.
-    assert s.loc[0] == pytest.approx(0.5) and s.loc[1] == pytest.approx(0.25)
+    s = km[km.seat == 0].set_index("bin")
+    # Two rallies end at 0, one at 1, one is cut short (censored) at 1: all four reach 0,
+    # half reach 1 (1 - 2/4), and half of the two at risk at 1 end there (0.5 * (1 - 1/2)).
+    assert s.at_risk.loc[:2].tolist() == [4, 2, 0]
+    assert s.rate.loc[:2].tolist() == pytest.approx([1.0, 0.5, 0.25])
 
 
 def test_headline_and_card_metrics_by_hand(tmp_path):

@@ -40,7 +40,8 @@ SCHEMA = Schema(
     histograms={"pc_death": Histogram(
         "PC killed in turn", "the PC's owner", DEATH_BINS, "game turn",
         censored=("turns * (pc_death_turn_a < 0) - (pc_death_turn_a >= 0)",
-                  "turns * (pc_death_turn_b < 0) - (pc_death_turn_b >= 0)"))},
+                  "turns * (pc_death_turn_b < 0) - (pc_death_turn_b >= 0)"),
+        subject="PCs alive at this turn")},
     card_stats={"played": "copies played", "used": "uses: quest attempted, striker fought, "
                 "party NPC defended, loot revealed, other card played",
                 "succeeded": "successes: quest completed, striker won, defender won, loot "
