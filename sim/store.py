@@ -177,6 +177,10 @@ def read_table(run_path: Path | str, name: str, chunks: list[int] | None = None)
     frames = [pd.read_parquet(p / f"{name}.parquet") for p in folders]
     if not frames:
         raise StoreError(f"{run_path}: no complete chunks")
+    # A chunk without rows (no histogram count in it) reads back with an empty category
+    # list, and concatenating it would turn a categorical column into objects: the table
+    # would depend on the chunking.
+    frames = [f for f in frames if len(f)] or frames[:1]
     df = pd.concat(frames, ignore_index=True)
     if name == "cards":
         keys = ["seat", "card"]

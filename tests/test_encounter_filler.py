@@ -204,37 +204,61 @@ def test_blanks_added_alone_move_the_win_rate_under_one_point():
     assert abs(pv - pb) < 0.01 and abs(pv - pb) + half < 0.025, (pb, pv, half)
 
 
-def free_cantrip(m):
-    """The matchup's pool with one more card, Free Insight: an instant of the boost step,
-    cost 0, Draw 1; and Grey's four Hex strike actions replaced by four of it."""
+def with_card(m, row, cid, name, kind):
+    """The matchup's pool with one more card (its row of the card table); its index."""
     pool = m.pool
-    row = np.zeros(K.N_COLS, dtype=np.int64)
-    row[K.C_KIND], row[K.C_NATURE], row[K.C_STEP] = K.ACTION, K.INSTANT, K.S_BOOST
-    row[K.C_AB1], row[K.C_ARG1] = K.DRAW, 1
     new = len(pool)
-    pool = Pool(pool.path, pool.ids + ("free-insight",), pool.names + ("Free Insight",),
-                pool.kinds + ("action",), np.vstack([pool.table, row]), pool.lines + (0,),
-                pool.sha256)
-    return swapped(replace(m, pool=pool), 1, HEX, new), new
+    pool = Pool(pool.path, pool.ids + (cid,), pool.names + (name,), pool.kinds + (kind,),
+                np.vstack([pool.table, row]), pool.lines + (0,), pool.sha256)
+    return replace(m, pool=pool), new
 
 
 def test_a_card_with_no_effect_is_worth_nothing():
     """What "no effect" means here: every card drawn takes a hand slot until it leaves, so a
-    card the policy never plays is a dead card, not nothing, and the Hex cards cost a slot
-    until Grey plays them on an Orc quest. A card with no effect must leave the hand at once,
-    free, bringing the next card, as the filler does: Free Insight (an instant, cost 0,
-    Draw 1, of the boost step), which careful always plays in its first boost step; the cards
-    drawn and the deck left are those of the Blank in its place. What is left of it is when
-    the next card comes: at the boost step instead of the draw step (its owner may have
-    spent its pool on something else by then). Ablation of its four copies: worth (baseline
-    minus variant, paired on the same seeds) with a 95% interval that covers 0 and lies within
-    +-1 point. Under the old Blank the variant held four dead cards and the worth came out
-    at +32.6 points (+31.7 .. +33.5)."""
-    m, new = free_cantrip(BASE)
+    card the policy never plays is a dead card, not nothing, wherever hand slots bind. They
+    do not when the opening hand holds the whole draw deck (hand_size 24, decks cut to 24):
+    then a card no rule ever lets its owner play changes nothing. Paper Tiger, a strike NPC
+    of strike cost 99 (no strike budget reaches it), four copies in Grey's deck in place of
+    its last four cards: its ablation worth (baseline minus variant, paired on the same
+    seeds) is exactly 0 for every policy, match by match. The filler may not reorder the
+    other cards (hand order breaks the policies' ties)."""
+    row = np.zeros(K.N_COLS, dtype=np.int64)
+    row[K.C_KIND], row[K.C_NATURE], row[K.C_COST] = K.NPC, K.STRIKE, 99
+    row[K.C_STR], row[K.C_TOUGH] = 1, 1
+    for policy in ("random", "careful", "aggressive"):
+        m = GAME.with_rules(GAME.load_matchup(FOLDER, "orc-warband", "grey-expedition",
+                                              policy, None, {}, []),
+                            {"draw_deck_size": 24, "hand_size": 24})
+        m, tiger = with_card(m, row, "paper-tiger", "Paper Tiger", "npc")
+        orc, grey = m.decks
+        grey = replace(grey, draw=grey.draw[:20] + (tiger,) * 4)
+        m = replace(m, decks=(replace(orc, draw=orc.draw[:24]), grey))
+        assert GAME.validate(m) == []
+        (v,) = [v for v in GAME.ablations(m) if v.card == "paper-tiger"]
+        base, var = GAME.run_batch(m, 4000, 41), GAME.run_batch(v.matchup, 4000, 41)
+        d = paired_difference(var.wins(1), base.wins(1))
+        assert d["lo"] <= 0 <= d["hi"] and -0.01 <= d["lo"] and d["hi"] <= 0.01, d
+        assert (var.matches[:, :4] == base.matches[:, :4]).all()  # winner, end, first, turns
+
+
+def test_a_card_that_leaves_the_hand_at_once_is_worth_almost_nothing():
+    """Under the standard rules the nearest thing to no effect is a card that leaves the
+    hand at once, free, bringing the next card, as the filler does: Free Insight (an instant
+    of the boost step, cost 0, Draw 1), which careful always plays in its first boost step;
+    the cards drawn and the deck left are those of the Blank in its place. What is left of
+    it is when the next card comes: at the boost step instead of the draw step (its owner
+    may have spent its pool on something else by then). Four copies in place of Grey's Hex
+    cards: ablation worth within +-1 point (95% interval). Under the old Blank the variant
+    held four dead cards and the worth came out at +32.6 points (+31.7 .. +33.5)."""
+    row = np.zeros(K.N_COLS, dtype=np.int64)
+    row[K.C_KIND], row[K.C_NATURE], row[K.C_STEP] = K.ACTION, K.INSTANT, K.S_BOOST
+    row[K.C_AB1], row[K.C_ARG1] = K.DRAW, 1
+    m, new = with_card(BASE, row, "free-insight", "Free Insight", "action")
+    m = swapped(m, 1, HEX, new)
     assert GAME.validate(m) == []
     (v,) = [v for v in GAME.ablations(m) if v.card == "free-insight"]
     assert v.seat == 1 and v.copies == 4
     base = GAME.run_batch(m, N, 31).wins(1)
     var = GAME.run_batch(v.matchup, N, 31).wins(1)
     d = paired_difference(var, base)  # base - variant: the card's worth
-    assert d["lo"] <= 0 <= d["hi"] and -0.01 <= d["lo"] and d["hi"] <= 0.01, d
+    assert -0.01 <= d["lo"] and d["hi"] <= 0.01, d

@@ -13,9 +13,7 @@ from sim.encounter.policy import (
     OPT_HAND,
     RANDOM,
     discard_pick,
-    heal_target,
     pick_option,
-    wound_target,
 )
 from sim.encounter.rules import (
     X_USES,
@@ -35,6 +33,18 @@ from sim.encounter.rules import (
     unique_ok,
     wound,
     wound_striker,
+)
+from sim.encounter.targets import (
+    cancel_count,
+    cancel_target,
+    gear_target,
+    heal_target,
+    party_target,
+    revive_count,
+    revive_target,
+    striker_count,
+    striker_target,
+    ward_target,
 )
 from sim.jit import njit
 
@@ -85,45 +95,6 @@ def played(C, p, card, other):
 
 
 @njit
-def cancel_target(C, arg):
-    """Cancel: the strongest striker still to fight with strike cost <= arg, -1 none."""
-    T, G = C[0], C[3]
-    best, bv = -1, -1
-    for k in range(G[S.S_N]):
-        c = G[S.SCARD + k]
-        if G[S.SSTATE + k] == 0 and T[c, K.C_COST] <= arg and T[c, K.C_STR] > bv:
-            best, bv = k, T[c, K.C_STR]
-    return best
-
-
-@njit
-def striker_target(C, arg):
-    """A's Wound: a striker it kills (the strongest such), else the strongest, -1 none."""
-    T, G = C[0], C[3]
-    best, bv = -1, -1
-    for k in range(G[S.S_N]):
-        c = G[S.SCARD + k]
-        if G[S.SSTATE + k] < 2:
-            v = T[c, K.C_STR] + (100 if T[c, K.C_TOUGH] - G[S.SWOUND + k] <= arg else 0)
-            if v > bv:
-                best, bv = k, v
-    return best
-
-
-@njit
-def revive_target(C, p, arg):
-    """Revive: the costliest party or support NPC of cost <= arg in p's discard pile."""
-    T, P = C[0], C[2]
-    best, bv = -1, -1
-    for i in range(P[p, S.DISC_N]):
-        c = P[p, S.DISC + i]
-        if (T[c, K.C_KIND] == K.NPC and T[c, K.C_NATURE] != K.STRIKE and T[c, K.C_COST] <= arg
-                and T[c, K.C_COST] > bv and unique_ok(C, p, c)):
-            best, bv = i, T[c, K.C_COST]
-    return best
-
-
-@njit
 def enter_npc(C, p, card):
     """A party or support NPC enters play."""
     T, P = C[0], C[2]
@@ -147,10 +118,11 @@ def resolve(C, p, kw, arg, src):
         else:
             G[S.MIGHT_B] += arg
     elif kw == K.WARD:
-        if p != a and G[S.C_STRIKER] >= 0:
-            G[S.SWARD + G[S.C_STRIKER]] += arg
-        elif p == a and G[S.C_DEF] >= 0:
-            P[p, S.PWARD + G[S.C_DEF]] += arg
+        who = ward_target(C, p)
+        if p != a and who >= 0:
+            G[S.SWARD + who] += arg
+        elif p == a and who >= 0:
+            P[p, S.PWARD + who] += arg
         elif p == a:
             P[p, S.PC_WARD] += arg
     elif kw == K.HEAL:
@@ -171,18 +143,18 @@ def resolve(C, p, kw, arg, src):
             enter_npc(C, p, card)
             log(C, p, S.EV_REVIVE, card, 0, 0)
     elif kw == K.CANCEL:
-        k = cancel_target(C, arg)
-        if k >= 0 and p == a:
+        k = cancel_target(C, p, arg) if p == a else -1
+        if k >= 0:
             G[S.SSTATE + k] = 2
             discard(P, 1 - a, G[S.SCARD + k])
             log(C, p, S.EV_CANCEL, G[S.SCARD + k], 0, 0)
     elif kw == K.WOUND:
         if p == a:
-            k = striker_target(C, arg)
+            k = striker_target(C, p, arg)
             if k >= 0:
                 wound_striker(C, k, arg)
         else:
-            wound(C, a, wound_target(C, a), arg)
+            wound(C, a, party_target(C, p, a), arg)
     elif kw == K.HEX:
         G[S.HEX] += arg
     elif kw == K.AMBUSH:
@@ -196,11 +168,11 @@ def usable(C, p, kw, arg, step):
     if step == K.S_COMBAT:
         return kw == K.MIGHT or kw == K.WARD
     if kw == K.CANCEL:
-        return p == G[S.ACTIVE] and cancel_target(C, arg) >= 0
+        return p == G[S.ACTIVE] and cancel_count(C, arg) > 0
     if kw == K.WOUND:
-        return p != G[S.ACTIVE] or striker_target(C, arg) >= 0
+        return p != G[S.ACTIVE] or striker_count(C) > 0
     if kw == K.REVIVE:
-        return revive_target(C, p, arg) >= 0
+        return revive_count(C, p, arg) > 0
     return kw == K.HEAL or kw == K.DRAW
 
 
@@ -339,7 +311,7 @@ def play_from_hand(C, p, i):
         push(P, p, S.BULW, S.BULW_N, c)
         played(C, p, c, True)
     else:
-        P[p, S.ATT_ON + P[p, S.ATT_N]] = -1
+        P[p, S.ATT_ON + P[p, S.ATT_N]] = gear_target(C, p)
         push(P, p, S.ATT, S.ATT_N, c)
         played(C, p, c, True)
 

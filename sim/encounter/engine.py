@@ -58,6 +58,7 @@ def set_up(C, D):
         P[p, S.PC] = D[p, D_PC]
         P[p, S.LOC] = -1
         P[p, S.DEATH_TURN] = -1
+        P[p, S.SENT] = -1
         may = 1 | card_may(T, D[p, D_PC]) | card_may(T, D[p, D_CH1]) | card_may(T, D[p, D_CH2])
         for i in range(D[p, D_NDRAW]):
             may |= card_may(T, D[p, D_DRAW + i])

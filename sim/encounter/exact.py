@@ -8,7 +8,7 @@ from math import comb, sqrt
 import numpy as np
 
 from sim.encounter import codes as K
-from sim.encounter.policy import M_STYLE, RANDOM
+from sim.encounter.policy import FIRST, M_FIRST, PICK_RANDOM
 
 
 def combat_outcome(s_def, s_str, i_def, i_str, tie, dmg_def=0, dmg_str=0):
@@ -37,15 +37,18 @@ def _pc(m, p):
 
 
 def p_first(m) -> float:
-    """P(deck A goes first): the PC of higher intelligence chooses (a die on a tie);
-    careful and aggressive choose themselves, random flips a coin."""
+    """P(deck A goes first): the PC of higher intelligence chooses (a die on a tie) by its
+    policy's `first`: itself (first), the other (second), or a coin (random)."""
     i0, i1 = _pc(m, 0)["int"], _pc(m, 1)["int"]
     if i0 == i1:
-        return 0.5
+        # Each seat chooses half the time: A goes first when it picks itself or B picks A.
+        return sum(0.5 if m.policies[c][M_FIRST] == PICK_RANDOM else
+                   float((m.policies[c][M_FIRST] == FIRST) == (c == 0)) for c in (0, 1)) / 2
     chooser = 0 if i0 > i1 else 1
-    if m.policies[chooser][M_STYLE] == RANDOM:
+    how = m.policies[chooser][M_FIRST]
+    if how == PICK_RANDOM:
         return 0.5
-    return 1.0 if chooser == 0 else 0.0
+    return 1.0 if (how == FIRST) == (chooser == 0) else 0.0
 
 
 def encounter_chain(m) -> dict:

@@ -19,17 +19,83 @@ from sim.encounter.rules import (
     race_ok,
     rand,
     stat,
-    tough_left,
 )
 from sim.jit import njit
 from sim.problems import InputError, Problem, suggest
 
 STYLES = ("random", "careful", "aggressive")
 RANDOM, CAREFUL, AGGRESSIVE = 0, 1, 2
-M_STYLE, M_RATIO = 0, 1  # policy vector: style, cost_ratio in thousandths
-N_PARAMS = 2
 O_KIND, O_WHERE, O_CARD = 0, 1, 2  # option row: 0 card from hand (where: position) or
 OPT_HAND, OPT_ABILITY = 0, 1  # 1 an in-play card's ability (where: keyword slot 0/1)
+
+# The policy vector: one integer per parameter. A choice holds the index of its word; the
+# first word of every choice is "random" (uniform on the seat's policy stream), so a choice's
+# code 0 (PICK_RANDOM) reads the same for all of them in the kernel.
+(M_STYLE, M_RATIO, M_FIRST, M_CANCEL, M_WOUND_S, M_WOUND_P, M_REVIVE, M_WARD, M_HEAL,
+ M_GEAR, M_DEFEAT, M_HEAL_VALUE) = range(12)
+N_PARAMS = 12
+PICK_RANDOM = 0
+# name: (slot, words, the random policy's default, careful's and aggressive's default);
+# words None: a number (cost_ratio and heal_value in thousandths, defeat_check a bool).
+PARAMS = {
+    "style": (M_STYLE, STYLES, "random", None),
+    "cost_ratio": (M_RATIO, None, 0.75, 0.75),
+    "first": (M_FIRST, ("random", "first", "second"), "random", "first"),
+    "cancel": (M_CANCEL, ("random", "strongest"), "random", "strongest"),
+    "wound_striker": (M_WOUND_S, ("random", "kill"), "random", "kill"),
+    "wound_party": (M_WOUND_P, ("random", "weakest"), "random", "weakest"),
+    "revive": (M_REVIVE, ("random", "costliest"), "random", "costliest"),
+    "ward": (M_WARD, ("random", "combatant"), "random", "combatant"),
+    "heal": (M_HEAL, ("random", "most_wounded", "pc_first"), "random", "most_wounded"),
+    "gear": (M_GEAR, ("random", "pc"), "random", "pc"),
+    "defeat_check": (M_DEFEAT, None, False, False),
+    "heal_value": (M_HEAL_VALUE, None, 0, 0),
+}
+FIRST, SECOND = 1, 2
+HEAL_MOST, HEAL_PC = 1, 2
+
+
+def _number(name: str, value) -> int | None:
+    """A number parameter's integer in the vector, None when out of its range."""
+    if name == "defeat_check":
+        return int(value) if isinstance(value, bool) else None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    if name == "cost_ratio" and 0 < value <= 100:
+        return round(value * 1000)
+    if name == "heal_value" and 0 <= value <= 100:
+        return round(value * 1000)
+    return None
+
+
+def policy_vector(table: dict) -> tuple[np.ndarray, list[str]]:
+    """One policies.toml table -> (parameter vector, problems in words). Parameters not
+    given take their style's default (random: every choice random)."""
+    v = np.zeros(N_PARAMS, dtype=np.int64)
+    bad = []
+    style = table.get("style", "random")
+    if style not in STYLES:
+        bad.append(f"style {style!r} is not one of {', '.join(STYLES)}"
+                   f"{suggest(str(style), STYLES)}")
+        style = "random"
+    for name, (slot, words, rnd, scripted) in PARAMS.items():
+        value = table.get(name, style if name == "style" else (
+            rnd if style == "random" else scripted))
+        if words is None:
+            got = _number(name, value)
+            if got is None:
+                bad.append(f"bad setting {name} = {value!r}")
+            else:
+                v[slot] = got
+        elif value in words:
+            v[slot] = words.index(value)
+        else:
+            bad.append(f"{name} {value!r} is not one of {', '.join(words)}"
+                       f"{suggest(str(value), words)}")
+    for key in table:
+        if key not in PARAMS:
+            bad.append(f"unknown setting {key!r}{suggest(key, PARAMS)}")
+    return v, bad
 
 
 def load_policies(path: Path | str) -> dict[str, np.ndarray]:
@@ -51,20 +117,8 @@ def load_policies(path: Path | str) -> dict[str, np.ndarray]:
         if not isinstance(table, dict):
             problems.append(Problem(p, line, f"{name!r} must be a table [{name}]"))
             continue
-        v = np.zeros(N_PARAMS, dtype=np.int64)
-        v[M_RATIO] = 750
-        for key, value in table.items():
-            if key == "style" and value in STYLES:
-                v[M_STYLE] = STYLES.index(value)
-            elif key == "style":
-                problems.append(Problem(p, line, f"policy {name}: style {value!r} is not one of "
-                                        f"{', '.join(STYLES)}{suggest(str(value), STYLES)}"))
-            elif key == "cost_ratio" and isinstance(value, int | float) and 0 < value <= 100:
-                v[M_RATIO] = round(value * 1000)
-            else:
-                problems.append(Problem(p, line, f"policy {name}: bad setting {key} = {value!r}"
-                                        f"{suggest(key, ('style', 'cost_ratio'))}"))
-        out[name] = v
+        out[name], bad = policy_vector(table)
+        problems += [Problem(p, line, f"policy {name}: {b}") for b in bad]
     if problems:
         raise InputError(problems)
     return out
@@ -72,10 +126,14 @@ def load_policies(path: Path | str) -> dict[str, np.ndarray]:
 
 @njit
 def choose_first(C, p):
-    """The chooser's pick of the first player: careful and aggressive go first."""
-    if C[7][p, M_STYLE] == RANDOM:
-        return rand(C, S.POLICY, p, 2)
-    return p
+    """The chooser's pick of the first player (first: itself, second: the other, random:
+    a coin on its policy stream)."""
+    how = C[7][p, M_FIRST]
+    if how == FIRST:
+        return p
+    if how == SECOND:
+        return 1 - p
+    return rand(C, S.POLICY, p, 2)
 
 
 @njit(inline="always")
@@ -195,6 +253,7 @@ def boost_score(C, p, kind, card, kw, arg):
     gain = (T[card, K.C_STR] * 1000 + (T[card, K.C_INT] + T[card, K.C_DEX]) * 300) * reach
     gain += T[card, K.C_TOUGH] * 300 + (card_kw(T, card, K.DAMAGE) + card_kw(
         T, card, K.SNEAK) + card_kw(T, card, K.BUDGET)) * 500
+    gain += card_kw(T, card, K.HEAL) * C[7][p, M_HEAL_VALUE]  # a wound healed a turn
     if T[card, K.C_KIND] == K.LOCATION and P[p, S.LOC] >= 0:
         old = P[p, S.LOC]
         gain -= (T[old, K.C_STR] * 1000 + (T[old, K.C_INT] + T[old, K.C_DEX]) * 300) * reach
@@ -256,6 +315,12 @@ def quest_pick(C, p, forced):
                 if obj != K.O_UNHURT and obj != K.O_DEFEAT and not objective_holds(
                         C, p, obj, T[c, oc + 1]):
                     ok = False
+        for oc in (K.C_OBJ1, K.C_OBJ2):
+            # DEFEAT n holds only if the other player sends n strikers: it is played when
+            # the other player sent at least n against this player's last quest.
+            sent = P[1 - p, S.SENT]
+            if M[p, M_DEFEAT] == 1 and T[c, oc] == K.O_DEFEAT and 0 <= sent < T[c, oc + 1]:
+                ok = False
         if ok and T[c, K.C_QPOINTS] > bv:
             best, bv = i, T[c, K.C_QPOINTS]
     return cheap if best < 0 and forced else best
@@ -319,29 +384,6 @@ def pick_defender(C, a, k, n):
     if win != -2:
         return win
     return npc if npc != -2 else -1
-
-
-@njit
-def heal_target(C, p):
-    """target of Heal: the most wounded party character (the PC on ties), -2 for none."""
-    P = C[2]
-    best, bv = -1, P[p, S.PC_WOUNDS]
-    for k in range(P[p, S.PARTY_N]):
-        if P[p, S.PWOUND + k] > bv:
-            best, bv = k, P[p, S.PWOUND + k]
-    return best if bv > 0 else -2
-
-
-@njit
-def wound_target(C, a):
-    """target of B's Wound: A's character with the least toughness left (the PC on ties)."""
-    P = C[2]
-    best, bv = -1, tough_left(C, a, -1)
-    for k in range(P[a, S.PARTY_N]):
-        t = tough_left(C, a, k)
-        if t < bv:
-            best, bv = k, t
-    return best
 
 
 @njit

@@ -11,7 +11,7 @@ import numpy as np
 
 from sim.encounter import codes as K
 from sim.encounter import state as S
-from sim.encounter.policy import M_RATIO, M_STYLE, STYLES
+from sim.encounter.policy import PARAMS
 from sim.encounter.reference_state import Card
 from sim.encounter.reference_turn import Encounter
 from sim.records import BatchRecords
@@ -23,7 +23,7 @@ class Table:
     def __init__(self, m):
         self.cards = [Card(i, row) for i, row in enumerate(m.pool.table)]
         self.rules = dict(m.rules)
-        self.styles = [(STYLES[int(v[M_STYLE])], int(v[M_RATIO])) for v in m.policies]
+        self.styles = [policy_words(v) for v in m.policies]
         self.decks = m.decks
         self.in_deck = [sorted(d.counts()) for d in m.decks]
 
@@ -31,6 +31,12 @@ class Table:
         g = Encounter(self.cards, self.rules, self.styles, seed, index, log_rows)
         g.play(self.decks)
         return g
+
+
+def policy_words(vector) -> dict:
+    """A policy vector as {parameter: its word, or its number as stored}."""
+    return {name: words[int(vector[slot])] if words else int(vector[slot])
+            for name, (slot, words, _, _) in PARAMS.items()}
 
 
 def record_of(g: Encounter) -> list[int]:

@@ -91,7 +91,7 @@ class Effects(Match):
         elif card.nature == K.BULWARK:
             seat.bulwark.append(card)
         else:
-            seat.gear.append(card)
+            seat.gear.append((card, policy.gear_target(self, seat)))
         self.played(seat, card, True)
 
     # -- keywords ------------------------------------------------------------------------------
@@ -102,12 +102,11 @@ class Effects(Match):
         if kw == K.MIGHT:
             self.might[0 if mine else 1] += arg
         elif kw == K.WARD:
-            if not mine and self.combat is not None:
-                self.combat[0].ward += arg
-            elif mine:
-                (self.combat[1] if self.combat is not None else seat.pc).ward += arg
+            who = policy.ward_target(self, seat)
+            if who is not None:
+                who.ward += arg
         elif kw == K.HEAL:
-            ch = policy.heal_target(seat)
+            ch = policy.heal_target(self, seat)
             if ch is not None:
                 self.say(seat.index, S.EV_HEAL, ch.card.id, self.heal(ch, arg))
         elif kw == K.DRAW:
@@ -120,18 +119,18 @@ class Effects(Match):
                 self.enter_npc(seat, card)
                 self.say(seat.index, S.EV_REVIVE, card.id)
         elif kw == K.CANCEL:
-            s = policy.cancel_target(self, arg)
-            if s is not None and mine:
+            s = policy.cancel_target(self, seat, arg) if mine else None
+            if s is not None:
                 s.state = GONE
                 self.b.discard.append(s.card)
                 self.say(seat.index, S.EV_CANCEL, s.card.id)
         elif kw == K.WOUND:
             if mine:
-                s = policy.striker_target(self, arg)
+                s = policy.striker_target(self, seat, arg)
                 if s is not None:
                     self.wound_striker(s, arg)
             else:
-                self.wound(self.a, policy.wound_target(self, self.a), arg)
+                self.wound(self.a, policy.party_target(self, seat, self.a), arg)
         elif kw == K.HEX:
             self.hex += arg
         elif kw == K.AMBUSH:
@@ -142,11 +141,11 @@ class Effects(Match):
         if step == K.S_COMBAT:
             return kw in (K.MIGHT, K.WARD)
         if kw == K.CANCEL:
-            return seat is self.a and policy.cancel_target(self, arg) is not None
+            return seat is self.a and len(policy.cancel_options(self, arg)) > 0
         if kw == K.WOUND:
-            return seat is not self.a or policy.striker_target(self, arg) is not None
+            return seat is not self.a or len(policy.striker_options(self)) > 0
         if kw == K.REVIVE:
-            return policy.revive_target(self, seat, arg) >= 0
+            return len(policy.revive_options(self, seat, arg)) > 0
         return kw in (K.HEAL, K.DRAW)
 
     # -- maneuvers -----------------------------------------------------------------------------

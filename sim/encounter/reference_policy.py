@@ -10,14 +10,20 @@ RANDOM, CAREFUL, AGGRESSIVE = "random", "careful", "aggressive"
 
 
 def style(g: Match, seat: Seat) -> str:
-    return g.styles[seat.index][0]
+    return g.styles[seat.index]["style"]
+
+
+def word(g: Match, seat: Seat, name: str):
+    """The seat's policy parameter of that name (a word, or a number as stored)."""
+    return g.styles[seat.index][name]
 
 
 def choose_first(g: Match, chooser: Seat) -> int:
-    """careful and aggressive go first; random flips a coin."""
-    if style(g, chooser) == RANDOM:
+    """first: the chooser goes first; second: the other; random: a coin."""
+    how = word(g, chooser, "first")
+    if how == "random":
         return g.rand(POLICY, chooser.index, 2)
-    return chooser.index
+    return chooser.index if how == "first" else 1 - chooser.index
 
 
 def pick(g: Match, seat: Seat, scores: list[int]) -> int:
@@ -96,6 +102,7 @@ def boost_worth(g: Match, seat: Seat, card: Card) -> int:
     reach = 1 + len(seat.party) if card.kind == K.LOCATION or card.nature == K.BULWARK else 1
     gain = (s["str"] * 1000 + (s["int"] + s["dex"]) * 300) * reach + s["tough"] * 300
     gain += (card.keyword(K.DAMAGE) + card.keyword(K.SNEAK) + card.keyword(K.BUDGET)) * 500
+    gain += card.keyword(K.HEAL) * word(g, seat, "heal_value")  # a wound healed a turn
     old = seat.location
     if card.kind == K.LOCATION and old is not None:
         o = old.stats
@@ -115,7 +122,8 @@ def quest_choice(g: Match, seat: Seat, forced: bool) -> int:
         j = g.rand(POLICY, seat.index, len(playable) + (0 if forced else 1))
         return playable[j] if j < len(playable) else -1
     strength = g.party_strength(seat)
-    ratio = g.styles[seat.index][1]
+    ratio = word(g, seat, "cost_ratio")
+    sent = g.other(seat).sent
     best, points = -1, -1
     for i in playable:
         q = seat.hand[i]
@@ -124,6 +132,9 @@ def quest_choice(g: Match, seat: Seat, forced: bool) -> int:
             ok = q.quest_cost * 1000 <= ratio * strength and all(
                 obj in (K.O_UNHURT, K.O_DEFEAT) or g.objective_holds(seat, obj, arg)
                 for obj, arg in q.objectives)
+        if word(g, seat, "defeat_check") and any(
+                obj == K.O_DEFEAT and 0 <= sent < arg for obj, arg in q.objectives):
+            ok = False  # the other player sent fewer strikers against the last quest
         if ok and q.quest_points > points:
             best, points = i, q.quest_points
     if best < 0 and forced:
@@ -197,54 +208,87 @@ def window_worth(g: Match, seat: Seat, kw: int, arg: int) -> int:
     return 80 if kw in (K.CANCEL, K.WOUND) else -1
 
 
-def cancel_target(g: Match, arg: int):
-    """The strongest striker still to fight with strike cost <= arg."""
-    best = None
-    for s in g.strikers:
-        if s.state == WAITING and s.card.cost <= arg and (
-                best is None or s.card.stats["str"] > best.card.stats["str"]):
-            best = s
-    return best
+def _nth_or_best(g: Match, seat: Seat, name: str, options: list, value):
+    """An option for a target choice: random (its word): uniform on the seat's policy
+    stream; else the first option of the highest value; None when there is none."""
+    if not options:
+        return None
+    if word(g, seat, name) == "random":
+        return options[g.rand(POLICY, seat.index, len(options))]
+    return max(options, key=value)  # max keeps the first of equals
 
 
-def striker_target(g: Match, arg: int):
-    """A's Wound: the strongest striker it kills, else the strongest."""
-    best, value = None, -1
-    for s in g.strikers:
-        if s.state in (WAITING, FOUGHT):
-            v = s.card.stats["str"] + (100 if s.card.stats["tough"] - s.wounds <= arg else 0)
-            if v > value:
-                best, value = s, v
-    return best
+def cancel_options(g: Match, arg: int) -> list:
+    """Strikers a Cancel n may discard: still to fight, strike cost <= n."""
+    return [s for s in g.strikers if s.state == WAITING and s.card.cost <= arg]
+
+
+def cancel_target(g: Match, seat: Seat, arg: int):
+    """strongest: the strongest striker a Cancel may discard."""
+    return _nth_or_best(g, seat, "cancel", cancel_options(g, arg),
+                        lambda s: s.card.stats["str"])
+
+
+def striker_options(g: Match) -> list:
+    """Strikers the active player's Wound may hit: those not gone."""
+    return [s for s in g.strikers if s.state in (WAITING, FOUGHT)]
+
+
+def striker_target(g: Match, seat: Seat, arg: int):
+    """kill: the strongest striker the Wound kills, else the strongest."""
+    return _nth_or_best(g, seat, "wound_striker", striker_options(g), lambda s: s.card.stats[
+        "str"] + (100 if s.card.stats["tough"] - s.wounds <= arg else 0))
+
+
+def party_target(g: Match, seat: Seat, a: Seat):
+    """The striking player's Wound on one of A's party characters (weakest: the least
+    toughness left, the PC first of equals)."""
+    return _nth_or_best(g, seat, "wound_party", [a.pc, *a.party],
+                        lambda ch: -g.toughness_left(a, ch))
+
+
+def revive_options(g: Match, seat: Seat, arg: int) -> list[int]:
+    """Discard positions a Revive n may return: party or support NPCs of cost <= n that may
+    enter play."""
+    return [i for i, c in enumerate(seat.discard) if c.kind == K.NPC and c.nature != K.STRIKE
+            and c.cost <= arg and g.unique_ok(seat, c)]
 
 
 def revive_target(g: Match, seat: Seat, arg: int) -> int:
-    """The discard position of the costliest party or support NPC of cost <= arg."""
-    best, value = -1, -1
-    for i, c in enumerate(seat.discard):
-        if (c.kind == K.NPC and c.nature != K.STRIKE and c.cost <= arg and c.cost > value
-                and g.unique_ok(seat, c)):
-            best, value = i, c.cost
-    return best
+    """costliest: the discard position of the costliest NPC a Revive may return; -1 none."""
+    i = _nth_or_best(g, seat, "revive", revive_options(g, seat, arg),
+                     lambda i: seat.discard[i].cost)
+    return -1 if i is None else i
 
 
-def heal_target(seat: Seat):
-    """The most wounded party character (the PC first among equals); None when unhurt."""
-    best = seat.pc
-    for ch in seat.party:
-        if ch.wounds > best.wounds:
-            best = ch
-    return best if best.wounds > 0 else None
+def ward_target(g: Match, seat: Seat):
+    """Who a Ward goes on: A's party character (combatant: the defender in this combat, the
+    PC outside one), B's striker not gone (combatant: the striker in this combat)."""
+    rnd = word(g, seat, "ward") == "random"
+    if seat is g.a:
+        if rnd:
+            return _nth_or_best(g, seat, "ward", [seat.pc, *seat.party], None)
+        return g.combat[1] if g.combat is not None else seat.pc
+    if rnd:
+        return _nth_or_best(g, seat, "ward", striker_options(g), None)
+    return g.combat[0] if g.combat is not None else None
 
 
-def wound_target(g: Match, seat: Seat):
-    """B's Wound: A's character with the least toughness left (the PC first among equals)."""
-    best, left = seat.pc, g.toughness_left(seat, seat.pc)
-    for ch in seat.party:
-        t = g.toughness_left(seat, ch)
-        if t < left:
-            best, left = ch, t
-    return best
+def heal_target(g: Match, seat: Seat):
+    """One of the seat's wounded party characters (most_wounded: the most wounded, the PC
+    first of equals; pc_first: the PC when wounded, else the most wounded); None when none
+    is wounded."""
+    hurt = [ch for ch in (seat.pc, *seat.party) if ch.wounds > 0]
+    if word(g, seat, "heal") == "pc_first" and seat.pc.wounds > 0:
+        return seat.pc
+    return _nth_or_best(g, seat, "heal", hurt, lambda ch: ch.wounds)
+
+
+def gear_target(g: Match, seat: Seat):
+    """The party character a character action goes on (pc: the PC)."""
+    if word(g, seat, "gear") == "random":
+        return _nth_or_best(g, seat, "gear", [seat.pc, *seat.party], None)
+    return seat.pc
 
 
 def takes_loot(g: Match, seat: Seat) -> bool:

@@ -70,7 +70,7 @@ class Seat:
         self.characteristics: list[Card] = []
         self.bulwark: list[Card] = []
         self.loot_in_play: list[Card] = []
-        self.gear: list[Card] = []  # character actions, all on the PC
+        self.gear: list[tuple[Card, Character]] = []  # character actions and their bearers
         self.location: Card | None = None
         self.location_played = False
         self.pool = self.points = self.threat = 0
@@ -78,6 +78,7 @@ class Seat:
         self.pc_wounds = self.party_wounds = 0
         self.strikes_faced = self.strikers_defeated = 0
         self.death_turn = -1
+        self.sent = -1  # strike NPCs sent against the other's last quest (-1: none faced)
         self.mulligans = self.opening_quests = 0
         self.drawn: set[int] = {pc.id}
         self.uses: dict[int, int] = {}  # in-play abilities used, by card
@@ -85,7 +86,7 @@ class Seat:
     def ability_cards(self) -> list[Card]:
         """Cards in play that may carry abilities, in the order their options are listed."""
         return [*self.characteristics, *self.supports, *self.loot_in_play, *self.bulwark,
-                *(ch.card for ch in self.party), *self.gear]
+                *(ch.card for ch in self.party), *(c for c, _ in self.gear)]
 
     def cards_in_play(self) -> list[Card]:
         out = [self.pc.card, *self.ability_cards()]
@@ -148,8 +149,9 @@ class Match:
         turn's Hex and Ambush on the active player; floor 0."""
         v = ch.card.stats[name]
         if ch.is_pc:
-            for c in (*seat.characteristics, *seat.supports, *seat.loot_in_play, *seat.gear):
+            for c in (*seat.characteristics, *seat.supports, *seat.loot_in_play):
                 v += c.stats[name]
+        v += sum(c.stats[name] for c, bearer in seat.gear if bearer is ch)
         if name != "tough":
             for c in seat.bulwark:
                 v += c.stats[name]
@@ -169,9 +171,9 @@ class Match:
         """Damage a party character deals on winning: its card's and what it bears."""
         v = ch.card.keyword(K.DAMAGE)
         if ch.is_pc:
-            for c in (*seat.characteristics, *seat.supports, *seat.loot_in_play, *seat.gear):
+            for c in (*seat.characteristics, *seat.supports, *seat.loot_in_play):
                 v += c.keyword(K.DAMAGE)
-        return v
+        return v + sum(c.keyword(K.DAMAGE) for c, bearer in seat.gear if bearer is ch)
 
     def seat_keyword(self, seat: Seat, kw: int) -> int:
         """A player-wide static keyword (Budget, Sneak) over the seat's cards in play."""
@@ -253,8 +255,11 @@ class Match:
                 seat.death_turn = self.turn
                 self.game_over(1 - seat.index, K.END_KILLED)
             else:
+                # The NPC, then what it bears, in the order they were played.
                 seat.party.remove(ch)
                 seat.discard.append(ch.card)
+                seat.discard += [c for c, bearer in seat.gear if bearer is ch]
+                seat.gear = [(c, bearer) for c, bearer in seat.gear if bearer is not ch]
 
     def wound_striker(self, s: Striker, n: int):
         stop = min(s.ward, n)

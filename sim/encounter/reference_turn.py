@@ -178,6 +178,7 @@ class Encounter(Effects):
                 break
             if self.play_strike(b.hand.pop(strikes[k])):
                 return True
+        b.sent = len(self.strikers)
         if self.rules["cost_currency"] != "twilight":
             self.budget = 0  # leftover budget is lost (twilight: it pays B's costs)
         self.window(K.S_QUEST)

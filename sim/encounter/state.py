@@ -44,7 +44,8 @@ MAY = 30
 PLAY_BIT = 8
 KW_BIT = 16
 ASIDE = 31  # Blanks set aside out of the game (met on top of the draw or loot deck)
-DECK = 32
+SENT = 32  # strike NPCs p sent against the other player's last quest, -1 before any
+DECK = 40
 LOOTD = DECK + CAP
 HAND = LOOTD + CAP
 DISC = HAND + CAP
@@ -57,7 +58,7 @@ CHARS = SUP + CAP
 BULW = CHARS + CAP
 LOOTS = BULW + CAP
 ATT = LOOTS + CAP  # character action card
-ATT_ON = ATT + CAP  # the party card it is on (card id; the PC's id for the PC)
+ATT_ON = ATT + CAP  # who bears it: -1 the PC, k party slot k
 PLAYER_SIZE = ATT_ON + CAP
 
 # Game row G.

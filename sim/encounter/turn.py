@@ -183,6 +183,7 @@ def quest_step(C):
             resolve(C, b, T[c, K.C_AB1], T[c, K.C_ARG1], c)
             if G[S.OVER]:
                 return True
+    P[b, S.SENT] = G[S.S_N]
     if R[K.R_CURRENCY] != K.CUR_TWILIGHT:
         G[S.BUDGET] = 0  # leftover budget is lost (twilight: it pays B's costs)
     window(C, K.S_QUEST)

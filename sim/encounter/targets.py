@@ -1,0 +1,222 @@
+"""The targets a player picks for its keywords and character actions: the rules list who may be
+picked (Cancel, Wound, Revive, Ward, Heal, the bearer of a character action), the seat's
+policy parameter picks one (its word "random": uniform on the seat's policy stream)."""
+
+from __future__ import annotations
+
+from sim.encounter import codes as K
+from sim.encounter import state as S
+from sim.encounter.policy import (
+    HEAL_PC,
+    M_CANCEL,
+    M_GEAR,
+    M_HEAL,
+    M_REVIVE,
+    M_WARD,
+    M_WOUND_P,
+    M_WOUND_S,
+    PICK_RANDOM,
+)
+from sim.encounter.rules import rand, tough_left, unique_ok
+from sim.jit import njit
+
+
+@njit(inline="always")
+def cancel_may(C, k, arg):
+    """Cancel n may discard striker k: still to fight, strike cost <= n."""
+    T, G = C[0], C[3]
+    return G[S.SSTATE + k] == 0 and T[G[S.SCARD + k], K.C_COST] <= arg
+
+
+@njit
+def cancel_count(C, arg):
+    n = 0
+    for k in range(C[3][S.S_N]):
+        if cancel_may(C, k, arg):
+            n += 1
+    return n
+
+
+@njit
+def cancel_target(C, p, arg):
+    """p's Cancel n: the striker it discards (strongest: the strongest, first of equals),
+    -1 when none may be."""
+    T, G = C[0], C[3]
+    n = cancel_count(C, arg)
+    if n == 0:
+        return -1
+    j = rand(C, S.POLICY, p, n) if C[7][p, M_CANCEL] == PICK_RANDOM else -1
+    best, bv = -1, -1
+    for k in range(G[S.S_N]):
+        if not cancel_may(C, k, arg):
+            continue
+        if j >= 0:
+            if j == 0:
+                return k
+            j -= 1
+        elif T[G[S.SCARD + k], K.C_STR] > bv:
+            best, bv = k, T[G[S.SCARD + k], K.C_STR]
+    return best
+
+
+@njit
+def striker_count(C):
+    """Strikers an active player's Wound may hit: those not gone (waiting or fought)."""
+    G = C[3]
+    n = 0
+    for k in range(G[S.S_N]):
+        if G[S.SSTATE + k] < 2:
+            n += 1
+    return n
+
+
+@njit
+def striker_target(C, p, arg):
+    """The active player's Wound n: the striker it hits (kill: the strongest it kills, else
+    the strongest; first of equals), -1 when none is left."""
+    T, G = C[0], C[3]
+    n = striker_count(C)
+    if n == 0:
+        return -1
+    j = rand(C, S.POLICY, p, n) if C[7][p, M_WOUND_S] == PICK_RANDOM else -1
+    best, bv = -1, -1
+    for k in range(G[S.S_N]):
+        if G[S.SSTATE + k] >= 2:
+            continue
+        if j >= 0:
+            if j == 0:
+                return k
+            j -= 1
+            continue
+        c = G[S.SCARD + k]
+        v = T[c, K.C_STR] + (100 if T[c, K.C_TOUGH] - G[S.SWOUND + k] <= arg else 0)
+        if v > bv:
+            best, bv = k, v
+    return best
+
+
+@njit
+def party_target(C, p, a):
+    """The striking player p's Wound: which of the active player a's party characters it
+    hits (-1 the PC, k party slot k); weakest: the least toughness left, the PC first of
+    equals."""
+    P = C[2]
+    if C[7][p, M_WOUND_P] == PICK_RANDOM:
+        return rand(C, S.POLICY, p, 1 + P[a, S.PARTY_N]) - 1
+    best, bv = -1, tough_left(C, a, -1)
+    for k in range(P[a, S.PARTY_N]):
+        t = tough_left(C, a, k)
+        if t < bv:
+            best, bv = k, t
+    return best
+
+
+@njit(inline="always")
+def revive_may(C, p, i, arg):
+    """Revive n may return discard position i: a party or support NPC of cost <= n that
+    may enter play (unique)."""
+    T, P = C[0], C[2]
+    c = P[p, S.DISC + i]
+    return (T[c, K.C_KIND] == K.NPC and T[c, K.C_NATURE] != K.STRIKE
+            and T[c, K.C_COST] <= arg and unique_ok(C, p, c))
+
+
+@njit
+def revive_count(C, p, arg):
+    n = 0
+    for i in range(C[2][p, S.DISC_N]):
+        if revive_may(C, p, i, arg):
+            n += 1
+    return n
+
+
+@njit
+def revive_target(C, p, arg):
+    """p's Revive n: the discard position of the NPC it returns (costliest: the costliest,
+    first of equals), -1 when none may return."""
+    T, P = C[0], C[2]
+    n = revive_count(C, p, arg)
+    if n == 0:
+        return -1
+    j = rand(C, S.POLICY, p, n) if C[7][p, M_REVIVE] == PICK_RANDOM else -1
+    best, bv = -1, -1
+    for i in range(P[p, S.DISC_N]):
+        if not revive_may(C, p, i, arg):
+            continue
+        if j >= 0:
+            if j == 0:
+                return i
+            j -= 1
+        elif T[P[p, S.DISC + i], K.C_COST] > bv:
+            best, bv = i, T[P[p, S.DISC + i], K.C_COST]
+    return best
+
+
+@njit
+def ward_target(C, p):
+    """Who p's Ward n goes on. The active player: one of its party characters (-1 the PC,
+    k party slot k; combatant: its defender in this combat, the PC outside one). The other
+    player: one of its strikers not gone (combatant: the striker in this combat); -2 for
+    none."""
+    P, G = C[2], C[3]
+    a = G[S.ACTIVE]
+    rnd = C[7][p, M_WARD] == PICK_RANDOM
+    if p == a:
+        if rnd:
+            return rand(C, S.POLICY, p, 1 + P[p, S.PARTY_N]) - 1
+        return G[S.C_DEF] if G[S.C_DEF] >= 0 else -1
+    if not rnd:
+        return G[S.C_STRIKER] if G[S.C_STRIKER] >= 0 else -2
+    n = striker_count(C)
+    if n == 0:
+        return -2
+    j = rand(C, S.POLICY, p, n)
+    for k in range(G[S.S_N]):
+        if G[S.SSTATE + k] < 2:
+            if j == 0:
+                return k
+            j -= 1
+    return -2
+
+
+@njit
+def heal_target(C, p):
+    """p's Heal n: one of its wounded party characters (-1 the PC, k party slot k; most
+    wounded: the most wounded, the PC first of equals; pc_first: the PC when wounded, else
+    the most wounded party NPC), -2 when none is wounded."""
+    P = C[2]
+    n = 1 if P[p, S.PC_WOUNDS] > 0 else 0
+    for k in range(P[p, S.PARTY_N]):
+        if P[p, S.PWOUND + k] > 0:
+            n += 1
+    if n == 0:
+        return -2
+    how = C[7][p, M_HEAL]
+    if how == PICK_RANDOM:
+        j = rand(C, S.POLICY, p, n)
+        if P[p, S.PC_WOUNDS] > 0:
+            if j == 0:
+                return -1
+            j -= 1
+        for k in range(P[p, S.PARTY_N]):
+            if P[p, S.PWOUND + k] > 0:
+                if j == 0:
+                    return k
+                j -= 1
+        return -2
+    if how == HEAL_PC and P[p, S.PC_WOUNDS] > 0:
+        return -1
+    best, bv = -1, P[p, S.PC_WOUNDS] if how != HEAL_PC else 0
+    for k in range(P[p, S.PARTY_N]):
+        if P[p, S.PWOUND + k] > bv:
+            best, bv = k, P[p, S.PWOUND + k]
+    return best
+
+
+@njit
+def gear_target(C, p):
+    """The party character a character action p plays goes on (-1 the PC, k party slot k;
+    pc: the PC)."""
+    if C[7][p, M_GEAR] == PICK_RANDOM:
+        return rand(C, S.POLICY, p, 1 + C[2][p, S.PARTY_N]) - 1
+    return -1
