@@ -109,11 +109,27 @@ class ReferenceGame(ShotRules, TurnRules):
             if a != b:
                 return 0 if a > b else 1
 
+    def is_blank(self, card: int) -> bool:
+        return self.col(card, T.C_KIND) == T.BLANK
+
+    def cards_left(self, seat: int) -> int:
+        """Cards a player can still draw: a Blank in the bag is never drawn, so it does not
+        count (a bag of nothing but Blanks is empty)."""
+        return sum(not self.is_blank(c) for c in self.seats[seat].bag)
+
+    def take_top_card(self, seat: int) -> int:
+        """The top card of the bag; every Blank above it is set aside out of the game first,
+        the bag's order otherwise untouched."""
+        bag = self.seats[seat].bag
+        while self.is_blank(bag[0]):
+            bag.pop(0)
+            self.say(f"{SEATS[seat]} sets aside a Blank")
+        return bag.pop(0)
+
     def draw_opening_hand(self, seat: int) -> None:
         s = self.seats[seat]
-        n = min(self.rules["opening_hand"], len(s.bag))
-        s.hand += s.bag[:n]
-        del s.bag[:n]
+        for _ in range(min(self.rules["opening_hand"], self.cards_left(seat))):
+            s.hand.append(self.take_top_card(seat))
 
     def set_up_game(self) -> None:
         for seat, s in enumerate(self.seats):
@@ -166,14 +182,14 @@ class ReferenceGame(ShotRules, TurnRules):
         if self.rally_mode:
             return  # no deck, no draws
         s = self.seats[seat]
-        if not s.bag:
+        if self.cards_left(seat) == 0:
             self.say(f"{SEATS[seat]} must draw from an empty bag and forfeits")
             raise Forfeit(seat)
-        card = s.bag.pop(0)
+        card = self.take_top_card(seat)
         s.hand.append(card)
         self.seen[seat, card] = True
         self.say(f"{SEATS[seat]} draws {self.names[card]}")
-        if self.rules["deck_out"] == "forfeit_when_empty" and not s.bag:
+        if self.rules["deck_out"] == "forfeit_when_empty" and self.cards_left(seat) == 0:
             self.say(f"{SEATS[seat]}'s bag is empty: forfeit")
             raise Forfeit(seat)
 
