@@ -30,6 +30,7 @@ class Seat:
     ready_stamina: int = 0
     discard: list[int] = field(default_factory=list)
     boosts: list[int] = field(default_factory=list)  # single-use enhancements on this shot
+    set_aside: list[int] = field(default_factory=list)  # Blanks met by a draw: out of the game
     coach: int = -1
     coach_uses: int = 0
     score: int = 0
@@ -120,11 +121,11 @@ class ReferenceGame(ShotRules, TurnRules):
     def take_top_card(self, seat: int) -> int:
         """The top card of the bag; every Blank above it is set aside out of the game first,
         the bag's order otherwise untouched."""
-        bag = self.seats[seat].bag
-        while self.is_blank(bag[0]):
-            bag.pop(0)
+        s = self.seats[seat]
+        while self.is_blank(s.bag[0]):
+            s.set_aside.append(s.bag.pop(0))
             self.say(f"{SEATS[seat]} sets aside a Blank")
-        return bag.pop(0)
+        return s.bag.pop(0)
 
     def draw_opening_hand(self, seat: int) -> None:
         s = self.seats[seat]
@@ -136,6 +137,7 @@ class ReferenceGame(ShotRules, TurnRules):
             deck = self.m.decks[seat]
             s.bag = [] if self.rally_mode else [int(c) for c in deck.bag()]
             s.hand, s.table, s.power_plant, s.discard, s.boosts = [], [], [], [], []
+            s.set_aside = []
             s.ready_stamina = 0
             self.shuffle(seat)
             self.draw_opening_hand(seat)
