@@ -337,3 +337,9 @@ def _mount_games() -> None:
 
 
 _mount_games()
+
+
+if __name__ == "__main__":  # python -m sim.cli: run the app the command modules mounted on
+    from sim.cli import app as mounted
+
+    mounted()

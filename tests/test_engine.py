@@ -5,10 +5,13 @@ import pytest
 
 from sim.paintline import options as O
 from sim.paintline.batch import load_matchup, run_batch
+from sim.paintline.edits import ablations
+from sim.paintline.pool import load_pool
 from sim.paintline.reference import ReferenceGame, reference_batch
 
 from .conftest import FOLDER
 
+BLANK = load_pool(FOLDER / "cards.csv").lookup("Blank")
 POLICIES = ("default", "random", "greedy", "pressure", "lookahead", "balanced")
 PAIRINGS = [
     ("us-red-tide", "ussr-red-tide"),
@@ -69,11 +72,12 @@ class CheckedGame(ReferenceGame):
         for p, s in enumerate(self.seats):
             deck = sorted(int(c) for c in self.m.decks[p].bag())
             attached = [c.attached for c in s.table if c.attached >= 0]
-            zones = (s.bag + s.hand + s.power_plant + s.discard
-                     + [c.card for c in s.table] + attached)
+            zones = (s.hand + s.power_plant + s.discard + [c.card for c in s.table] + attached)
             if p == seat:
                 assert len(s.hand) <= self.rules["hand_limit"]
-            assert sorted(zones) == deck, "cards are conserved across zones"
+            assert sorted(s.bag + s.set_aside + zones) == deck, "cards are conserved"
+            assert BLANK not in zones, "a Blank never enters a hand or any zone"
+            assert all(c == BLANK for c in s.set_aside), "only Blanks are set aside"
             assert 0 <= s.ready_stamina <= len(s.power_plant), "stamina never overspent"
             assert all(0 <= c.tap <= 2 for c in s.table)
             assert s.coach_uses >= 0
@@ -91,6 +95,12 @@ def test_invariants_over_random_games():
             winner = game.record[0]
             assert winner in (0, 1)
             assert game.seats[winner].games_won == 1 and game.seats[1 - winner].games_won == 0
+    # A deck with Blanks (an ablation's variant, its Drive Shots swapped for them).
+    m = load_matchup(FOLDER, "us-red-tide", "ussr-red-tide", "random", "random")
+    m = ablations(m)[0].matchup
+    assert BLANK in dict(m.decks[0].counts)
+    for g in range(20):
+        CheckedGame(m, 3, g).play_match()
 
 
 def test_records_are_consistent():

@@ -22,7 +22,12 @@ from sim.rng import DICE, N_STREAMS, py_below, py_stream_key
 from .conftest import FOLDER
 
 POOL = T.load_pool(FOLDER / "cards.csv")
-TABLE = POOL.table
+# The pool and one more row: a coach without an ability, which no rule ever plays from a
+# hand or draws a card with, so it fills hands and bags inertly (a Blank cannot: a draw
+# sets it aside).
+INERT = len(POOL)
+TABLE = np.vstack([POOL.table, np.zeros((1, T.N_CARD_COLUMNS), dtype=np.int64)])
+TABLE[INERT, T.C_KIND] = T.COACH
 RULES = O.load_rules(FOLDER / "rules.toml")
 POLICIES = load_policies(FOLDER / "policies.toml")
 GREEDY = POLICIES["greedy"]
@@ -32,11 +37,11 @@ def card(name: str) -> int:
     return POOL.lookup(name)
 
 
-BLANK, STAMINA, DRIVE = card("Blank"), card("Stamina"), card("Drive Shot")
+STAMINA, DRIVE = card("Stamina"), card("Drive Shot")
 
 
-def fresh(bag=(BLANK,) * 10):
-    """A point about to start: nothing in play, no coaches, a bag of Blanks."""
+def fresh(bag=(INERT,) * 10):
+    """A point about to start: nothing in play, no coaches, a bag of inert cards."""
     P, G, H = S.new_state()
     for p in range(2):
         P[p, S.COACH] = -1
@@ -130,7 +135,7 @@ def test_stamina_readied_and_one_stamina_a_turn():
     give(P, 0, hand=[STAMINA, STAMINA, STAMINA], stamina=2, ready=0)
     turn(P, G, H, 0)
     assert (P[0, S.PP_N], P[0, S.PP_READY]) == (3, 3)
-    assert hand(P, 0) == sorted([STAMINA, STAMINA, BLANK])
+    assert hand(P, 0) == sorted([STAMINA, STAMINA, INERT])
 
 
 def test_an_arsenal_hit_pays_again_a_hand_hit_once():
@@ -143,7 +148,7 @@ def test_an_arsenal_hit_pays_again_a_hand_hit_once():
     give(P, 0, hand=[chop], stamina=3)
     turn(P, G, H, 0)
     assert P[0, S.PP_READY] == 2 and P[0, S.PLAY_N] == 1 and P[0, S.TAP] == 2
-    assert hand(P, 0) == [BLANK]
+    assert hand(P, 0) == [INERT]
 
 
 def test_untap_one_step_inside_a_turn():
@@ -214,11 +219,11 @@ def test_hit_chosen_knowing_its_enhancement():
 def test_a_stamina_drawn_by_a_recycle_goes_into_play():
     pol = GREEDY.copy()
     pol[Pol.RECYCLE_ABOVE], pol[Pol.BAG_RESERVE] = 2, 0
-    P, G, H = fresh(bag=(BLANK, STAMINA, BLANK))
-    give(P, 0, hand=[BLANK, BLANK, BLANK, BLANK])
+    P, G, H = fresh(bag=(INERT, STAMINA, INERT))
+    give(P, 0, hand=[INERT, INERT, INERT, INERT])
     turn(P, G, H, 0, prm=pol)
-    # Draw a Blank (5 in hand), recycle 2 Blanks for the Stamina, put it into play.
-    assert P[0, S.PP_N] == 1 and hand(P, 0) == [BLANK] * 3
+    # Draw an inert card (5 in hand), recycle 2 of them for the Stamina, put it into play.
+    assert P[0, S.PP_N] == 1 and hand(P, 0) == [INERT] * 3
     assert P[0, S.DISC_N] == 2
 
 
@@ -226,8 +231,8 @@ def test_recycle_never_draws_into_a_forfeit():
     pol = GREEDY.copy()
     pol[Pol.RECYCLE_ABOVE], pol[Pol.BAG_RESERVE] = 0, -1
     for rules, drawn in ((RULES, 1), (RULES.replace(deck_out="forfeit_when_empty"), 0)):
-        P, G, H = fresh(bag=(BLANK, BLANK))
-        give(P, 0, hand=[BLANK, BLANK, BLANK])
+        P, G, H = fresh(bag=(INERT, INERT))
+        give(P, 0, hand=[INERT, INERT, INERT])
         turn(P, G, H, 0, prm=pol, rules=rules)
         assert G[S.FORFEIT] == -1
         assert P[0, S.BAG_TOP] == 1 + drawn
@@ -275,21 +280,21 @@ def test_reroll_and_clutch_under_replayed_serves():
 
 def test_hand_limit_only_at_the_end_of_ones_own_turn():
     P, G, H = fresh()
-    give(P, 0, hand=[BLANK] * 9)
-    give(P, 1, hand=[BLANK] * 9)
+    give(P, 0, hand=[INERT] * 9)
+    give(P, 1, hand=[INERT] * 9)
     turn(P, G, H, 0, prm=POLICIES["default"])
     assert (P[0, S.HAND_N], P[1, S.HAND_N]) == (7, 9)
 
 
 def test_between_games_everything_is_cleared():
-    m_bag = np.array([[BLANK] * 20, [BLANK] * 20], dtype=np.int32)
+    m_bag = np.array([[INERT] * 20, [INERT] * 20], dtype=np.int32)
     P, G, H = fresh()
     give(P, 0, hand=[DRIVE], play=[DRIVE], taps=[2], stamina=3)
     P[0, S.COACH], P[0, S.COACH_USES] = card("Oksana Svedlovigoba"), 0
     P[1, S.COACH] = card("Tycho Brahe")
     P[0, S.DISC_N] = 4
     keys, ctr = streams(1)
-    seen = np.zeros((2, len(POOL)), dtype=np.int8)
+    seen = np.zeros((2, TABLE.shape[0]), dtype=np.int8)
     prms = np.stack([POLICIES["default"], POLICIES["default"]])
     E.set_up_game(TABLE, RULES.vector, prms, m_bag, np.array([20, 20]), P, G, keys, ctr, seen)
     for p in range(2):
@@ -301,11 +306,11 @@ def test_between_games_everything_is_cleared():
 def test_mulligan_limit():
     always = POLICIES["greedy"].copy()
     always[Pol.MULL_BELOW] = 99  # always wants another hand
-    bags = np.array([[BLANK] * 30, [BLANK] * 30], dtype=np.int32)
+    bags = np.array([[INERT] * 30, [INERT] * 30], dtype=np.int32)
     for limit in (0, 1, 3):
         P, G, H = fresh()
         keys, ctr = streams(1)
-        seen = np.zeros((2, len(POOL)), dtype=np.int8)
+        seen = np.zeros((2, TABLE.shape[0]), dtype=np.int8)
         rules = RULES.replace(mulligans=limit).vector
         E.set_up_game(TABLE, rules, np.stack([always, always]), bags, np.array([30, 30]), P,
                       G, keys, ctr, seen)

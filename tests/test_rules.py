@@ -60,6 +60,7 @@ def fill_bag(P, p, cards):
         P[p, S.BAG + i] = c
     P[p, S.BAG_TOP] = 0
     P[p, S.BAG_LEN] = len(cards)
+    P[p, S.BLANKS] = sum(TABLE[c, T.C_KIND] == T.BLANK for c in cards)
 
 
 def fill_hand(P, p, cards):
@@ -514,21 +515,21 @@ def test_recycle():
     seen = seen_array()
     fill_bag(P, 0, [20, 21, 22, 23, 24])
     fill_hand(P, 0, [3, 4, 5, 6, 7, 8])
-    assert Ru.recycle(P, G, R, 0, positions(0, 3, 1, 5), 4, 2, seen)
+    assert Ru.recycle(TABLE, P, G, R, 0, positions(0, 3, 1, 5), 4, 2, seen)
     assert hand(P, 0) == [5, 7, 20, 21]
     assert P[0, S.DISC_N] == 4
     assert sorted(P[0, S.DISC:S.DISC + 4]) == [3, 4, 6, 8]
     assert P[0, S.BAG_TOP] == 2 and seen[0, 20] == 1 and seen[0, 21] == 1
     # recycle_ratio 3: three cards out, and the one draw is optional: none taken.
     R3 = RULES.replace(recycle_ratio=3).vector
-    assert Ru.recycle(P, G, R3, 0, positions(3, 0, 1), 3, 0, seen)
+    assert Ru.recycle(TABLE, P, G, R3, 0, positions(3, 0, 1), 3, 0, seen)
     assert hand(P, 0) == [20]
     assert P[0, S.DISC_N] == 7 and P[0, S.BAG_TOP] == 2
     # Drawing from an empty bag while recycling forfeits.
     P, G, H = fresh()
     fill_bag(P, 0, [20])
     fill_hand(P, 0, [3, 4, 5, 6])
-    assert not Ru.recycle(P, G, R, 0, positions(0, 1, 2, 3), 4, 2, seen)
+    assert not Ru.recycle(TABLE, P, G, R, 0, positions(0, 1, 2, 3), 4, 2, seen)
     assert G[S.FORFEIT] == 0
 
 
@@ -545,7 +546,7 @@ def test_recycle_from_play():
     P[0, S.ATT + 0] = paddle
     P[0, S.PP + 0], P[0, S.PP + 1], P[0, S.PP_N], P[0, S.PP_READY] = stamina, stamina, 2, 2
     # Hand position 1, play slot 0 (position 2), Power Plant stamina 1 (position 5).
-    assert Ru.recycle(P, G, R, 0, positions(2, 5, 1, 4), 4, 1, seen)
+    assert Ru.recycle(TABLE, P, G, R, 0, positions(2, 5, 1, 4), 4, 1, seen)
     assert hand(P, 0) == [3, 20]
     assert P[0, S.PLAY_N] == 1 and P[0, S.PLAY] == lob and P[0, S.ATT] == -1
     assert (P[0, S.PP_N], P[0, S.PP_READY]) == (0, 0)
@@ -555,9 +556,9 @@ def test_recycle_from_play():
 
 def test_mulligan():
     P, G, H = fresh()
-    cards = [2] * 5 + list(range(3, 18))
+    cards = [2] * 5 + list(range(4, 19))
     fill_bag(P, 0, cards)
-    Dl.draw_opening_hand(P, R, 0)
+    Dl.draw_opening_hand(TABLE, P, R, 0)
     assert hand(P, 0) == cards[:7] and P[0, S.BAG_TOP] == 7
     keys, ctr = streams()
     Dl.take_mulligan(P, 0, keys, ctr)
@@ -566,7 +567,7 @@ def test_mulligan():
     assert sorted(bag) == sorted(cards)
     assert bag != cards
     assert ctr[SHUFFLE * 2] == 19
-    Dl.draw_opening_hand(P, R, 0)
+    Dl.draw_opening_hand(TABLE, P, R, 0)
     assert hand(P, 0) == bag[:7]
 
 

@@ -51,9 +51,9 @@ def abilities_in_force(table, card, mute_cost, tie_rule):
 
 
 @njit
-def draw(arg, P, G, R, p, seen):
+def draw(arg, table, P, G, R, p, seen):
     for _ in range(arg):
-        if not draw_card(P, G, R, p, seen):
+        if not draw_card(table, P, G, R, p, seen):
             return False
     return True
 
@@ -124,7 +124,7 @@ def on_hit(table, card, slot, P, G, R, p, seen, prm, keys, ctr, worths, cand):
         code = table[card, T.C_AB1 + 2 * k]
         arg = table[card, T.C_ARG1 + 2 * k]
         if code == K.DRAW:
-            if not draw(arg, P, G, R, p, seen):
+            if not draw(arg, table, P, G, R, p, seen):
                 return False
         elif code == K.READY:
             ready(arg, table, P, p, slot, prm, keys, ctr, worths, cand)

@@ -88,7 +88,7 @@ def recycle_turn(table, R, prm, P, G, p, keys, ctr, seen, work):
     if k == 0:
         return True
     draws = Pol.choose_recycle_draws(prm, k, Dl.safe_draws(P, R, p), keys, ctr, p)
-    return Ru.recycle(P, G, R, p, sel, k * ratio, draws, seen)
+    return Ru.recycle(table, P, G, R, p, sel, k * ratio, draws, seen)
 
 
 @njit

@@ -36,6 +36,9 @@ class Matchup:
         in_deck = np.zeros((2, n_cards), dtype=np.int64)
         for p, deck in enumerate(self.decks):
             bag = deck.bag()
+            if len(bag) > CAP:  # only a deck built in memory past the deck rules gets here
+                raise InputError([Problem(str(deck.path), 0, f"deck {deck.name!r}: {len(bag)} "
+                                          f"cards in the bag, the engine holds at most {CAP}")])
             bags[p, : len(bag)] = bag
             bag_lens[p] = len(bag)
             coaches[p] = deck.coach

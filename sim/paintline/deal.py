@@ -1,15 +1,18 @@
 """Random numbers and the rules that set a game up and feed it cards: the shuffle, the
-opening hand, mulligans, the first serve, rally mode, draws and deck-out."""
+opening hand, mulligans, the first serve, rally mode, draws, the Blank set aside and
+deck-out."""
 
 from __future__ import annotations
 
 from sim.jit import njit
 from sim.paintline import options as O
+from sim.paintline.pool import BLANK, C_KIND
 from sim.paintline.state import (
     ATT,
     BAG,
     BAG_LEN,
     BAG_TOP,
+    BLANKS,
     BOOST_N,
     DISC_N,
     FORFEIT,
@@ -48,10 +51,16 @@ def shuffle_bag(P, p, keys, ctr):
 
 
 @njit
-def gather_cards(P, p, bag):
-    """Every card but the coach back into the bag, nothing in play, hand or discard."""
+def gather_cards(table, P, p, bag):
+    """Every card but the coach back into the bag, nothing in play, hand or discard; the
+    Blanks go back too and are counted, so that the bag's length and shuffle stay those of
+    the deck and the cards left to draw leave them out."""
+    blanks = 0
     for i in range(bag.shape[0]):
         P[p, BAG + i] = bag[i]
+        if table[bag[i], C_KIND] == BLANK:
+            blanks += 1
+    P[p, BLANKS] = blanks
     P[p, BAG_TOP] = 0
     P[p, BAG_LEN] = bag.shape[0]
     P[p, HAND_N] = 0
@@ -85,10 +94,12 @@ def take_mulligan(P, p, keys, ctr):
 
 
 @njit
-def draw_opening_hand(P, R, p):
-    """Opening hand: the top cards of the bag (kept or mulliganed before they count as drawn)."""
+def draw_opening_hand(table, P, R, p):
+    """Opening hand: the top cards of the bag, Blanks set aside (kept or mulliganed before
+    they count as drawn)."""
     n = min(R[O.R_OPENING_HAND], bag_left(P, p))
     for _ in range(n):
+        set_aside_blanks(table, P, p)
         P[p, HAND + P[p, HAND_N]] = P[p, BAG + P[p, BAG_TOP]]
         P[p, BAG_TOP] += 1
         P[p, HAND_N] += 1
@@ -117,7 +128,19 @@ def set_up_rally_mode(P, R, p):
 
 @njit
 def bag_left(P, p):
-    return P[p, BAG_LEN] - P[p, BAG_TOP]
+    """Cards left to draw: the undrawn part of the bag less its Blanks, which no draw ever
+    takes."""
+    return P[p, BAG_LEN] - P[p, BAG_TOP] - P[p, BLANKS]
+
+
+@njit
+def set_aside_blanks(table, P, p):
+    """A draw that meets a Blank sets it aside out of the game and goes on to the next card,
+    so the cards after it keep the places the shuffle gave them. Called only when a card is
+    left to draw, so a card other than a Blank lies ahead."""
+    while P[p, BLANKS] > 0 and table[P[p, BAG + P[p, BAG_TOP]], C_KIND] == BLANK:
+        P[p, BAG_TOP] += 1
+        P[p, BLANKS] -= 1
 
 
 @njit
@@ -130,14 +153,16 @@ def safe_draws(P, R, p):
 
 
 @njit
-def draw_card(P, G, R, p, seen):
-    """Draw one card; drawing from an empty bag, or emptying it under forfeit_when_empty,
-    forfeits the game. Returns False on a forfeit."""
+def draw_card(table, P, G, R, p, seen):
+    """Draw one card, Blanks met on the way set aside; drawing from a bag with no card left
+    but Blanks, or emptying it under forfeit_when_empty, forfeits the game. Returns False
+    on a forfeit."""
     if R[O.R_RALLY_MODE] == 1:
         return True  # rally mode: no deck, no draws
     if bag_left(P, p) == 0:
         G[FORFEIT] = p
         return False
+    set_aside_blanks(table, P, p)
     card = P[p, BAG + P[p, BAG_TOP]]
     P[p, BAG_TOP] += 1
     P[p, HAND + P[p, HAND_N]] = card

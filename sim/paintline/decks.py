@@ -1,9 +1,10 @@
 """Deck lists: .deck files read and checked against the pool and the deck rules; a whole
-game folder read at once; the validator behind `cardlab check`."""
+game folder read at once; the validator behind `cardlab check` and its word on a matchup
+built in memory."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -11,6 +12,7 @@ import numpy as np
 from sim.datafiles import Folder, read_game_folder
 from sim.paintline.options import load_rules
 from sim.paintline.pool import (  # fmt: skip
+    BLANK,
     C_KIND,
     C_NATION,
     COACH,
@@ -35,6 +37,9 @@ class Deck:
     counts: tuple[tuple[int, int], ...]
     coach: int
     nation: int
+    # The line each entry of counts was first listed on (0: added in memory); where a deck
+    # came from, not what it is, so equality ignores it.
+    lines: tuple[int, ...] = field(default=(), compare=False)
 
     def cards(self) -> np.ndarray:
         """The 60 card indices in list order (the coach included)."""
@@ -46,7 +51,6 @@ class Deck:
         return np.array(out, dtype=np.int16)
 
 
-
 def load_deck(path: Path | str, pool: Pool) -> Deck:
     """Read and validate a deck list against the pool; raise InputError listing every problem."""
     path = Path(path)
@@ -55,15 +59,8 @@ def load_deck(path: Path | str, pool: Pool) -> Deck:
     text = read_text(path, problems)
     if text is None:
         raise InputError(problems)
-    table = pool.table
-    counts: dict[int, int] = {}
-    first_line: dict[int, int] = {}
-    coach_line = 0
-    coach = -1
-    nation = NEUTRAL
-    nation_card = ""
+    entries: list[tuple[int, int, int]] = []
     last_line = 0
-    listed = 0
     for line, raw in enumerate(text.splitlines(), start=1):
         entry = raw.split("#", 1)[0].strip()
         if not entry:
@@ -75,32 +72,65 @@ def load_deck(path: Path | str, pool: Pool) -> Deck:
             problems.append(Problem(where, line, f"expected 'COUNT Card Name', got {entry!r}"))
             continue
         count = int(head)
-        listed += count
         card = pool.lookup(name)
         if card is None:
             close = pool.closest(name)
             hint = f"; did you mean {', '.join(close)}?" if close else ""
             problems.append(Problem(where, line, f"unknown card {name!r}{hint}"))
+        entries.append((line, count, -1 if card is None else card))
+    problems += deck_problems(where, entries, last_line, pool)
+    if problems:  # in the order of the list's lines, as a reader goes through it
+        raise InputError(sorted(problems, key=lambda p: p.line))
+    first_line: dict[int, int] = {}
+    counts: dict[int, int] = {}
+    for line, count, card in entries:  # every card known and every count legal by now
+        first_line.setdefault(card, line)
+        counts[card] = counts.get(card, 0) + count
+    ordered = tuple(sorted(counts.items(), key=lambda kv: first_line[kv[0]]))
+    coach = next((c for c, _ in ordered if pool.table[c, C_KIND] == COACH), -1)
+    nation = next((int(pool.table[c, C_NATION]) for c, _ in ordered
+                   if pool.table[c, C_NATION] != NEUTRAL), NEUTRAL)
+    return Deck(path, path.stem, ordered, coach, nation, tuple(first_line[c] for c, _ in ordered))
+
+
+def deck_problems(where: str, entries, last_line: int, pool: Pool,
+                  label: str = "") -> list[Problem]:
+    """The deck rules over a list's entries (line, count, card index; -1 for a card the pool
+    lacks, which counts toward the size alone), in list order: at
+    most MAX_COPIES of a card but Stamina and the Blank filler, at most one coach, one
+    nation plus neutral cards, DECK_SIZE cards in all (the coach and any Blanks counted).
+    `label` names an in-memory deck in each message."""
+    table = pool.table
+    problems: list[Problem] = []
+    counts: dict[int, int] = {}
+    coach_line = 0
+    coach = -1
+    nation = NEUTRAL
+    nation_card = ""
+    listed = 0
+    for line, count, card in entries:
+        listed += count
+        if card < 0:
             continue
         cname = pool.names[card]
         if count < 1:
-            problems.append(Problem(where, line, f"card {cname!r}: count must be at least 1"))
+            problems.append(Problem(where, line, f"{label}card {cname!r}: count must be at "
+                                    "least 1"))
             continue
-        before = counts.get(card, 0)
-        counts[card] = before + count
-        first_line.setdefault(card, line)
+        counts[card] = counts.get(card, 0) + count
         kind = table[card, C_KIND]
-        # Blank is a card like any other here: experiments that fill decks with Blanks
-        # (ablation, copy sweeps) build those decks in memory, outside this validator.
-        if kind != STAMINA and counts[card] > MAX_COPIES:
-            problems.append(Problem(where, line, f"card {cname!r}: {counts[card]} copies, at "
-                                    f"most {MAX_COPIES} of any card but Stamina"))
+        # The Blank is the filler of experiments and never reaches a hand (a draw sets it
+        # aside), so it has no copy limit; Stamina has none by the rules.
+        if kind not in (STAMINA, BLANK) and counts[card] > MAX_COPIES:
+            problems.append(Problem(where, line, f"{label}card {cname!r}: {counts[card]} "
+                                    f"copies, at most {MAX_COPIES} of any card but Stamina "
+                                    "and Blank"))
         if kind == COACH:
             if coach >= 0 and card != coach or counts[card] > 1:
                 already = (f"already {pool.names[coach]!r} on line {coach_line}" if coach >= 0
                            else f"{counts[card]} copies listed")
-                problems.append(Problem(where, line, f"card {cname!r}: a deck has at most one "
-                                        f"coach ({already})"))
+                problems.append(Problem(where, line, f"{label}card {cname!r}: a deck has at "
+                                        f"most one coach ({already})"))
             else:
                 coach, coach_line = card, line
         card_nation = int(table[card, C_NATION])
@@ -108,16 +138,28 @@ def load_deck(path: Path | str, pool: Pool) -> Deck:
             if nation == NEUTRAL:
                 nation, nation_card = card_nation, cname
             elif card_nation != nation:
-                problems.append(Problem(where, line, f"card {cname!r} is {NATIONS[card_nation]}"
-                                        f" but the deck is {NATIONS[nation]} (from "
-                                        f"{nation_card!r}); one nation per deck"))
+                problems.append(Problem(where, line, f"{label}card {cname!r} is "
+                                        f"{NATIONS[card_nation]} but the deck is "
+                                        f"{NATIONS[nation]} (from {nation_card!r}); one "
+                                        "nation per deck"))
     if listed != DECK_SIZE:
-        problems.append(Problem(where, last_line, f"deck lists {listed} cards, must be "
+        problems.append(Problem(where, last_line, f"{label}deck lists {listed} cards, must be "
                                 f"exactly {DECK_SIZE} (coach included)"))
-    if problems:
-        raise InputError(problems)
-    ordered = tuple(sorted(counts.items(), key=lambda kv: first_line[kv[0]]))
-    return Deck(path, path.stem, ordered, coach, nation)
+    return problems
+
+
+def matchup_problems(pool: Pool, decks) -> list[Problem]:
+    """The validator's word on decks and a card table built in memory (an experiment's
+    variant): the card checks of cards.csv on every row, then the deck rules on each deck,
+    named by the file it came from and the line its card was listed on (0: added in
+    memory)."""
+    problems = pool.problems()
+    for deck in decks:
+        lines = deck.lines or (0,) * len(deck.counts)
+        entries = [(line, n, c) for (c, n), line in zip(deck.counts, lines, strict=True)]
+        label = "" if deck.name == Path(deck.path).stem else f"deck {deck.name!r}: "
+        problems += deck_problems(str(deck.path), entries, max(lines, default=0), pool, label)
+    return problems
 
 
 def load_folder(path: Path | str) -> Folder:

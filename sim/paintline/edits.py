@@ -1,6 +1,7 @@
 """Paint the Line's designed changes for the generic experiments: +1 on a card value
 (sensitivity), a card swapped for Blanks (ablation), and the deck-composition sweeps
-(stamina count, copies of a card, the lob/spin/drive mix)."""
+(stamina count, copies of a card, the lob/spin/drive mix), each deck one the validator
+accepts."""
 
 from __future__ import annotations
 
@@ -47,12 +48,15 @@ def value_edits(m: Matchup, cards: list[str] | None = None) -> list[Variant]:
 
 
 def with_counts(deck: Deck, counts: dict[int, int], name: str) -> Deck:
-    """A deck with new card counts (zero drops the card), order kept, new cards at the end."""
+    """A deck with new card counts (zero drops the card), order kept, new cards at the end;
+    each kept card keeps the line of the list it came from (a new one has none, 0)."""
+    lines = dict(zip((c for c, _ in deck.counts), deck.lines, strict=False))
     out = [(c, counts.get(c, n)) for c, n in deck.counts]
     known = {c for c, _ in deck.counts}
     out += [(c, n) for c, n in counts.items() if c not in known]
-    return Deck(deck.path, name, tuple((c, n) for c, n in out if n > 0), deck.coach,
-                deck.nation)
+    kept = tuple((c, n) for c, n in out if n > 0)
+    return Deck(deck.path, name, kept, deck.coach, deck.nation,
+                tuple(lines.get(c, 0) for c, _ in kept))
 
 
 def with_deck(m: Matchup, seat: int, deck: Deck) -> Matchup:
@@ -69,10 +73,21 @@ def blank_card(m: Matchup) -> int:
                               "needed as the filler")])
 
 
+def legal(v: Variant, why: str) -> Variant:
+    """The variant, when the validator accepts its decks and cards; else an InputError
+    saying which change could not stay legal, with the validator's problems."""
+    from sim.paintline.game import validate
+
+    problems = validate(v.matchup)
+    if problems:
+        raise InputError([Problem(p.path, p.line, f"{why}: {p.message}") for p in problems])
+    return v
+
+
 def ablations(m: Matchup) -> list[Variant]:
     """Every copy of one shot card or enhancement swapped for a Blank, one card at a time.
-    The variant decks may hold more than 4 Blanks: experiment decks, not playable ones, so
-    they are built here without the deck validator."""
+    A draw sets a Blank aside and takes the next card, so the Blanks cost no hand slot and
+    leave every other card where the shuffle put it; the filler has no copy limit."""
     blank = blank_card(m)
     out = []
     for seat, deck in enumerate(m.decks):
@@ -81,20 +96,25 @@ def ablations(m: Matchup) -> list[Variant]:
                 continue
             counts = {card: 0, blank: dict(deck.counts).get(blank, 0) + n}
             d = with_counts(deck, counts, f"{deck.name}-without-{m.pool.ids[card]}")
-            out.append(Variant(f"{m.pool.names[card]} ({deck.name})", seat, with_deck(m, seat, d),
-                               m.pool.ids[card], m.pool.names[card], copies=n))
+            v = Variant(f"{m.pool.names[card]} ({deck.name})", seat, with_deck(m, seat, d),
+                        m.pool.ids[card], m.pool.names[card], copies=n)
+            out.append(legal(v, f"ablation of {m.pool.names[card]}"))
     return out
 
 
 def stamina_deck(deck: Deck, pool, stamina: int) -> Deck:
     """The filler rule of the stamina sweep: to add a Stamina, take one copy off the
     non-stamina card with the most copies (ties: the one listed last); to remove one, add a
-    copy to the card with the fewest copies under 4 (ties: the one listed first)."""
-    st = next(c for c, _ in deck.counts if pool.table[c, T.C_KIND] == T.STAMINA)
+    copy to the card with the fewest copies under 4 (ties: the one listed first). Blanks
+    and the coach are never moved."""
+    st = stamina_card(deck, pool)
     counts = dict(deck.counts)
     others = [c for c, _ in deck.counts if c != st and c != deck.coach
               and pool.table[c, T.C_KIND] != T.BLANK]
     while counts[st] < stamina:
+        if not any(counts[c] > 0 for c in others):
+            raise InputError([Problem(str(deck.path), 0, f"cannot go up to {stamina} "
+                                      "stamina: no other card is left to give way")])
         c = max(reversed(others), key=lambda x: counts[x])
         counts[c] -= 1
         counts[st] += 1
@@ -109,16 +129,34 @@ def stamina_deck(deck: Deck, pool, stamina: int) -> Deck:
     return with_counts(deck, counts, f"{deck.name}-stamina{stamina}")
 
 
+def stamina_card(deck: Deck, pool) -> int:
+    st = next((c for c, _ in deck.counts if pool.table[c, T.C_KIND] == T.STAMINA), None)
+    if st is None:
+        raise InputError([Problem(str(deck.path), 0, f"deck {deck.name!r} has no Stamina to "
+                                  "give way or take the difference")])
+    return st
+
+
 def copies_deck(deck: Deck, pool, card: int, copies: int, blank: int) -> Deck:
-    """Copies of one card 0..4, the difference made up with Blank fillers."""
+    """Copies of one card 0..4, the difference made up with Blank fillers (more copies than
+    the deck lists take the Blanks' place first, then Stamina's)."""
+    if card == blank:
+        raise InputError([Problem("--card", 0, "the copies sweep varies a card against the "
+                                  "Blank filler; Blank itself cannot be the card")])
+    if copies < 0:
+        raise InputError([Problem("--values", 0, f"copies must be 0 or more, got {copies}")])
     counts = dict(deck.counts)
     now = counts.get(card, 0)
     counts[card] = copies
     counts[blank] = counts.get(blank, 0) + now - copies
     if counts[blank] < 0:  # more copies than before: take the blanks' place, then stamina's
-        st = next(c for c, _ in deck.counts if pool.table[c, T.C_KIND] == T.STAMINA)
+        st = stamina_card(deck, pool)
         counts[st] += counts[blank]
         counts[blank] = 0
+        if counts[st] < 0:
+            raise InputError([Problem(str(deck.path), 0, f"cannot make room for {copies} "
+                                      f"copies of {pool.names[card]!r}: not enough Blanks "
+                                      "and Stamina to give way")])
     return with_counts(deck, counts, f"{deck.name}-{pool.ids[card]}x{copies}")
 
 
@@ -153,11 +191,13 @@ def _stamina_point(m: Matchup, seat: int, value: int, options: dict) -> Variant:
 
     d = stamina_deck(m.decks[seat], m.pool, value)
     by_turn = int(options.get("by_turn", 3))
-    bag = sum(n for c, n in d.counts if c != d.coach)
+    # Cards that can be drawn: a Blank is set aside by the draw that meets it.
+    bag = sum(n for c, n in d.counts if c != d.coach and m.pool.table[c, T.C_KIND] != T.BLANK)
     seen = m.rules.values["opening_hand"] + by_turn
     p = 1 - hypergeom(bag, value, seen).pmf(0)
-    return Variant(d.name, seat, with_deck(m, seat, d),
-                   extra={f"p_stamina_by_turn_{by_turn}": float(p)})
+    return legal(Variant(d.name, seat, with_deck(m, seat, d),
+                         extra={f"p_stamina_by_turn_{by_turn}": float(p)}),
+                 f"stamina sweep at {value}")
 
 
 def _copies_point(m: Matchup, seat: int, value: int, options: dict) -> Variant:
@@ -165,7 +205,8 @@ def _copies_point(m: Matchup, seat: int, value: int, options: dict) -> Variant:
     if card is None:
         raise InputError([Problem("--card", 0, f"unknown card {options.get('card')!r}")])
     d = copies_deck(m.decks[seat], m.pool, card, value, blank_card(m))
-    return Variant(d.name, seat, with_deck(m, seat, d), m.pool.ids[card], m.pool.names[card])
+    return legal(Variant(d.name, seat, with_deck(m, seat, d), m.pool.ids[card],
+                         m.pool.names[card]), f"copies sweep of {m.pool.names[card]} at {value}")
 
 
 def _mix_point(m: Matchup, seat: int, value: int, options: dict) -> Variant:
@@ -173,7 +214,7 @@ def _mix_point(m: Matchup, seat: int, value: int, options: dict) -> Variant:
     if len(mix) != 2 or not set(mix) <= {"lob", "spin", "drive"}:
         raise InputError([Problem("--mix", 0, f"shot types are lob, spin, drive; got {mix}")])
     d = mix_deck(m.decks[seat], m.pool, value, *mix)
-    return Variant(d.name, seat, with_deck(m, seat, d))
+    return legal(Variant(d.name, seat, with_deck(m, seat, d)), f"mix sweep at {value}")
 
 
 SWEEPS = {

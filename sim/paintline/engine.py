@@ -79,7 +79,7 @@ def take_turn(table, R, prm, P, G, H, p, keys, ctr, seen, cs, work, log, log_n, 
     G[S.TURNS] += 1
     # 1. Ready stamina and draw.
     Ru.ready_stamina(P, p)
-    if not Dl.draw_card(P, G, R, p, seen):
+    if not Dl.draw_card(table, P, G, R, p, seen):
         return False
     # 2. Untap shot cards, one step each time, on the card the policy chooses.
     for _ in range(R[O.R_UNTAP_STEPS]):
@@ -185,9 +185,9 @@ def take_turn(table, R, prm, P, G, H, p, keys, ctr, seen, cs, work, log, log_n, 
 def set_up_game(table, R, prms, bags, bag_lens, P, G, keys, ctr, seen):
     """Every card back in the bag, shuffle, opening hands, mulligans, coach ready."""
     for p in range(2):
-        Dl.gather_cards(P, p, bags[p, : bag_lens[p]])
+        Dl.gather_cards(table, P, p, bags[p, : bag_lens[p]])
         Dl.shuffle_bag(P, p, keys, ctr)
-        Dl.draw_opening_hand(P, R, p)
+        Dl.draw_opening_hand(table, P, R, p)
         P[p, S.SCORE] = 0
         P[p, S.COACH_USES] = A.coach_uses(table, P[p, S.COACH])
     if R[O.R_RALLY_MODE] == 1:
@@ -202,7 +202,7 @@ def set_up_game(table, R, prms, bags, bag_lens, P, G, keys, ctr, seen):
             if not Pol.choose_mulligan(prms[p], stamina, keys, ctr, p):
                 break
             Dl.take_mulligan(P, p, keys, ctr)
-            Dl.draw_opening_hand(P, R, p)
+            Dl.draw_opening_hand(table, P, R, p)
             P[p, S.MULLIGANS] += 1
         for i in range(P[p, S.HAND_N]):
             seen[p, P[p, S.HAND + i]] = 1

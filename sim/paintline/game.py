@@ -130,6 +130,17 @@ def check_paths(paths):
     return check(paths)
 
 
+def validate(m: Matchup) -> list:
+    """The validator's word on a matchup built in memory (an experiment's variant): the
+    card table's values and codes, each deck under the deck rules, the rule options; []
+    when legal."""
+    from sim.paintline.decks import matchup_problems
+    from sim.paintline.options import _check_rule_values
+
+    return (matchup_problems(m.pool, m.decks)
+            + _check_rule_values(m.rules.values, "rule options", {}))
+
+
 def exact_check(m: Matchup, totals):
     """Rally mode is solved exactly: every Monte Carlo quantity beside its exact value."""
     if not m.rules.values["rally_mode"]:
@@ -156,6 +167,7 @@ GAME = Game(
     ablations=edits.ablations,
     sweeps=edits.SWEEPS,
     worth=edits.worth,
+    validate=validate,
     exact_check=exact_check,
     tuning=tuning.TUNING,
     lint=LINT,

@@ -105,8 +105,6 @@ def card_worth(prm, table, card, stamina_wanted):
     kind = table[card, T.C_KIND]
     if kind == T.STAMINA:
         return 100.0 if stamina_wanted else -1.0
-    if kind == T.BLANK:
-        return 0.0  # filler: worth nothing, below every card that does something
     v = table[card, T.C_NBONUS] + table[card, T.C_NPEN] + table[card, T.C_ABONUS]
     v += table[card, T.C_APEN]
     if kind == T.ENHANCEMENT:

@@ -51,6 +51,8 @@ class Pool:
     texts: tuple[str, ...]
     table: np.ndarray = field(repr=False)
     sha256: str = ""
+    # Each card's line in cards.csv (empty when not read from one): provenance, not content.
+    lines: tuple[int, ...] = field(default=(), compare=False)
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -75,7 +77,18 @@ class Pool:
         for (card, col), value in overrides.items():
             table[card, col] = value
         table.setflags(write=False)
-        return Pool(self.path, self.ids, self.names, self.texts, table, self.sha256 + "+edited")
+        return Pool(self.path, self.ids, self.names, self.texts, table, self.sha256 + "+edited",
+                    self.lines)
+
+    def problems(self) -> list[Problem]:
+        """The problems of the card table as it stands (values changed in memory included),
+        by the checks cards.csv is read with; each names the card and its line."""
+        out = []
+        for i, cid in enumerate(self.ids):
+            line = self.lines[i] if i < len(self.lines) else 0
+            out += card_problems(str(self.path), line, f"card {cid!r}",
+                                 [int(v) for v in self.table[i]])
+        return out
 
 
 def read_text(path: Path, problems: list[Problem]) -> str | None:
@@ -108,6 +121,7 @@ def load_pool(path: Path | str) -> Pool:
     table: list[list[int]] = []
     seen_ids: dict[str, int] = {}
     seen_names: dict[str, int] = {}
+    lines: list[int] = []
     kw_names = [k.name for k in keywords.KEYWORDS]
     for line, row in enumerate(rows[1:], start=2):
         if not row or all(not c.strip() for c in row):
@@ -154,19 +168,10 @@ def load_pool(path: Path | str) -> Pool:
         for col, idx in INT_COLUMNS.items():
             raw = cell[col]
             try:
-                value = int(raw)
+                out[idx] = int(raw)
             except ValueError:
                 problems.append(Problem(where, line, f"{label}: {col} must be an integer, "
                                         f"got {raw!r}"))
-                continue
-            if value < 0:
-                problems.append(Problem(where, line, f"{label}: {col} must not be negative, "
-                                        f"got {value}"))
-            elif value > MAX_VALUE:
-                problems.append(Problem(where, line, f"{label}: {col} is too large "
-                                        f"(at most {MAX_VALUE}), got {value}"))
-                value = 0
-            out[idx] = value
         for col, idx in (("ability1", C_AB1), ("ability2", C_AB2)):
             word = cell[col]
             if not word:
@@ -177,9 +182,11 @@ def load_pool(path: Path | str) -> Pool:
                                         f"{suggest(word, kw_names)}"))
             else:
                 out[idx] = kw.opcode
+        problems.extend(value_problems(where, line, label, out))
         if len(problems) == bad:
             problems.extend(_check_card_shape(where, line, label, out))
         ids.append(cid)
+        lines.append(line)
         names.append(name)
         texts.append(cell["text"])
         table.append(out)
@@ -190,7 +197,34 @@ def load_pool(path: Path | str) -> Pool:
     arr = np.array(table, dtype=np.int64)
     arr.setflags(write=False)
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
-    return Pool(path, tuple(ids), tuple(names), tuple(texts), arr, digest)
+    return Pool(path, tuple(ids), tuple(names), tuple(texts), arr, digest, tuple(lines))
+
+
+def card_problems(where: str, line: int, label: str, row: list[int]) -> list[Problem]:
+    """One card's row of the engine's table: codes it knows, values in range, then fields
+    that fit the card's kind; the checks of cards.csv, for a table changed in memory."""
+    return value_problems(where, line, label, row) or _check_card_shape(where, line, label, row)
+
+
+def value_problems(where: str, line: int, label: str, row: list[int]) -> list[Problem]:
+    """Codes the engine knows and whole-number values in 0 .. MAX_VALUE."""
+    out = []
+    for col, idx, known in (("kind", C_KIND, KINDS), ("nation", C_NATION, NATIONS),
+                            ("shot_type", C_TYPE, SHOT_TYPES)):
+        if not 0 <= row[idx] < len(known):
+            out.append(Problem(where, line, f"{label}: {col} code {row[idx]} is none of "
+                                            f"{', '.join(k or 'none' for k in known)}"))
+    for col, idx in (("ability1", C_AB1), ("ability2", C_AB2)):
+        if row[idx] != keywords.NONE and row[idx] not in keywords.NAMES:
+            out.append(Problem(where, line, f"{label}: {col} code {row[idx]} is no ability"))
+    for col, idx in INT_COLUMNS.items():
+        if row[idx] < 0:
+            out.append(Problem(where, line, f"{label}: {col} must not be negative, "
+                                            f"got {row[idx]}"))
+        elif row[idx] > MAX_VALUE:
+            out.append(Problem(where, line, f"{label}: {col} is too large "
+                                            f"(at most {MAX_VALUE}), got {row[idx]}"))
+    return out
 
 
 def _check_card_shape(where: str, line: int, label: str, row: list[int]) -> list[Problem]:

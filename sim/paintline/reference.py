@@ -30,6 +30,7 @@ class Seat:
     ready_stamina: int = 0
     discard: list[int] = field(default_factory=list)
     boosts: list[int] = field(default_factory=list)  # single-use enhancements on this shot
+    set_aside: list[int] = field(default_factory=list)  # Blanks met by a draw: out of the game
     coach: int = -1
     coach_uses: int = 0
     score: int = 0
@@ -109,17 +110,34 @@ class ReferenceGame(ShotRules, TurnRules):
             if a != b:
                 return 0 if a > b else 1
 
+    def is_blank(self, card: int) -> bool:
+        return self.col(card, T.C_KIND) == T.BLANK
+
+    def cards_left(self, seat: int) -> int:
+        """Cards a player can still draw: a Blank in the bag is never drawn, so it does not
+        count (a bag of nothing but Blanks is empty)."""
+        return sum(not self.is_blank(c) for c in self.seats[seat].bag)
+
+    def take_top_card(self, seat: int) -> int:
+        """The top card of the bag; every Blank above it is set aside out of the game first,
+        the bag's order otherwise untouched."""
+        s = self.seats[seat]
+        while self.is_blank(s.bag[0]):
+            s.set_aside.append(s.bag.pop(0))
+            self.say(f"{SEATS[seat]} sets aside a Blank")
+        return s.bag.pop(0)
+
     def draw_opening_hand(self, seat: int) -> None:
         s = self.seats[seat]
-        n = min(self.rules["opening_hand"], len(s.bag))
-        s.hand += s.bag[:n]
-        del s.bag[:n]
+        for _ in range(min(self.rules["opening_hand"], self.cards_left(seat))):
+            s.hand.append(self.take_top_card(seat))
 
     def set_up_game(self) -> None:
         for seat, s in enumerate(self.seats):
             deck = self.m.decks[seat]
             s.bag = [] if self.rally_mode else [int(c) for c in deck.bag()]
             s.hand, s.table, s.power_plant, s.discard, s.boosts = [], [], [], [], []
+            s.set_aside = []
             s.ready_stamina = 0
             self.shuffle(seat)
             self.draw_opening_hand(seat)
@@ -166,14 +184,14 @@ class ReferenceGame(ShotRules, TurnRules):
         if self.rally_mode:
             return  # no deck, no draws
         s = self.seats[seat]
-        if not s.bag:
+        if self.cards_left(seat) == 0:
             self.say(f"{SEATS[seat]} must draw from an empty bag and forfeits")
             raise Forfeit(seat)
-        card = s.bag.pop(0)
+        card = self.take_top_card(seat)
         s.hand.append(card)
         self.seen[seat, card] = True
         self.say(f"{SEATS[seat]} draws {self.names[card]}")
-        if self.rules["deck_out"] == "forfeit_when_empty" and not s.bag:
+        if self.rules["deck_out"] == "forfeit_when_empty" and self.cards_left(seat) == 0:
             self.say(f"{SEATS[seat]}'s bag is empty: forfeit")
             raise Forfeit(seat)
 

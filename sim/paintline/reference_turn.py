@@ -60,12 +60,12 @@ class TurnRules:
         w += [Pol.power_plant_worth(prm, i) for i in range(len(s.power_plant))]
         ratio = self.rules["recycle_ratio"]
         chosen = np.zeros(3 * 64, dtype=np.int64)
-        k = Pol.choose_recycle(prm, np.array(w or [0.0]), len(units), len(s.hand), len(s.bag),
+        left = self.cards_left(seat)
+        k = Pol.choose_recycle(prm, np.array(w or [0.0]), len(units), len(s.hand), left,
                                ratio, self.keys, self.counters, seat, chosen)
         if k == 0:
             return
-        safe = len(s.bag) - (1 if self.rules["deck_out"] == "forfeit_when_empty" and s.bag
-                             else 0)
+        safe = left - (1 if self.rules["deck_out"] == "forfeit_when_empty" and left else 0)
         draws = Pol.choose_recycle_draws(prm, k, safe, self.keys, self.counters, seat)
         gone = sorted((units[int(x)] for x in chosen[: k * ratio]),
                       key=lambda u: ("hand", "table", "plant").index(u[0]) * 1000 + u[1],

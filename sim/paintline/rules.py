@@ -119,7 +119,7 @@ def attach_enhancement(P, p, pos, slot):
 
 
 @njit
-def recycle(P, G, R, p, units, m, draws, seen):
+def recycle(table, P, G, R, p, units, m, draws, seen):
     """Recycle: discard the m chosen cards (positions among the hand cards, then the shot
     cards in play, then the stamina in the Power Plant; coaches are never among them), then
     draw `draws` cards, at most one for every recycle_ratio discarded (each draw is the
@@ -143,7 +143,7 @@ def recycle(P, G, R, p, units, m, draws, seen):
         else:
             discard(P, p, remove_from_hand(P, p, u))
     for _ in range(draws):
-        if not draw_card(P, G, R, p, seen):
+        if not draw_card(table, P, G, R, p, seen):
             return False
     return True
 

@@ -21,6 +21,7 @@ SCORE = 9
 GAMES_WON = 10
 MULLIGANS = 11  # mulligans taken this match
 BOOST_N = 12  # single-use enhancements paid for the shot in progress
+BLANKS = 13  # Blanks in the undrawn part of the bag (set aside when a draw meets one)
 BAG = 16
 HAND = BAG + CAP
 PLAY = HAND + CAP  # card in play

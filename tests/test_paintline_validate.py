@@ -1,0 +1,114 @@
+"""Paint the Line's validator on matchups built in memory (the contract's validate) and on
+the Blank filler: any number of Blanks, the deck rules otherwise as written, and sweeps that
+build only legal decks or refuse with the reason."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from sim.game import get
+from sim.paintline import pool as T
+from sim.paintline.decks import load_deck
+from sim.paintline.edits import with_counts, with_deck
+from sim.problems import InputError
+
+from .conftest import FOLDER
+
+GAME = get("paintline")
+BASE = GAME.load_matchup(FOLDER, "us-red-tide", "ussr-red-tide", "greedy", "greedy", {}, [])
+POOL = BASE.pool
+US = FOLDER / "us-red-tide.deck"
+
+
+def card(name: str) -> int:
+    index = POOL.lookup(name)
+    assert index is not None, name
+    return index
+
+
+def line_of(path, text: str) -> int:
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return next(i for i, raw in enumerate(lines, start=1) if raw.startswith(text))
+
+
+def test_the_sample_matchup_is_legal():
+    assert GAME.validate(BASE) == []
+
+
+def test_a_fifth_copy_is_named_with_its_deck_file_and_line():
+    deck = with_counts(BASE.decks[0], {card("Drive Shot"): 5, card("Stamina"): 19}, "us-5")
+    problems = GAME.validate(with_deck(BASE, 0, deck))
+    assert len(problems) == 1, problems
+    p = problems[0]
+    assert (p.path, p.line) == (str(US), line_of(US, "4 Drive Shot"))
+    assert "'Drive Shot'" in p.message and "5 copies" in p.message and "'us-5'" in p.message
+
+
+def test_a_deck_of_the_wrong_size_is_named():
+    deck = with_counts(BASE.decks[1], {card("Stamina"): 21}, "ussr-61")
+    problems = GAME.validate(with_deck(BASE, 1, deck))
+    assert len(problems) == 1, problems
+    assert "lists 61 cards" in problems[0].message and "60" in problems[0].message
+    assert problems[0].path == str(FOLDER / "ussr-red-tide.deck")
+
+
+def test_a_card_of_the_other_nation_is_named():
+    deck = with_counts(BASE.decks[0], {card("Order of Lenin"): 1, card("Stamina"): 19}, "x")
+    (p,) = GAME.validate(with_deck(BASE, 0, deck))
+    assert "'Order of Lenin' is USSR" in p.message and "one nation" in p.message
+
+
+@pytest.mark.parametrize(("field", "value", "words"), [
+    (T.C_NBONUS, -1, "normal_bonus must not be negative"),
+    (T.C_COST, 1000, "cost is too large"),
+    (T.C_KIND, 9, "kind code 9"),
+])
+def test_an_illegal_card_value_is_named_with_its_line_in_cards_csv(field, value, words):
+    pool = POOL.with_values({(card("Push"), field): value})
+    problems = GAME.validate(dataclasses.replace(BASE, pool=pool))
+    assert len(problems) == 1, problems
+    p = problems[0]
+    csv = FOLDER / "cards.csv"
+    assert (p.path, p.line) == (str(csv), line_of(csv, "push,"))
+    assert "'push'" in p.message and words in p.message
+
+
+def test_any_number_of_blanks_is_legal_and_counts_toward_60(tmp_path):
+    deck = tmp_path / "blanks.deck"
+    deck.write_text("1 Tycho Brahe\n20 Stamina\n4 Drive Shot\n35 Blank\n", encoding="utf-8")
+    loaded = load_deck(deck, POOL)
+    assert dict(loaded.counts)[card("Blank")] == 35
+    deck.write_text("1 Tycho Brahe\n20 Stamina\n4 Drive Shot\n36 Blank\n", encoding="utf-8")
+    with pytest.raises(InputError, match="deck lists 61 cards"):
+        load_deck(deck, POOL)
+    deck.write_text("1 Tycho Brahe\n20 Stamina\n5 Drive Shot\n34 Blank\n", encoding="utf-8")
+    with pytest.raises(InputError, match="'Drive Shot': 5 copies"):
+        load_deck(deck, POOL)
+
+
+def test_every_ablation_and_sweep_point_is_legal():
+    for v in GAME.ablations(BASE):
+        assert GAME.validate(v.matchup) == [], v.item
+    for seat in (0, 1):
+        for value in GAME.sweeps["stamina"].values:
+            assert GAME.validate(GAME.sweeps["stamina"].make(BASE, seat, value, {}).matchup) == []
+        for value in GAME.sweeps["mix"].values:
+            assert GAME.validate(GAME.sweeps["mix"].make(BASE, seat, value, {}).matchup) == []
+    for name in ("Drive Shot", "Power Smash", "Stamina"):
+        for value in GAME.sweeps["copies"].values:
+            v = GAME.sweeps["copies"].make(BASE, 0, value, {"card": name})
+            assert GAME.validate(v.matchup) == []
+
+
+@pytest.mark.parametrize(("sweep", "value", "options", "words"), [
+    ("copies", 5, {"card": "Drive Shot"}, "5 copies"),
+    ("copies", 2, {"card": "Order of Lenin"}, "one nation"),
+    ("copies", 1, {"card": "Blank"}, "Blank itself"),
+    ("stamina", 60, {}, "no other card is left"),
+])
+def test_a_sweep_point_that_cannot_stay_legal_is_refused(sweep, value, options, words):
+    with pytest.raises(InputError) as info:
+        GAME.sweeps[sweep].make(BASE, 0, value, options)
+    assert words in str(info.value)
