@@ -15,8 +15,8 @@ def problems(game, matchup) -> list[Problem]:
 
 
 def reason(found: list[Problem]) -> str:
-    """The problems as one line: each message, without the in-memory path."""
-    return "; ".join(p.message for p in found)
+    """The problems as one line: each message once, without the in-memory path."""
+    return "; ".join(dict.fromkeys(p.message for p in found))
 
 
 def require(game, matchup, what: str) -> None:
