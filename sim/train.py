@@ -184,6 +184,8 @@ def verdict(trainer: Trainer, state: dict, holdout: int, seed: int) -> pd.DataFr
 
 
 def toml_value(v) -> str:
+    if isinstance(v, str):
+        return json.dumps(v)  # a TOML basic string
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, int):
@@ -191,16 +193,21 @@ def toml_value(v) -> str:
     return repr(float(v))
 
 
-def write_policy(game: Game, folder: Path, name: str, values: dict, note: list[str]) -> Path:
-    """Append [name] with `values` to the folder's policies.toml under comment lines
-    `note`; atomic, and the file is put back as it was if the game cannot read it."""
+def write_policy(game: Game, folder: Path, name: str, values: dict, note: list[str],
+                 base: str | None = None) -> Path:
+    """Append [name] to the folder's policies.toml under comment lines `note`: the fields
+    of policy `base` (the one trained: its kind and the settings training does not move)
+    with `values` in place, which is what the candidates were played as; atomic, and the
+    file is put back as it was if the game cannot read it."""
     path = Path(folder) / "policies.toml"
     before = path.read_text(encoding="utf-8")
-    if name in tomllib.loads(before):
+    known = tomllib.loads(before)
+    if name in known:
         raise InputError([Problem(str(path), 0, f"policy {name!r} exists already; pick "
                                   "another --name")])
+    table = {**(known.get(base, {}) if base else {}), **values}
     lines = ["", *(f"# {line}" for line in note), f"[{name}]",
-             *(f"{k} = {toml_value(v)}" for k, v in values.items())]
+             *(f"{k} = {toml_value(v)}" for k, v in table.items())]
     tmp = path.with_name(f".{path.name}.tmp")
     tmp.write_text(before.rstrip("\n") + "\n" + "\n".join(lines) + "\n", encoding="utf-8")
     os.replace(tmp, path)
@@ -287,6 +294,6 @@ def train(game: Game, folder: Path, base, policy: str, opponent: str, name: str,
             f"rate {tr.rate:.4f} [{tr.lo:.4f}, {tr.hi:.4f}] (n {int(tr.n)}); held-out "
             f"{ho.rate:.4f} [{ho.lo:.4f}, {ho.hi:.4f}] (n {int(ho.n)}, fresh seeds).", 86)
         manifest["written"] = str(write_policy(game, folder, manifest["name"], best["values"],
-                                               note))
+                                               note, manifest["policy"]))
     save(path, state, manifest)
     return table, manifest

@@ -31,8 +31,10 @@ def play_window(table, R, prms, P, KN, p, allow, in_deck, seen, cs, keys, ctr, f
     """A play window: the player's policy picks cards; each is played at once, in order."""
     opp_lie = P[1 - p, S.LIE_OFF] + P[1 - p, S.LIE_DEF] > 0
     hand_n = P[p, S.HAND_N]
-    n = Pol.choose_plays(table, prms[p], P[p, S.HAND:S.HAND + hand_n], hand_n, allow,
-                         P[p, S.BAN_NOW], opp_lie, buf, keys, ctr, p)
+    n = Pol.choose_plays(table, R[O.R_GEOMETRY], prms[p], P[p, S.HAND:S.HAND + hand_n],
+                         hand_n, allow, P[p, S.BAN_NOW], opp_lie, P[p, S.OFF_BELIEF],
+                         P[p, S.DEF_BELIEF], in_deck[1 - p], seen[p], KN[p], fw[0:4], buf,
+                         keys, ctr, p)
     for k in range(n):
         c = buf[k]
         Ru.take_from_hand(P, p, Ru.hand_position(P, p, c))

@@ -7,16 +7,29 @@ import numpy as np
 from sim.jit import njit
 from sim.payne import pool as T
 from sim.payne.policy_params import (  # noqa: F401  (the parameter slots, read as Pol.X)
+    AUTOWIN_BELOW,
+    CHANGE_BELOW,
     CHOICE_FIELDS,
+    FIELD_BREADTH,
+    FIELD_POWER_DEF,
+    FIELD_POWER_OFF,
     FIELDS,
+    HOLD_REVEALS,
+    KEEP_ROLE,
     KIND,
     KINDS,
     LIE_RATE,
     N_PARAMS,
     PLAIN,
+    PLAY_ABOVE,
     PLAY_RATE,
     PRIOR,
     RANDOM,
+    VALUE_ARROW,
+    VALUE_AUTOWIN,
+    VALUE_BAN,
+    VALUE_LIE,
+    VALUE_REVEAL,
     load_policies,
 )
 from sim.payne.state import lit, meet
@@ -112,13 +125,21 @@ def choose_fielding(table, geometry, prm, hand, hand_n, opp_list, opp_seen, keys
             if table[c, T.C_KIND] != T.CHARACTER or table[c, T.C_ROLE] != role:
                 continue
             mask = table[c, T.C_ARROWS]
+            # a power prior would play as an event counts against fielding the character
+            power = max(card_value(table, prm, c, False), 0.0) \
+                if table[c, T.C_EFF1] != T.NONE else 0.0
             if role == T.OFF:
-                value = -1.0
+                value, n_lit = -1.0, 0
                 for s in range(4):
-                    if lit(mask, meet(geometry, s)) and share[s] > value:
-                        value = share[s]
+                    if lit(mask, meet(geometry, s)):
+                        n_lit += 1
+                        if share[s] > value:
+                            value = share[s]
+                value += prm[FIELD_BREADTH] * n_lit / 4.0
+                value -= prm[FIELD_POWER_OFF] * power
             else:
                 value = -defence_cost(table, geometry, opp_list, opp_seen, mask)
+                value -= prm[FIELD_POWER_DEF] * power
             take, ties = take_best(value, best, ties, keys, ctr, p)
             if value > best:
                 best = value
@@ -194,23 +215,59 @@ def legal_play(table, c, allow, ban):
 
 
 @njit
-def card_value(table, c, opp_lie):
-    """How much a card helps its player (prior): every effect in its favoured direction."""
+def card_value(table, prm, c, opp_lie):
+    """How much a card helps its player (prior): every effect in its favoured direction,
+    weighted by the policy's value of that effect (value_arrow per arrow, value_reveal,
+    value_autowin, value_ban for a Ban on the opponent and against one on himself,
+    value_lie); a Reveal is worth nothing while the opponent may lie."""
     role = table[c, T.C_ROLE]
     total = 0.0
     for e, a in ((T.C_EFF1, T.C_ARG1), (T.C_EFF2, T.C_ARG2)):
         eff, arg = table[c, e], table[c, a]
         if eff == T.ARROW_ADVANTAGE or eff == T.ARROW_DISADVANTAGE:
-            total += arg if role == T.OFF else -arg
+            total += prm[VALUE_ARROW] * (arg if role == T.OFF else -arg)
         elif eff == T.REVEAL:
-            total += 0.0 if opp_lie else 1.0
+            total += 0.0 if opp_lie else prm[VALUE_REVEAL]
         elif eff == T.AUTO_WIN:
-            total += 10.0
+            total += prm[VALUE_AUTOWIN]
         elif eff == T.BAN:
-            total += 1.0 if arg < 0 else -1.0
+            total += prm[VALUE_BAN] if arg < 0 else -prm[VALUE_BAN]
         elif eff == T.MAY_LIE:
-            total += 1.0
+            total += prm[VALUE_LIE]
     return total
+
+
+@njit
+def battle_chances(table, geometry, own_off, own_def, opp_list, opp_seen, know, tmp):
+    """The player's chance of winning each of his battles before any card, as prior sees
+    it: attacking, the largest p(s) among the sides his attacker's meeting arrows light (the
+    side he will name); defending, one less the largest chance that the opposing attacker's
+    arrow meeting a lit side of his defender is lit (what he knows, else the unseen
+    offensive copies)."""
+    side_odds(table, opp_list, opp_seen, know, tmp)
+    attack = 0.0
+    for s in range(4):
+        if lit(own_off, meet(geometry, s)) and tmp[s] > attack:
+            attack = tmp[s]
+    attacker_odds(table, opp_list, opp_seen, know, tmp)
+    threat = 0.0
+    for s in range(4):
+        if lit(own_def, s) and tmp[meet(geometry, s)] > threat:
+            threat = tmp[meet(geometry, s)]
+    return attack, 1.0 - threat
+
+
+@njit
+def spend_now(table, prm, c, chance_off, chance_def):
+    """prior spends an AutoWin, or a card that changes arrows, on the battle at hand only
+    while its chance of winning that battle without the card is at most autowin_below,
+    change_below; kept, the card may serve a closer battle later."""
+    chance = chance_off if table[c, T.C_ROLE] == T.OFF else chance_def
+    if table[c, T.C_EFF1] == T.AUTO_WIN or table[c, T.C_EFF2] == T.AUTO_WIN:
+        return chance <= prm[AUTOWIN_BELOW]
+    if changes_arrows(table, c):
+        return chance <= prm[CHANGE_BELOW]
+    return True
 
 
 @njit
@@ -219,8 +276,11 @@ def is_reveal(table, c):
 
 
 @njit
-def choose_plays(table, prm, hand, hand_n, allow, ban, opp_lie, out, keys, ctr, p):
-    """Cards to play this window, in order, into out; returns how many."""
+def choose_plays(table, geometry, prm, hand, hand_n, allow, ban, opp_lie, own_off, own_def,
+                 opp_list, opp_seen, know, tmp, out, keys, ctr, p):
+    """Cards to play this window, in order, into out; returns how many. own_off, own_def:
+    the player's battlers' arrows as he knows them; opp_list, opp_seen, know: his view of
+    the opponent (prior's chances of the battles)."""
     n = 0
     if prm[KIND] == PLAIN:
         return 0
@@ -234,6 +294,8 @@ def choose_plays(table, prm, hand, hand_n, allow, ban, opp_lie, out, keys, ctr, 
             j = next_below(keys, ctr, p, POLICY, i + 1)
             out[i], out[j] = out[j], out[i]
         return n
+    chance_off, chance_def = battle_chances(table, geometry, own_off, own_def, opp_list,
+                                            opp_seen, know, tmp)
     kept_off, kept_def = 0, 0
     for i in range(hand_n):
         if table[hand[i], T.C_KIND] == T.CHARACTER:
@@ -246,20 +308,24 @@ def choose_plays(table, prm, hand, hand_n, allow, ban, opp_lie, out, keys, ctr, 
             c = hand[i]
             if is_reveal(table, c) != reveal_pass or not legal_play(table, c, allow, ban):
                 continue
-            if card_value(table, c, opp_lie) <= 0:
+            if card_value(table, prm, c, opp_lie) <= prm[PLAY_ABOVE]:
+                continue
+            if not spend_now(table, prm, c, chance_off, chance_def):
                 continue
             if table[c, T.C_KIND] == T.CHARACTER:
-                # keep another of its role to field next round
+                # keep keep_role - 1 others of its role to field in the rounds to come
                 if table[c, T.C_ROLE] == T.OFF:
-                    if kept_off < 2:
+                    if kept_off < prm[KEEP_ROLE]:
                         continue
                     kept_off -= 1
                 else:
-                    if kept_def < 2:
+                    if kept_def < prm[KEEP_ROLE]:
                         continue
                     kept_def -= 1
             out[n] = c
             n += 1
+    if prm[HOLD_REVEALS] == 0:
+        return n
     return drop_unused_reveals(table, out, n)
 
 

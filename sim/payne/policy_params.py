@@ -11,7 +11,12 @@ import numpy as np
 from sim.problems import InputError, Problem, suggest
 
 KIND, PLAY_RATE, LIE_RATE, REVEAL_ANSWER, EFFECT_ORDER = 0, 1, 2, 3, 4
-N_PARAMS = 5
+# prior's weights and habits (slots 5..): what each effect is worth, the bar a card must
+# clear, what it keeps in hand, when it spends a card on the battle at hand, how it fields.
+VALUE_ARROW, VALUE_REVEAL, VALUE_AUTOWIN, VALUE_BAN, VALUE_LIE, PLAY_ABOVE = 5, 6, 7, 8, 9, 10
+KEEP_ROLE, AUTOWIN_BELOW, CHANGE_BELOW, HOLD_REVEALS = 11, 12, 13, 14
+FIELD_POWER_OFF, FIELD_POWER_DEF, FIELD_BREADTH = 15, 16, 17
+N_PARAMS = 18
 KINDS = ("random", "plain", "prior")
 RANDOM, PLAIN, PRIOR = 0, 1, 2
 # reveal_answer: how the answerer orders his sides for a Reveal (the truthful answer is the
@@ -22,8 +27,30 @@ ANSWER_RANDOM, ANSWER_GUARDED = 0, 1
 # order, or a Reveal before the other effect.
 EFFECT_ORDERS = ("random", "print", "reveal_first")
 ORDER_RANDOM, ORDER_PRINT, ORDER_REVEAL_FIRST = 0, 1, 2
-# Numeric fields: (slot, default); choice fields: (slot, their words).
-FIELDS = {"kind": None, "play_rate": (PLAY_RATE, 0.5), "lie_rate": (LIE_RATE, 0.5)}
+# Numeric fields: name -> (slot, default, lo, hi, type). The defaults are the rules each
+# kind played by before they were named, so a policy naming none plays as it always did.
+FIELDS = {
+    "play_rate": (PLAY_RATE, 0.5, 0.0, 1.0, "float"),
+    "lie_rate": (LIE_RATE, 0.5, 0.0, 1.0, "float"),
+    "value_arrow": (VALUE_ARROW, 1.0, -1.0, 3.0, "float"),
+    "value_reveal": (VALUE_REVEAL, 1.0, -1.0, 3.0, "float"),
+    "value_autowin": (VALUE_AUTOWIN, 10.0, 0.0, 20.0, "float"),
+    "value_ban": (VALUE_BAN, 1.0, -3.0, 3.0, "float"),
+    "value_lie": (VALUE_LIE, 1.0, -3.0, 3.0, "float"),
+    "play_above": (PLAY_ABOVE, 0.0, -3.0, 3.0, "float"),
+    "keep_role": (KEEP_ROLE, 2, 1, 5, "int"),
+    "autowin_below": (AUTOWIN_BELOW, 1.0, 0.0, 1.0, "float"),
+    "change_below": (CHANGE_BELOW, 1.0, 0.0, 1.0, "float"),
+    "hold_reveals": (HOLD_REVEALS, True, False, True, "bool"),
+    "field_power_off": (FIELD_POWER_OFF, 0.0, 0.0, 0.2, "float"),
+    "field_power_def": (FIELD_POWER_DEF, 0.0, 0.0, 5.0, "float"),
+    "field_breadth": (FIELD_BREADTH, 0.0, -0.5, 0.5, "float"),
+}
+# Which kind reads which numeric fields (plain reads none).
+READ_BY = {RANDOM: ("play_rate", "lie_rate"), PLAIN: (),
+           PRIOR: ("value_arrow", "value_reveal", "value_autowin", "value_ban", "value_lie",
+                   "play_above", "keep_role", "autowin_below", "change_below",
+                   "hold_reveals", "field_power_off", "field_power_def", "field_breadth")}
 CHOICE_FIELDS = {"reveal_answer": (REVEAL_ANSWER, REVEAL_ANSWERS),
                  "effect_order": (EFFECT_ORDER, EFFECT_ORDERS)}
 # A policy that names no choice takes its kind's stated rule.
@@ -36,7 +63,8 @@ def defaults(kind: int) -> np.ndarray:
     """The parameter vector of a policy of this kind that names nothing else."""
     vec = np.zeros(N_PARAMS, dtype=np.float64)
     vec[KIND] = kind
-    vec[PLAY_RATE], vec[LIE_RATE] = 0.5, 0.5
+    for slot, default, *_ in FIELDS.values():
+        vec[slot] = float(default)
     for key, word in KIND_DEFAULTS[kind].items():
         slot, words = CHOICE_FIELDS[key]
         vec[slot] = words.index(word)
@@ -66,6 +94,21 @@ def _lines(text: str) -> dict[str, int]:
     return lines
 
 
+def number_problem(kind: str | None, key: str, value) -> str:
+    """Why `value` cannot be `key` of a policy of this kind (None: not known), or ""."""
+    _, _, lo, hi, typ = FIELDS[key]
+    readers = [k for k in KINDS if key in READ_BY[KINDS.index(k)]]
+    if kind is not None and key not in READ_BY[KINDS.index(kind)]:
+        return f"{key} is read only by kind {', '.join(readers)}, not {kind}"
+    if typ == "bool":
+        return "" if isinstance(value, bool) else f"{key} must be true or false, got {value!r}"
+    if isinstance(value, bool) or not isinstance(value, int | float) \
+            or (typ == "int" and not isinstance(value, int)) or not lo <= value <= hi:
+        what = "a whole number" if typ == "int" else "a number"
+        return f"{key} must be {what} in {lo:g}..{hi:g}, got {value!r}"
+    return ""
+
+
 def load_policies(path: Path | str) -> dict[str, np.ndarray]:
     """policies.toml -> {name: parameter vector}; problems name file and line."""
     path = Path(path)
@@ -80,7 +123,7 @@ def load_policies(path: Path | str) -> dict[str, np.ndarray]:
                                   f"cannot read: {err}")]) from None
     lines = _lines(text)
     problems, out = [], {}
-    known = {**FIELDS, **CHOICE_FIELDS}
+    known = {"kind": None, **FIELDS, **CHOICE_FIELDS}
     for name, table in data.items():
         line = lines.get(name, 0)
         if not isinstance(table, dict):
@@ -93,8 +136,8 @@ def load_policies(path: Path | str) -> dict[str, np.ndarray]:
                                     + (f"kind must be one of {', '.join(KINDS)}, got {kind!r}"
                                        if "kind" in table else
                                        f"needs kind = one of {', '.join(KINDS)}")))
-            kind = KINDS[0]
-        vec = defaults(KINDS.index(kind))
+            kind = None
+        vec = defaults(KINDS.index(kind or KINDS[0]))
         for key, value in table.items():
             at = lines.get(f"{name}.{key}", line)
             if key not in known:
@@ -108,10 +151,9 @@ def load_policies(path: Path | str) -> dict[str, np.ndarray]:
                 else:
                     vec[slot] = words.index(value)
             elif key != "kind":
-                if isinstance(value, bool) or not isinstance(value, int | float) \
-                        or not 0 <= value <= 1:
-                    problems.append(Problem(where, at, f"policy {name!r}: {key} must be a "
-                                            f"number in 0..1, got {value!r}"))
+                problem = number_problem(kind, key, value)
+                if problem:
+                    problems.append(Problem(where, at, f"policy {name!r}: {problem}"))
                 else:
                     vec[FIELDS[key][0]] = float(value)
         out[name] = vec

@@ -139,9 +139,12 @@ class BattleRules:
     def play_window(self, p: int, allow: int) -> None:
         seat = self.seats[p]
         out = np.zeros(64, dtype=np.int64)
-        n = twin(Pol.choose_plays)(self.table, self.prms[p], np.array(seat.hand, dtype=np.int64),
-                                   len(seat.hand), allow, seat.ban_now,
-                                   sum(self.seats[1 - p].lie) > 0, out, self.keys, self.ctr, p)
+        n = twin(Pol.choose_plays)(self.table, self.geometry, self.prms[p],
+                                   np.array(seat.hand, dtype=np.int64), len(seat.hand), allow,
+                                   seat.ban_now, sum(self.seats[1 - p].lie) > 0,
+                                   seat.off_belief, seat.dfn_belief, self.in_deck[1 - p],
+                                   self.seen[p], self.know[p], np.zeros(4), out, self.keys,
+                                   self.ctr, p)
         for c in out[:n]:
             seat.hand.remove(int(c))
             self.play_card(p, int(c))

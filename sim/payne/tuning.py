@@ -1,5 +1,5 @@
-"""Payne's tuning hooks: a policy's trainable rates with bounds, a seat given changed rates,
-and a card field's current value (for `cardlab tune`, `train` and `skill`)."""
+"""Payne's tuning hooks: a policy's trainable weights and habits with bounds, a seat given
+changed values, and a card field's current value (for `cardlab tune`, `train` and `skill`)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from pathlib import Path
 from sim.game import Param, Tuning, named_policy, seat_policy
 from sim.problems import InputError, Problem
 
-# The policies' numbers are probabilities: how often a random player plays a legal card,
-# and how often it lies when MayLie lets it. The kind of player is not trained.
-TRAINABLE = ("play_rate", "lie_rate")
+# What training may move is what the policy's kind reads (policy_params.READ_BY): random
+# its two rates, prior its effect values, bar, keeping and spending habits and fielding
+# weights; plain reads no number. The kind of player is not trained.
 
 
 def _policy(folder: Path | str, policy: str):
@@ -19,22 +19,39 @@ def _policy(folder: Path | str, policy: str):
     return named_policy(load_policies, folder, policy)
 
 
+def trainable(vec) -> tuple[str, ...]:
+    """The numeric fields the policy's kind reads."""
+    from sim.payne.policy_params import KIND, READ_BY
+
+    return READ_BY[int(vec[KIND])]
+
+
 def params(folder: Path | str, policy: str) -> list[Param]:
-    from sim.payne.policy import FIELDS
+    from sim.payne.policy_params import FIELDS
 
     vec = _policy(folder, policy)
-    return [Param(name, float(vec[FIELDS[name][0]]), 0.0, 1.0) for name in TRAINABLE]
+    out = []
+    for name in trainable(vec):
+        slot, _, lo, hi, typ = FIELDS[name]
+        value = vec[slot]
+        out.append(Param(name, bool(value) if typ == "bool" else
+                         int(value) if typ == "int" else float(value), float(lo),
+                         float(hi), typ))
+    return out
 
 
 def with_policy(m, seat: int, folder: Path | str, policy: str, values: dict, name: str):
-    from sim.payne.policy import FIELDS
+    from sim.payne.policy_params import FIELDS
 
     vec = _policy(folder, policy).copy()
+    known = trainable(vec)
     for key, value in values.items():
-        if key not in TRAINABLE:
-            raise InputError([Problem("policy", 0, f"unknown setting {key!r}; one of "
-                                      f"{', '.join(TRAINABLE)}")])
-        vec[FIELDS[key][0]] = min(max(float(value), 0.0), 1.0)
+        if key not in known:
+            raise InputError([Problem("policy", 0, f"unknown setting {key!r} of {policy!r}; "
+                                      f"one of {', '.join(known) or '(none)'}")])
+        slot, _, lo, hi, typ = FIELDS[key]
+        value = min(max(float(value), float(lo)), float(hi))
+        vec[slot] = float(round(value)) if typ in ("int", "bool") else value
     vec.setflags(write=False)
     return seat_policy(m, seat, vec, name)
 
