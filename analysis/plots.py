@@ -169,12 +169,13 @@ def plot_matrix(df, ax=None, row="entrant", col="opponent", title=""):
 
 
 VERDICT_COLOURS = {"over-powered": "#c0392b", "under-powered": "#1f5fa8",
-                   "balanced": "#27ae60", "no evidence": "#7f8c8d", "median card": "#222222"}
+                   "balanced": "#27ae60", "no evidence": "#7f8c8d",
+                   "alone in its deck": "#222222"}
 
 
 def plot_verdicts(df, ax=None):
-    """Each card's causal worth against its deck's median card, with 95% intervals, coloured
-    by verdict; the margin of no practical difference shaded."""
+    """Each card's causal worth per copy against the median of the other cards of its deck,
+    with 95% intervals, coloured by verdict."""
     d = df.sort_values(["deck", "relative"])
     ax = _ax(ax, (7.0, 0.28 * len(d) + 1.5))
     y = np.arange(len(d))
@@ -186,7 +187,7 @@ def plot_verdicts(df, ax=None):
                         fmt="o", color=c, capsize=2, label=verdict)
     ax.axvline(0, color="#888888", linewidth=1)
     ax.set_yticks(y, [f"{n} ({deck})" for n, deck in zip(d.label, d.deck, strict=True)])
-    ax.set_xlabel("win rate one copy adds to its deck, against the deck's median card")
+    ax.set_xlabel("win rate one copy adds to its deck, against the median of the others")
     ax.legend(frameon=False, fontsize=8)
     return ax
 

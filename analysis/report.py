@@ -191,8 +191,8 @@ def _verdict_section(page: Page, run) -> None:
     page.section("Card verdicts (causal)", "Each card's worth to its deck: the change in the "
                  "deck's win rate when its copies leave the deck (set aside by the game's "
                  "neutral filler), paired on the same seeds; per copy, against the median "
-                 "card of its deck (or of its group, where the game judges like against "
-                 "like). "
+                 "of the other cards of its deck (or of its group, where the game judges "
+                 "like against like). "
                  "Over- or under-powered: beyond the margin, with Benjamini-Hochberg control "
                  "of the false discovery rate at 5%; balanced: the 95% interval lies inside "
                  "the margin.")
@@ -210,7 +210,7 @@ def _verdict_section(page: Page, run) -> None:
     page.text(", ".join(f"{k}: {n}" for k, n in counts.items()) or "no cards to judge",
               flag=bool(v.verdict.isin(["over-powered", "under-powered"]).any()))
     if len(v):
-        page.figure(plots.plot_verdicts(v), "card worth against the deck's median card")
+        page.figure(plots.plot_verdicts(v), "card worth against the median of the others")
     page.table(v.sort_values(["deck", "relative"], ascending=False)[
         ["deck", "label", "group", "copies", "n", "worth", "worth_per_copy", "relative",
          "relative_lo", "relative_hi", "p_adjusted", "verdict"]])

@@ -1,6 +1,6 @@
 """Causal card verdicts from paired ablation contrasts: each card's worth to its deck against
-the deck's median card, tested against a minimum practical effect with Benjamini-Hochberg
-control across cards."""
+the median of the deck's other cards, tested against a minimum practical effect with
+Benjamini-Hochberg control across cards."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pandas as pd
 from analysis.stats import Z95, bh
 
 MIN_EFFECT = 0.01  # one point of win rate: smaller differences are not worth a verdict
-VERDICTS = ("over-powered", "under-powered", "balanced", "no evidence", "median card")
+VERDICTS = ("over-powered", "under-powered", "balanced", "no evidence", "alone in its deck")
 
 
 def contrast(series: np.ndarray) -> tuple[float, float]:
@@ -40,10 +40,11 @@ def beyond_margin_p(estimate, se, min_effect: float) -> np.ndarray:
 
 def classify(df: pd.DataFrame, min_effect: float = MIN_EFFECT,
              alpha: float = 0.05) -> pd.DataFrame:
-    """Verdicts for a table with columns relative, relative_se and reference (True for the
-    deck's median card, which every other card is measured against).
+    """Verdicts for a table with columns relative (a card's worth against its yardstick, the
+    median of the other cards it is judged with), relative_se and reference (True for a card
+    with nothing to be judged against).
 
-    - over-/under-powered: beyond +-min_effect of the median card, Benjamini-Hochberg at
+    - over-/under-powered: beyond +-min_effect of the yardstick, Benjamini-Hochberg at
       `alpha` across the cards tested;
     - balanced: the 95% interval lies inside +-min_effect;
     - no evidence: neither.
@@ -63,7 +64,7 @@ def classify(df: pd.DataFrame, min_effect: float = MIN_EFFECT,
     inside = (out.relative_lo > -min_effect) & (out.relative_hi < min_effect)
     out["verdict"] = np.select(
         [~tested, reject & (out.relative > 0), reject & (out.relative < 0), inside],
-        ["median card", "over-powered", "under-powered", "balanced"], "no evidence")
+        ["alone in its deck", "over-powered", "under-powered", "balanced"], "no evidence")
     return out
 
 

@@ -164,8 +164,8 @@ cards[cards.kind != "stamina"][["deck", "label", "matches_drawn", "gih_wr", "gns
     new_markdown_cell("""## Card verdicts
 
 A verdict is causal: each card's copies leave its deck (set aside by the neutral filler) on
-the same seeds, and its worth is compared with the deck's median card. Over- or
-under-powered means beyond the margin (1 point of win rate by default) with
+the same seeds, and its worth per copy is compared with the median of the deck's other
+cards. Over- or under-powered means beyond the margin (1 point of win rate by default) with
 Benjamini-Hochberg control; matches go round by round to the cards still open. Here on a
 small budget, so most cards stay "no evidence"."""),
     new_code_cell('''from sim.verdicts import Precision, card_verdicts

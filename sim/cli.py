@@ -206,7 +206,7 @@ def replay(run: str = typer.Argument(..., help="run id"),
 
 
 MinEffect = Annotated[float, typer.Option(
-    help="smallest difference from the deck's median card worth a verdict (win rate)")]
+    help="smallest difference from the median of the other cards worth a verdict (win rate)")]
 VerdictStart = Annotated[int, typer.Option(
     "--verdict-start", help="matches every card's paired arm starts with")]
 VerdictMax = Annotated[int, typer.Option(
@@ -249,7 +249,8 @@ def verdicts(
 ):
     """Causal card verdicts for a run's matchup: each card of the kinds the game flags taken
     out of its deck (its copies set aside by the game's neutral filler) on the same seeds,
-    its worth against the deck's median card, Benjamini-Hochberg across cards. Matches go
+    its worth per copy against the median of the deck's other cards, Benjamini-Hochberg
+    across cards. Matches go
     round by round to the cards still open. Saved into the run folder for its report."""
     from sim.cli_shared import print_frame, print_skipped
 
@@ -257,7 +258,7 @@ def verdicts(
                           quiet)
     a = df.attrs
     print_frame(df.sort_values(["deck", "relative"], ascending=False),
-                f"card verdicts: worth per copy against the deck's median card, margin "
+                f"card verdicts: worth per copy against the median of the others, margin "
                 f"+-{min_effect:g} ({a['matches']:,} matches, {a['seconds']:.0f} s)",
                 ["deck", "label", "group", "copies", "n", "worth", "worth_per_copy",
                  "relative", "relative_lo", "relative_hi", "p_adjusted", "verdict"])

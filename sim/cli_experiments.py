@@ -162,7 +162,7 @@ def flags(
         help="add every policy `cardlab train` wrote to the folder")] = False,
     seed: Seed = 1,
     min_effect: Annotated[float, typer.Option(
-        help="smallest difference from the deck's median card worth a verdict")] = 0.01,
+        help="smallest difference from the median of the other cards worth a verdict")] = 0.01,
     verdict_start: Annotated[int, typer.Option(help="matches each card starts with")] = 2000,
     verdict_max: Annotated[int, typer.Option(help="most matches one card may take")] = 64_000,
     results: Results = Path("results"),

@@ -77,28 +77,40 @@ def per_copy(arms: Arms, i: int, n: int) -> np.ndarray:
 
 
 def median_arms(arms: Arms, members: list[int]) -> list[int]:
-    """The group's median card by estimated worth per copy: one card, or the middle two."""
+    """The median card of these by estimated worth per copy: one card, or the middle two."""
+    if not members:
+        return []
     worth = {i: float(per_copy(arms, i, arms.n(i)).mean()) for i in members}
     order = sorted(members, key=lambda i: (worth[i], arms.variants[i].card))
     k = len(order)
     return sorted({order[(k - 1) // 2], order[k // 2]})
 
 
-def table(arms: Arms, decks: dict[tuple, list[int]], refs: dict[tuple, list[int]],
+def references(arms: Arms, decks: dict[tuple, list[int]]) -> dict[int, list[int]]:
+    """Each card's yardstick: the median of the other cards of its deck and group (a card
+    is never its own yardstick), or of the deck's other cards when it is alone in its
+    group; none when it is alone in its deck."""
+    refs = {}
+    for (seat, _), members in decks.items():
+        deck = [i for (s, _), ms in decks.items() if s == seat for i in ms]
+        for i in members:
+            others = [j for j in members if j != i] or [j for j in deck if j != i]
+            refs[i] = median_arms(arms, others)
+    return refs
+
+
+def table(arms: Arms, decks: dict[tuple, list[int]], refs: dict[int, list[int]],
           labels: dict[str, str], kinds: dict[str, str]) -> pd.DataFrame:
     """One row per card: its worth (the win rate all its copies add to its deck), and its
-    worth per copy relative to the median card of its deck and group, each with its
-    standard error, paired by match."""
+    worth per copy relative to its yardstick (the median of the other cards of its deck
+    and group), each with its standard error, paired by match."""
     rows = []
     for (seat, group), members in decks.items():
-        ref = refs[(seat, group)]
-        ref_names = " / ".join(labels[arms.variants[r].card] for r in ref)
         for i in members:
-            v, n = arms.variants[i], arms.n(i)
+            v, n, ref = arms.variants[i], arms.n(i), refs[i]
             worth, worth_se = contrast(arms.base[seat][:n].astype(float) - arms.wins[i])
-            is_ref = i in ref
             mine = per_copy(arms, i, n)
-            rel, rel_se = (0.0, 0.0) if is_ref else contrast(
+            rel, rel_se = (0.0, 0.0) if not ref else contrast(
                 mine - np.mean([per_copy(arms, r, n) for r in ref], axis=0))
             rows.append({"seat": seat, "deck": arms.m.decks[seat].name, "card": v.card,
                          "name": v.name, "label": labels.get(v.card, v.name),
@@ -106,8 +118,9 @@ def table(arms: Arms, decks: dict[tuple, list[int]], refs: dict[tuple, list[int]
                          "copies": v.copies, "n": n,
                          "worth": worth, "worth_se": worth_se,
                          "worth_per_copy": float(mine.mean()), "relative": rel,
-                         "relative_se": rel_se, "reference": is_ref,
-                         "median_card": ref_names})
+                         "relative_se": rel_se, "reference": not ref,
+                         "median_card": " / ".join(labels[arms.variants[r].card]
+                                                   for r in ref)})
     return pd.DataFrame(rows)
 
 
@@ -134,7 +147,7 @@ def card_verdicts(game, m, seed: int, precision: Precision = Precision(),
         v for v in game.ablations(m) if not flagged or kinds.get(v.card) in flagged])
     arms = Arms(game, m, variants, seed)
     # A game may judge like against like (its card pool's verdict_groups); otherwise every
-    # flagged card of a deck is judged against the deck's one median card.
+    # flagged card of a deck is judged against the median of the deck's other cards.
     groups = dict(zip(pool["ids"], pool.get("verdict_groups") or [""] * len(pool["ids"]),
                       strict=True))
     decks: dict[tuple[int, str], list[int]] = {}
@@ -145,10 +158,15 @@ def card_verdicts(game, m, seed: int, precision: Precision = Precision(),
     while True:
         for i in todo:
             arms.extend(i, target)
-        refs = {s: median_arms(arms, members) for s, members in decks.items()}
-        for s, members in decks.items():  # the median card has every match of its deck
-            for r in refs[s]:
-                arms.extend(r, max(arms.n(i) for i in members))
+        refs = references(arms, decks)
+        grown = True
+        while grown:  # a yardstick has every match of the cards it measures
+            grown = False
+            for i, ref in refs.items():
+                for r in ref:
+                    if arms.n(r) < arms.n(i):
+                        arms.extend(r, arms.n(i))
+                        grown = True
         df = table(arms, decks, refs, labels, kinds)
         still = df.index[open_cards(df, precision)].tolist()
         if progress:

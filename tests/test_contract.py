@@ -128,7 +128,7 @@ def test_simulate_report_and_experiments(name, tmp_path):
     verdicts = for_run(res.run.path, Precision(start=100, max_matches=200))
     assert set(verdicts.verdict) <= set(VERDICTS) and len(verdicts)
     assert set(verdicts.kind) <= set(g.schema.flag_kinds or verdicts.kind)
-    assert verdicts.groupby(["deck", "group"]).reference.sum().between(1, 2).all()
+    assert not verdicts.reference.any() and verdicts.median_card.str.len().gt(0).all()
     html, _ = build_report(res.run.path)
     text = html.read_text(encoding="utf-8")
     assert "paired matches" in text

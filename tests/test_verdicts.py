@@ -28,7 +28,8 @@ def test_classify_by_hand():
                        "reference": [False, False, False, False, True]})
     out = classify(df, min_effect=0.01).set_index("card")
     assert out.verdict.to_dict() == {"x": "over-powered", "y": "under-powered",
-                                     "z": "balanced", "w": "no evidence", "m": "median card"}
+                                     "z": "balanced", "w": "no evidence",
+                                     "m": "alone in its deck"}
     # z: 0.002 +- 1.96 * 0.002 = (-0.0019, 0.0059), inside +-0.01
     assert out.loc["z", "relative_lo"] == pytest.approx(0.002 - 1.959964 * 0.002, abs=1e-6)
     assert np.isnan(out.loc["m", "p"])
@@ -125,12 +126,15 @@ def test_verdicts_recover_known_worths():
     v = df.set_index("card")
     assert "coach" not in v.index  # not a kind the game flags
     assert "bad" not in v.index and df.attrs["skipped"].card.tolist() == ["bad"]
-    # Deck A's median card is a, b or c (worth 0.02); x adds 0.08 more, d 0.02 less.
+    # Every card is judged against the median of its deck's other cards: worth 0.02 for
+    # each of these (a, b or c); x adds 0.08 more, d 0.02 less.
     assert v.loc["x", "verdict"] == "over-powered"
     assert v.loc["x", "relative"] == pytest.approx(0.08, abs=0.02)
     assert v.loc["d", "verdict"] == "under-powered"
     assert v.loc["e", "verdict"] == "balanced"  # 0.008 from the median card, inside 0.01
-    assert v.loc[["a", "b", "c"], "verdict"].isin(["balanced", "median card"]).all()
+    assert (v.loc[["a", "b", "c"], "verdict"] == "balanced").all()
+    assert not v.reference.any()  # no card is its own yardstick
+    assert set(v.loc["x", "median_card"].split(" / ")) <= {"A", "B", "C"}
     assert v.loc["h", "verdict"] == "under-powered" and v.loc["h", "relative"] < -0.05
     assert (v.loc[["a", "b", "c"], "worth"] - 0.02).abs().max() < 0.01
     # Matches went where they were needed: x and h were settled in the first round, d (0.02
@@ -168,16 +172,13 @@ class Grouped(Fake):
 
 def test_verdicts_judge_a_card_against_the_median_of_its_group():
     v = card_verdicts(Grouped(), Matchup(BASE), 1, Precision(start=500, max_matches=64_000))
-    refs = v[v.reference].groupby(["deck", "group"]).card.apply(set)
-    # g1's median card is a or b (worth 0.02); g2's is the middle of d 0, e 0.012 and
-    # c 0.02 by their estimates: e or c, never d.
-    assert refs.loc[("A", "g1")] <= {"a", "b"}
-    assert len(refs.loc[("A", "g2")]) == 1 and refs.loc[("A", "g2")] <= {"c", "e"}
     s = v.set_index("card")
     assert s.loc["x", "verdict"] == "over-powered"
-    # d is measured against g2's median card, not deck A's (which is worth 0.02)
-    ref = WORTH[0][next(iter(refs.loc[("A", "g2")]))]
-    assert s.loc["d", "relative"] == pytest.approx(-ref, abs=0.004)
+    assert set(s.loc["x", "median_card"].split(" / ")) <= {"A", "B"}  # g1's others
+    # d is judged against the other two of g2, c (0.02) and e (0.012): their mean, 0.016;
+    # not against deck A's median card (0.02)
+    assert set(s.loc["d", "median_card"].split(" / ")) == {"C", "E"}
+    assert s.loc["d", "relative"] == pytest.approx(-0.016, abs=0.004)
 
 
 def test_verdicts_judge_worth_per_copy(monkeypatch):
