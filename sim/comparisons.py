@@ -41,11 +41,12 @@ def robust_flags(game: Game, folder, deck_a, deck_b, policies: list[str], seed: 
     from sim.verdicts import Precision, card_verdicts
 
     precision = precision or Precision()
+    # Every policy's matchup first, so that a bad name stops the command before any match.
+    matchups = {p: game.load_matchup(folder, deck_a, deck_b, p, p, rules or {},
+                                     list(sets or ())) for p in policies}
     path = new_folder(results, run_id, "flags")
     by_policy, played = {}, 0
-    for policy in policies:
-        m = game.load_matchup(folder, deck_a, deck_b, policy, policy, rules or {},
-                              list(sets or ()))
+    for policy, m in matchups.items():
         df = card_verdicts(game, m, seed, precision,
                            progress and (lambda *a, p=policy: progress(p, *a)))
         played += df.attrs["matches"]
