@@ -75,8 +75,7 @@ def load_policies(path: Path | str) -> dict[str, np.ndarray]:
             slot, kind, _ = FIELDS[key]
             if kind is str:
                 try:
-                    vec[slot] = Ord.parse_order(value) if isinstance(value, str) else \
-                        Ord.parse_order(repr(value))
+                    vec[slot] = Ord.parse_order(value if isinstance(value, str) else repr(value))
                 except ValueError as err:
                     problems.append(Problem(where, key_lines.get((name, key), line),
                                             f"policy {name!r}: {err}"))
