@@ -1,5 +1,6 @@
-"""The turn's policy-driven actions in the compiled engine: the recycle, cards put into play
-after the hit is chosen, and the shot built from its card, attachment and boosts."""
+"""The turn's policy-driven actions in the compiled engine: the recycle, the cards played
+(the hit chosen and paid, boosts, spare cards) and the shot built from its card, attachment
+and boosts."""
 
 from __future__ import annotations
 
@@ -98,3 +99,80 @@ def build_shot(table, R, P, G, H, p, card, adv, slot):
     Sh.prepare_shot(table, R, G, card, adv, att, H)
     for i in range(P[p, S.BOOST_N]):
         Sh.add_boost(table, P[p, S.BOOSTS + i], H)
+
+
+@njit
+def play_cards(table, R, prm, P, G, H, p, keys, ctr, work, cs):
+    """Play cards: the policy chooses the hit with its enhancement and pays for both, adds
+    more single-use enhancements, then puts spare cards into play. Returns the hit's card,
+    value set, slot in play (-1 for the Default Shot) and the stamina paid to hit a card
+    already in the Arsenal."""
+    opts, feats, worths, sel, cand = work
+    # The hits are listed only for a policy that may take another than the Default Shot.
+    if Pol.hit_considered(prm):
+        n_opt = Sh.legal_hits(table, R, P, G, p, opts, feats)
+        o = Pol.choose_hit(prm, feats, n_opt, keys, ctr, p)
+        src, where, card = opts[o, Sh.O_SRC], opts[o, Sh.O_WHERE], opts[o, Sh.O_CARD]
+        adv, epos, enh = opts[o, Sh.O_ADV], opts[o, Sh.O_ENH_POS], opts[o, Sh.O_ENH]
+    else:
+        src, where, card, adv, epos, enh = Sh.SRC_DEFAULT, -1, -1, 0, -1, -1
+    if enh >= 0:
+        Ru.remove_from_hand(P, p, epos)
+        Ru.pay_stamina(P, p, table[enh, T.C_COST])
+        cs[p, enh, Rec.CS_PLAYED] += 1
+        if src == Sh.SRC_HAND and epos < where:
+            where -= 1
+    slot, reserve = -1, 0
+    if src == Sh.SRC_HAND:
+        Ru.pay_stamina(P, p, table[card, T.C_COST])
+        cs[p, card, Rec.CS_PLAYED] += 1
+        slot = Ru.play_shot_card(P, p, where)
+    elif src == Sh.SRC_PLAY:
+        reserve = table[card, T.C_COST]
+        Ru.pay_stamina(P, p, reserve)
+        slot = where
+    if enh >= 0:
+        if Sh.is_boost(table, enh):
+            P[p, S.BOOSTS + P[p, S.BOOST_N]] = enh
+            P[p, S.BOOST_N] += 1
+        else:
+            P[p, S.ATT + slot] = enh
+    build_shot(table, R, P, G, H, p, card, adv, slot)
+    n_boosts = P[p, S.BOOST_N]
+    Sh.offer_boosts(table, R, P, G, H, p, prm, keys, ctr, feats, cand)
+    for i in range(n_boosts, P[p, S.BOOST_N]):
+        cs[p, P[p, S.BOOSTS + i], Rec.CS_PLAYED] += 1
+    play_to_table(table, P, p, prm, keys, ctr, work, cs)
+    return card, adv, slot, reserve
+
+
+@njit
+def recycle_keeping(table, R, prm, P, G, p, keys, ctr, seen, work, slot, reserve):
+    """The recycle after cards are played: the card the policy will hit (at slot, with its
+    attachment) and the stamina that pays to hit it from the Arsenal (reserve, the last of
+    the Power Plant, spent) are not offered, and go back behind what is left. Returns
+    whether no draw forfeited, and the hit's slot now."""
+    if slot < 0 and reserve == 0:
+        return recycle_turn(table, R, prm, P, G, p, keys, ctr, seen, work), slot
+    card = tap = att = -1
+    if slot >= 0:
+        card, tap, att = P[p, S.PLAY + slot], P[p, S.TAP + slot], P[p, S.ATT + slot]
+        n = P[p, S.PLAY_N]
+        for i in range(slot, n - 1):
+            P[p, S.PLAY + i] = P[p, S.PLAY + i + 1]
+            P[p, S.TAP + i] = P[p, S.TAP + i + 1]
+            P[p, S.ATT + i] = P[p, S.ATT + i + 1]
+        P[p, S.PLAY_N] = n - 1
+    kept = P[p, S.PP_N] - reserve
+    P[p, S.PP_N] = kept
+    ok = recycle_turn(table, R, prm, P, G, p, keys, ctr, seen, work)
+    pp = P[p, S.PP_N]
+    for i in range(reserve):
+        # The recycle shortened the zone only below the kept stamina: move them down.
+        P[p, S.PP + pp + i] = P[p, S.PP + kept + i]
+    P[p, S.PP_N] = pp + reserve
+    if slot >= 0:
+        slot = P[p, S.PLAY_N]
+        P[p, S.PLAY + slot], P[p, S.TAP + slot], P[p, S.ATT + slot] = card, tap, att
+        P[p, S.PLAY_N] = slot + 1
+    return ok, slot

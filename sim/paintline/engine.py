@@ -10,13 +10,14 @@ from sim.paintline import abilities as A
 from sim.paintline import actions as Act
 from sim.paintline import deal as Dl
 from sim.paintline import options as O
+from sim.paintline import order as Ord
 from sim.paintline import policy as Pol
 from sim.paintline import pool as T
 from sim.paintline import rules as Ru
 from sim.paintline import schema as Rec
 from sim.paintline import shots as Sh
 from sim.paintline import state as S
-from sim.paintline.shots import MAX_OPTIONS, SRC_HAND, SRC_PLAY
+from sim.paintline.shots import MAX_OPTIONS
 from sim.rng import N_STREAMS, stream_key
 
 
@@ -81,57 +82,33 @@ def take_turn(table, R, prm, P, G, H, p, keys, ctr, seen, cs, work, log, log_n, 
     Ru.ready_stamina(P, p)
     if not Dl.draw_card(table, P, G, R, p, seen):
         return False
-    # 2. Untap shot cards, one step each time, on the card the policy chooses.
-    for _ in range(R[O.R_UNTAP_STEPS]):
-        n = A.tapped_choices(prm, table, P, p, -1, worths, cand)
-        j = Pol.choose_untap(prm, worths, n, keys, ctr, p)
-        if j >= 0:
-            Ru.untap_one_step(P, p, cand[j])
-    # 3. Recycle (rally mode has no bag to draw from).
-    if R[O.R_RALLY_MODE] == 0 and not Act.recycle_turn(table, R, prm, P, G, p, keys, ctr, seen,
-                                                   work):
-        return False
-    # 4. Put one Stamina into play: after the recycle, so one it drew can be played.
-    pos = first_in_hand(table, P, p, T.STAMINA)
-    if pos >= 0 and Pol.choose_stamina(prm, P[p, S.PP_N], keys, ctr, p):
-        cs[p, P[p, S.HAND + pos], Rec.CS_PLAYED] += 1
-        Ru.put_stamina_into_play(P, p, pos)
-    # 5. Choose the hit with its enhancement and pay for both (the hits are listed only for
-    # a policy that may take another than the Default Shot).
-    if Pol.hit_considered(prm):
-        n_opt = Sh.legal_hits(table, R, P, G, p, opts, feats)
-        o = Pol.choose_hit(prm, feats, n_opt, keys, ctr, p)
-        src, where, card = opts[o, Sh.O_SRC], opts[o, Sh.O_WHERE], opts[o, Sh.O_CARD]
-        adv, epos, enh = opts[o, Sh.O_ADV], opts[o, Sh.O_ENH_POS], opts[o, Sh.O_ENH]
-    else:
-        src, where, card, adv, epos, enh = Sh.SRC_DEFAULT, -1, -1, 0, -1, -1
-    if enh >= 0:
-        Ru.remove_from_hand(P, p, epos)
-        Ru.pay_stamina(P, p, table[enh, T.C_COST])
-        cs[p, enh, Rec.CS_PLAYED] += 1
-        if src == SRC_HAND and epos < where:
-            where -= 1
-    slot = -1
-    if src == SRC_HAND:
-        Ru.pay_stamina(P, p, table[card, T.C_COST])
-        cs[p, card, Rec.CS_PLAYED] += 1
-        slot = Ru.play_shot_card(P, p, where)
-    elif src == SRC_PLAY:
-        Ru.pay_stamina(P, p, table[card, T.C_COST])
-        slot = where
-    if enh >= 0:
-        if Sh.is_boost(table, enh):
-            P[p, S.BOOSTS + P[p, S.BOOST_N]] = enh
-            P[p, S.BOOST_N] += 1
+    # 2-6. Untap, recycle, Stamina and play cards (the hit chosen with its enhancement and
+    # paid, more boosts, spare cards), each once, in the order the policy chooses.
+    card, adv, slot, reserve = -1, 0, -1, 0
+    order = Ord.PERMS[Pol.choose_order(prm, keys, ctr, p)]
+    for k in range(4):
+        action = order[k]
+        if action == Ord.UNTAP:
+            for _ in range(R[O.R_UNTAP_STEPS]):
+                n = A.tapped_choices(prm, table, P, p, -1, worths, cand)
+                j = Pol.choose_untap(prm, worths, n, keys, ctr, p)
+                if j >= 0:
+                    Ru.untap_one_step(P, p, cand[j])
+        elif action == Ord.RECYCLE:
+            # Rally mode has no bag to draw from.
+            if R[O.R_RALLY_MODE] == 0:
+                ok, slot = Act.recycle_keeping(table, R, prm, P, G, p, keys, ctr, seen, work,
+                                               slot, reserve)
+                if not ok:
+                    return False
+        elif action == Ord.STAMINA:
+            pos = first_in_hand(table, P, p, T.STAMINA)
+            if pos >= 0 and Pol.choose_stamina(prm, P[p, S.PP_N], keys, ctr, p):
+                cs[p, P[p, S.HAND + pos], Rec.CS_PLAYED] += 1
+                Ru.put_stamina_into_play(P, p, pos)
         else:
-            P[p, S.ATT + slot] = enh
-    # 6. More single-use enhancements, then spare cards into play.
-    Act.build_shot(table, R, P, G, H, p, card, adv, slot)
-    n_boosts = P[p, S.BOOST_N]
-    Sh.offer_boosts(table, R, P, G, H, p, prm, keys, ctr, feats, cand)
-    for i in range(n_boosts, P[p, S.BOOST_N]):
-        cs[p, P[p, S.BOOSTS + i], Rec.CS_PLAYED] += 1
-    Act.play_to_table(table, P, p, prm, keys, ctr, work, cs)
+            card, adv, slot, reserve = Act.play_cards(table, R, prm, P, G, H, p, keys, ctr,
+                                                      work, cs)
     # 7. Hit: abilities, enhancements, double tap.
     Act.build_shot(table, R, P, G, H, p, card, adv, slot)
     if slot >= 0:

@@ -10,6 +10,7 @@ import numpy as np
 from sim.jit import pure
 from sim.paintline import abilities as A
 from sim.paintline import keywords as K
+from sim.paintline import order as Ord
 from sim.paintline import policy as Pol
 from sim.paintline import pool as T
 from sim.paintline import rules as Ru
@@ -155,35 +156,49 @@ class RallyChain:
         return out
 
     def turn(self, s: RallyState):
-        """[(probability, next state or None for a miss, landed)] of one turn."""
+        """[(probability, next state or None for a miss, landed)] of one turn: the untap
+        before or after the hit is chosen, as the policy orders them."""
         seat_of = self.server_seat if s.to_hit == 0 else 1 - self.server_seat
         prm = self.m.policies[seat_of]
         cards = self.m.arsenals[seat_of]
         mine = s.taps[s.to_hit]
+        code = int(prm[Pol.ORDER])
+        first = 0.5 if code < 0 else float(list(Ord.PERMS[code]).index(Ord.UNTAP)
+                                           < list(Ord.PERMS[code]).index(Ord.PLAY))
         out = []
-        for p_untap, taps in self.untap_choices(prm, cards, mine):
-            options = [(-1, 0, -1)]
-            for i, c in enumerate(cards):
-                if taps[i] != 0 or any(taps[j] == 0 and cards[j] == c for j in range(i)):
-                    continue  # tapped, or a copy of a ready card already offered
-                if not s.serve and SERVE_ONLY(self.table, c):
-                    continue
-                options.append((c, 0, i))
-                if HAS_ADVANTAGE(int(self.table[c, T.C_TYPE]), s.in_type, int(s.serve)):
-                    options.append((c, 1, i))
-            shots = [self.shot(s, c, a) for c, a, _ in options]
-            if prm[Pol.PLAYS] == 0:
-                picks = [(1.0, 0)]
-            elif prm[Pol.RANDOM] != 0:
-                picks = [(1 / len(options), k) for k in range(len(options))]
-            else:
-                costs = [int(self.table[c, T.C_COST]) if c >= 0 else 0 for c, _, _ in options]
-                feats = np.array([self.features(s, sh, c)
-                                  for sh, c in zip(shots, costs, strict=True)])
-                picks = [(1.0, int(CHOOSE_HIT(prm, feats, len(options), NO_KEYS, NO_CTR, 0)))]
-            for p_pick, k in picks:
-                out += self.resolve(s, seat_of, taps, options[k], shots[k], p_untap * p_pick)
+        for p_order, untap_first in ((first, True), (1.0 - first, False)):
+            if p_order == 0:
+                continue
+            for p_untap, taps in self.untap_choices(prm, cards, mine):
+                # Hit chosen after the untap, or before it (the untap then cannot reach it).
+                for p_pick, option, shot in self.hits(s, prm, cards, taps if untap_first
+                                                      else mine):
+                    out += self.resolve(s, seat_of, taps, option, shot,
+                                        p_order * p_untap * p_pick)
         return out
+
+    def hits(self, s: RallyState, prm, cards, taps):
+        """[(probability, option, shot)] of the policy's hit among the ready cards."""
+        options = [(-1, 0, -1)]
+        for i, c in enumerate(cards):
+            if taps[i] != 0 or any(taps[j] == 0 and cards[j] == c for j in range(i)):
+                continue  # tapped, or a copy of a ready card already offered
+            if not s.serve and SERVE_ONLY(self.table, c):
+                continue
+            options.append((c, 0, i))
+            if HAS_ADVANTAGE(int(self.table[c, T.C_TYPE]), s.in_type, int(s.serve)):
+                options.append((c, 1, i))
+        shots = [self.shot(s, c, a) for c, a, _ in options]
+        if prm[Pol.PLAYS] == 0:
+            picks = [(1.0, 0)]
+        elif prm[Pol.RANDOM] != 0:
+            picks = [(1 / len(options), k) for k in range(len(options))]
+        else:
+            costs = [int(self.table[c, T.C_COST]) if c >= 0 else 0 for c, _, _ in options]
+            feats = np.array([self.features(s, sh, c)
+                              for sh, c in zip(shots, costs, strict=True)])
+            picks = [(1.0, int(CHOOSE_HIT(prm, feats, len(options), NO_KEYS, NO_CTR, 0)))]
+        return [(p, options[k], shots[k]) for p, k in picks]
 
     def resolve(self, s, seat_of, taps, option, shot, prob):
         card, adv, slot = option

@@ -86,6 +86,8 @@ def from_manifest(manifest: dict) -> Matchup:
     from sim.paintline import pool as T
     from sim.paintline.decks import Deck
     from sim.paintline.options import load_rules
+    from sim.paintline.order import DEFAULT
+    from sim.paintline.policy import N_PARAMS
 
     cp = manifest["card_pool"]
     path = Path(cp["path"])
@@ -107,7 +109,10 @@ def from_manifest(manifest: dict) -> Matchup:
         decks.append(Deck(Path(d["path"]), d["name"], counts, coach, nation))
     rules = load_rules().replace(**manifest["rules"])
     pols = manifest["policies"]
-    vecs = tuple(np.array(p["params"], dtype=np.float64) for p in pols)
+    # A manifest written before the `order` setting holds fewer values: its runs took the
+    # default order.
+    vecs = tuple(np.array([*p["params"], *[DEFAULT] * (N_PARAMS - len(p["params"]))],
+                          dtype=np.float64) for p in pols)
     return with_arsenals(Matchup(pool, rules, (decks[0], decks[1]),
                                  (pols[0]["name"], pols[1]["name"]), (vecs[0], vecs[1])))
 

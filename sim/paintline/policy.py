@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from sim.jit import njit
+from sim.paintline import order as Ord
 from sim.paintline import pool as T
 from sim.paintline.pool import InputError, Problem
 from sim.rng import POLICY, next_below
@@ -15,7 +16,8 @@ from sim.rng import POLICY, next_below
 # Parameter vector of a policy.
 RANDOM, PLAYS, W_HIT, W_PEN, W_LOOK, W_COST = 0, 1, 2, 3, 4, 5
 STAMINA_CAP, MULL_BELOW, MULL_ABOVE, RECYCLE_ABOVE, BAG_RESERVE, BUILD, ENHANCE = range(6, 13)
-N_PARAMS = 13
+ORDER = 13  # the order of the actions before the hit (sim.paintline.order), -1 random
+N_PARAMS = 14
 
 FIELDS = {
     "random": (RANDOM, bool, False),
@@ -31,6 +33,7 @@ FIELDS = {
     "bag_reserve": (BAG_RESERVE, int, 15),
     "build": (BUILD, bool, True),
     "enhance": (ENHANCE, bool, True),
+    "order": (ORDER, str, Ord.DEFAULT),
 }
 
 # Features of one hit option, as the engine fills them.
@@ -48,11 +51,14 @@ def load_policies(path: Path | str) -> dict[str, np.ndarray]:
         raise InputError([Problem(where, 0, "file not found")]) from None
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
         raise InputError([Problem(where, 0, f"cannot read: {err}")]) from None
-    lines = {}
+    lines, key_lines, table_name = {}, {}, ""
     for i, raw in enumerate(path.read_text(encoding="utf-8-sig").splitlines(), start=1):
         head = raw.split("#", 1)[0].strip()
         if head.startswith("[") and head.endswith("]"):
-            lines[head.strip("[] ")] = i
+            table_name = head.strip("[] ")
+            lines[table_name] = i
+        elif "=" in head:
+            key_lines[table_name, head.split("=", 1)[0].strip()] = i
     problems = []
     out = {}
     for name, table in data.items():
@@ -67,6 +73,13 @@ def load_policies(path: Path | str) -> dict[str, np.ndarray]:
                                         f"{key!r}; known: {', '.join(FIELDS)}"))
                 continue
             slot, kind, _ = FIELDS[key]
+            if kind is str:
+                try:
+                    vec[slot] = Ord.parse_order(value if isinstance(value, str) else repr(value))
+                except ValueError as err:
+                    problems.append(Problem(where, key_lines.get((name, key), line),
+                                            f"policy {name!r}: {err}"))
+                continue
             ok = isinstance(value, bool) if kind is bool else (
                 isinstance(value, int | float) and not isinstance(value, bool)
                 and (kind is float or isinstance(value, int)))
@@ -75,6 +88,8 @@ def load_policies(path: Path | str) -> dict[str, np.ndarray]:
                                         f"{kind.__name__}, got {value!r}"))
                 continue
             vec[slot] = float(value)
+        if vec[RANDOM] and "order" not in table:
+            vec[ORDER] = Ord.RANDOM_EACH_TURN
         weights = vec[[W_HIT, W_PEN, W_LOOK]]
         if vec[PLAYS] and not vec[RANDOM] and not np.any(weights != 0):
             problems.append(Problem(where, line, f"policy {name!r}: plays cards but has no "
@@ -164,6 +179,15 @@ def untap_worth(prm, table, card, tap):
     """What one untap step on a tapped card is worth: its whole worth when it readies the
     card, half of it when a double-tapped card only becomes single-tapped."""
     return card_worth(prm, table, card, False) / tap
+
+
+@njit
+def choose_order(prm, keys, ctr, p):
+    """The order of this turn's actions before the hit (a row of order.PERMS); a policy
+    that plays no card has nothing to order, and only a random order draws."""
+    if prm[PLAYS] == 0 or prm[ORDER] >= 0:
+        return int(prm[ORDER]) if prm[ORDER] >= 0 else Ord.DEFAULT
+    return pick(keys, ctr, p, len(Ord.PERMS))
 
 
 @njit

@@ -1,6 +1,6 @@
-"""The reference engine's turn in plain Python: untap, recycle, stamina, the hit with its
-enhancements and its roll with coach saves, cards put into play, and the keywords that act
-when a card is hit."""
+"""The reference engine's turn in plain Python: untap, recycle, Stamina and cards played in
+the policy's order, the hit with its roll and coach saves, and the keywords that act when a
+card is hit."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from sim.paintline import keywords as K
+from sim.paintline import order as Ord
 from sim.paintline import policy as Pol
 from sim.paintline import pool as T
 from sim.paintline import schema as Rec
@@ -87,6 +88,63 @@ class TurnRules:
         for _ in range(draws):
             self.draw_card(seat)
 
+    def recycle_keeping(self, seat: int, slot: int, reserve: int) -> int:
+        """The recycle after cards are played: the card to be hit (at slot) and the spent
+        stamina that paid to hit it from the Arsenal (reserve, the last of the Power Plant)
+        are not offered and go back behind what is left; returns the hit's slot now."""
+        s = self.seats[seat]
+        kept = s.table.pop(slot) if slot >= 0 else None
+        plant = s.power_plant[len(s.power_plant) - reserve:]
+        del s.power_plant[len(s.power_plant) - reserve:]
+        try:
+            self.recycle(seat)
+        finally:
+            s.power_plant += plant
+            if kept is not None:
+                s.table.append(kept)
+                slot = len(s.table) - 1
+        return slot
+
+    def play_cards(self, seat: int) -> tuple[int, int, int, int]:
+        """Play cards: the hit chosen with its enhancement and paid for, more single-use
+        enhancements, spare cards onto the table. Returns the hit's card, value set, slot
+        (-1 for the Default Shot) and the stamina paid to hit a card in the Arsenal."""
+        s = self.seats[seat]
+        prm = self.policies[seat]
+        who = SEATS[seat]
+        options = self.legal_hits(seat)
+        feats = np.array([f for _, f in options])
+        o = Pol.choose_hit(prm, feats, len(options), self.keys, self.counters, seat)
+        (src, where, card, adv, epos, enh), _ = options[o]
+        if enh >= 0:
+            s.hand.pop(epos)
+            s.ready_stamina -= self.col(enh, T.C_COST)
+            self.stat(seat, enh, "played")
+            if src == "hand" and epos < where:
+                where -= 1
+        slot, reserve = -1, 0
+        if src == "hand":
+            s.ready_stamina -= self.col(card, T.C_COST)
+            self.stat(seat, card, "played")
+            s.hand.pop(where)
+            s.table.append(InPlay(card))
+            slot = len(s.table) - 1
+            self.say(f"{who} plays {self.names[card]} from hand")
+        elif src == "table":
+            reserve = self.col(card, T.C_COST)
+            s.ready_stamina -= reserve
+            slot = where
+        if enh >= 0:
+            if self.is_boost(enh):
+                s.boosts.append(enh)
+                self.say(f"{who} boosts with {self.names[enh]}")
+            else:
+                s.table[slot].attached = enh
+                self.say(f"{who} attaches {self.names[enh]} to {self.names[card]}")
+        self.offer_boosts(seat, card, adv, s.table[slot].attached if slot >= 0 else -1)
+        self.play_to_table(seat)
+        return card, adv, slot, reserve
+
     def take_turn(self, seat: int) -> bool:
         s = self.seats[seat]
         prm = self.policies[seat]
@@ -97,56 +155,31 @@ class TurnRules:
         # 1. Ready all stamina, draw a card.
         s.ready_stamina = self.stamina_in_play(s)
         self.draw_card(seat)
-        # 2. Untap one step, on the card the policy chooses.
-        for _ in range(self.rules["untap_steps"]):
-            slots, w = self.tapped_choices(seat, -1)
-            j = Pol.choose_untap(prm, w, len(slots), keys, ctr, seat)
-            if j >= 0:
-                s.table[slots[j]].tap -= 1
-                self.say(f"{who} untaps {self.names[s.table[slots[j]].card]} one step")
-        # 3. Recycle (rally mode has no bag).
-        if not self.rally_mode:
-            self.recycle(seat)
-        # 4. One Stamina into play (after the recycle: it may have drawn one).
-        pos = next((i for i, c in enumerate(s.hand) if self.col(c, T.C_KIND) == T.STAMINA), -1)
-        if pos >= 0 and Pol.choose_stamina(prm, len(s.power_plant), keys, ctr, seat):
-            card = s.hand.pop(pos)
-            self.stat(seat, card, "played")
-            s.power_plant.append(card)
-            s.ready_stamina += 1
-            self.say(f"{who} puts {self.names[card]} into play ({len(s.power_plant)} in play)")
-        # 5. Choose the hit with its enhancement and pay for both.
-        options = self.legal_hits(seat)
-        feats = np.array([f for _, f in options])
-        o = Pol.choose_hit(prm, feats, len(options), keys, ctr, seat)
-        (src, where, card, adv, epos, enh), _ = options[o]
-        if enh >= 0:
-            s.hand.pop(epos)
-            s.ready_stamina -= self.col(enh, T.C_COST)
-            self.stat(seat, enh, "played")
-            if src == "hand" and epos < where:
-                where -= 1
-        slot = -1
-        if src == "hand":
-            s.ready_stamina -= self.col(card, T.C_COST)
-            self.stat(seat, card, "played")
-            s.hand.pop(where)
-            s.table.append(InPlay(card))
-            slot = len(s.table) - 1
-            self.say(f"{who} plays {self.names[card]} from hand")
-        elif src == "table":
-            s.ready_stamina -= self.col(card, T.C_COST)
-            slot = where
-        if enh >= 0:
-            if self.is_boost(enh):
-                s.boosts.append(enh)
-                self.say(f"{who} boosts with {self.names[enh]}")
+        # 2-6. Untap, recycle, Stamina, play cards: each once, in the policy's order.
+        card, adv, slot, reserve = -1, 0, -1, 0
+        for action in Ord.PERMS[Pol.choose_order(prm, keys, ctr, seat)]:
+            if action == Ord.UNTAP:
+                for _ in range(self.rules["untap_steps"]):
+                    slots, w = self.tapped_choices(seat, -1)
+                    j = Pol.choose_untap(prm, w, len(slots), keys, ctr, seat)
+                    if j >= 0:
+                        s.table[slots[j]].tap -= 1
+                        self.say(f"{who} untaps {self.names[s.table[slots[j]].card]} one step")
+            elif action == Ord.RECYCLE:
+                if not self.rally_mode:  # rally mode has no bag
+                    slot = self.recycle_keeping(seat, slot, reserve)
+            elif action == Ord.STAMINA:
+                pos = next((i for i, c in enumerate(s.hand)
+                            if self.col(c, T.C_KIND) == T.STAMINA), -1)
+                if pos >= 0 and Pol.choose_stamina(prm, len(s.power_plant), keys, ctr, seat):
+                    c = s.hand.pop(pos)
+                    self.stat(seat, c, "played")
+                    s.power_plant.append(c)
+                    s.ready_stamina += 1
+                    self.say(f"{who} puts {self.names[c]} into play "
+                             f"({len(s.power_plant)} in play)")
             else:
-                s.table[slot].attached = enh
-                self.say(f"{who} attaches {self.names[enh]} to {self.names[card]}")
-        # 6. More single-use enhancements, then spare cards onto the table.
-        self.offer_boosts(seat, card, adv, s.table[slot].attached if slot >= 0 else -1)
-        self.play_to_table(seat)
+                card, adv, slot, reserve = self.play_cards(seat)
         # 7. Hit: abilities, double tap.
         attached = s.table[slot].attached if slot >= 0 else -1
         sh = self.shot(card, adv, attached, s.boosts)

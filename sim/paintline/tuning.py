@@ -39,13 +39,14 @@ def params(folder: Path | str, policy: str) -> list[Param]:
 
 def with_policy(m, seat: int, folder: Path | str, policy: str, values: dict, name: str):
     """The matchup with `seat` playing `policy` whose settings `values` replace."""
+    from sim.paintline.order import parse_order
     from sim.paintline.policy import FIELDS
 
     vec = _policy(folder, policy).copy()
     for key, value in values.items():
         if key not in FIELDS:
             raise InputError([Problem("policy", 0, f"unknown setting {key!r}")])
-        vec[FIELDS[key][0]] = float(value)
+        vec[FIELDS[key][0]] = parse_order(value) if key == "order" else float(value)
     vec.setflags(write=False)
     return seat_policy(m, seat, vec, name)
 
