@@ -58,13 +58,15 @@ def name(c):
     return BASE.pool.names[c]
 
 
-def build(tables=({}, {}), party=(), pc_wounds=0, strikers=(), discard=()):
+def build(tables=({}, {}), party=(), pc_wounds=0, strikers=(), discard=(), rules=None):
     """Orc (seat 0, active) against Grey (seat 1) with their starting characteristics, in
     both engines, on the streams of seed 3, match 0: A's party NPCs as (name, wounds), A's
     PC wounds, B's strikers as (name, state, wounds), A's discard pile. tables: the two
-    seats' policies.toml tables (style careful unless given)."""
+    seats' policies.toml tables (style careful unless given); rules: rule changes."""
     vecs = [policy_vector({"style": "careful", **t})[0] for t in tables]
-    T, R, _, _, _ = BASE.arrays()
+    base = load_matchup(FOLDER, "orc-warband", "grey-expedition", "careful",
+                        rules=rules) if rules else BASE
+    T, R, _, _, _ = base.arrays()
     M = np.stack(vecs)
     P, G, X, KY, OP = E.new_work(T.shape[0])
     E.reset.py_func(P, G, X)
@@ -73,7 +75,7 @@ def build(tables=({}, {}), party=(), pc_wounds=0, strikers=(), discard=()):
     cs = np.zeros((2, T.shape[0], S.N_CARD_STATS), np.int64)
     L = np.zeros((500, S.LOG_COLS), np.int32)
     C = (T, R, P, G, X, cs, KY, M, L, OP)
-    t = Table(BASE)
+    t = Table(base)
     g = Encounter(t.cards, t.rules, [policy_words(v) for v in vecs], 3, 0, 500)
     for p, d in enumerate((ORC, GREY)):
         P[p, S.PC], P[p, S.LOC], P[p, S.SENT] = d.pc, -1, -1
@@ -167,6 +169,23 @@ def test_the_active_players_wound_hits_a_striker_not_gone():
     assert both(C, g, 0, kernel, reference) == ("Goblin", "Goblin")
     C, g = build(({"wound_striker": "random"}, {}), strikers=STRIKERS)
     assert random_picks(C, g, 0, kernel, reference) == {"Goblin", "Dragon", "Troll"}
+
+
+@pytest.mark.parametrize("after, want", [("discard", "Dragon"), ("hand", "Goblin")])
+def test_a_wound_kills_a_fought_striker_only_when_survivors_return(after, want):
+    """Goblin (tough 1) has fought, Dragon and Troll wait. Under strikers_after = discard
+    the Goblin leaves play at the settle step killed or not, so killing it is worth
+    nothing and kill takes the strongest, Dragon; under hand a surviving Goblin strikes
+    again, and kill takes it."""
+    def kernel(C):
+        return striker_name(C, twin(Ta.striker_target)(C, 0, 1))
+
+    def reference(g):
+        return ref_name(striker_target(g, g.seats[0], 1))
+
+    fought = (("Goblin", 1, 0), ("Dragon", 0, 0), ("Troll", 0, 0))
+    C, g = build(strikers=fought, rules={"strikers_after": after})
+    assert both(C, g, 0, kernel, reference) == (want, want)
 
 
 PARTY = (("Hired Blade", 0), ("Squire", 0), ("Mercenary", 0))
@@ -348,6 +367,34 @@ def test_heal_value_makes_a_healer_worth_playing():
         assert twin(Po.boost_score)(C, 0, Po.OPT_HAND, medic, 0, 0) == want
         from sim.encounter.reference_policy import boost_worth
         assert boost_worth(g, g.seats[0], g.cards[medic]) == want
+
+
+@pytest.mark.parametrize("after, ward", [("discard", -1), ("hand", 50)])
+def test_the_striker_is_warded_only_when_survivors_return(after, ward):
+    """Goblin (str 4, tough 1) against the Orc PC (6 + Brawny 1): the Goblin loses and its
+    1 wound kills it. B's Ward 1 would save it: under discard it leaves play at the settle
+    step anyway, so careful plays no Ward (-1); under hand it would strike again (50). A's
+    Ward, saving its own defender, is worth the same under both."""
+    from sim.encounter.reference_policy import window_worth
+
+    C, g = build(strikers=(("Goblin", 0, 0),), rules={"strikers_after": after})
+    C[3][S.C_STRIKER], C[3][S.C_DEF] = 0, -1
+    g.combat = (g.strikers[0], g.seats[0].pc)
+    assert twin(Ef.maneuver_score)(C, 1, K.WARD, 1) == ward
+    assert window_worth(g, g.seats[1], K.WARD, 1) == ward
+
+
+@pytest.mark.parametrize("after, want", [("discard", 1400), ("hand", 1525)])
+def test_a_defenders_damage_counts_only_when_survivors_return(after, want):
+    """Orc Berserker (party NPC, cost 3, str 5, tough 2, Damage 1): (5 x 1000 + 2 x 300 +
+    1 x 500) // (3 + 1) = 1525 under hand; under discard its Damage, which only wounds a
+    striker it beats, counts nothing: 5600 // 4 = 1400 (below Orc Grunt's 3300 // 2)."""
+    from sim.encounter.reference_policy import boost_worth
+
+    berserker = card("Orc Berserker")
+    C, g = build(rules={"strikers_after": after})
+    assert twin(Po.boost_score)(C, 0, Po.OPT_HAND, berserker, 0, 0) == want
+    assert boost_worth(g, g.seats[0], g.cards[berserker]) == want
 
 
 def swap(deck, changes):

@@ -226,6 +226,15 @@ def meets(C, p, card):
     return 0
 
 
+@njit(inline="always")
+def survivors_return(C):
+    """1 under strikers_after = hand (a public rule option): a striker that survives its
+    combat goes back to its owner's hand and strikes again. Under discard it leaves play at
+    the settle step killed or not, so a striker's toughness, the Damage that wounds it and
+    a Ward that saves it count for nothing."""
+    return C[1][K.R_AFTER] == 1
+
+
 @njit
 def boost_score(C, p, kind, card, kw, arg):
     """Worth of one boost option for careful and aggressive; <= 0: not worth playing."""
@@ -251,8 +260,9 @@ def boost_score(C, p, kind, card, kw, arg):
     if T[card, K.C_KIND] == K.LOCATION or T[card, K.C_NATURE] == K.BULWARK:
         reach = 1 + P[p, S.PARTY_N]
     gain = (T[card, K.C_STR] * 1000 + (T[card, K.C_INT] + T[card, K.C_DEX]) * 300) * reach
-    gain += T[card, K.C_TOUGH] * 300 + (card_kw(T, card, K.DAMAGE) + card_kw(
-        T, card, K.SNEAK) + card_kw(T, card, K.BUDGET)) * 500
+    damage = card_kw(T, card, K.DAMAGE) if survivors_return(C) else 0  # wounds a striker
+    gain += T[card, K.C_TOUGH] * 300 + (damage + card_kw(T, card, K.SNEAK) + card_kw(
+        T, card, K.BUDGET)) * 500
     gain += card_kw(T, card, K.HEAL) * C[7][p, M_HEAL_VALUE]  # a wound healed a turn
     if T[card, K.C_KIND] == K.LOCATION and P[p, S.LOC] >= 0:
         old = P[p, S.LOC]

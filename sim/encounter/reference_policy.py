@@ -39,6 +39,12 @@ def pick(g: Match, seat: Seat, scores: list[int]) -> int:
     return best
 
 
+def survivors_return(g: Match) -> bool:
+    """strikers_after = hand (a public rule option): a surviving striker strikes again, so
+    whether it dies counts; under discard it leaves play either way."""
+    return g.rules["strikers_after"] == "hand"
+
+
 def keep_value(g: Match, seat: Seat, card: Card) -> int:
     """Blanks and quests it cannot play go first, quests are kept longest."""
     if card.kind == K.BLANK or not g.race_ok(seat, card):
@@ -101,7 +107,8 @@ def boost_worth(g: Match, seat: Seat, card: Card) -> int:
     s = card.stats
     reach = 1 + len(seat.party) if card.kind == K.LOCATION or card.nature == K.BULWARK else 1
     gain = (s["str"] * 1000 + (s["int"] + s["dex"]) * 300) * reach + s["tough"] * 300
-    gain += (card.keyword(K.DAMAGE) + card.keyword(K.SNEAK) + card.keyword(K.BUDGET)) * 500
+    damage = card.keyword(K.DAMAGE) if survivors_return(g) else 0  # wounds a striker
+    gain += (damage + card.keyword(K.SNEAK) + card.keyword(K.BUDGET)) * 500
     gain += card.keyword(K.HEAL) * word(g, seat, "heal_value")  # a wound healed a turn
     old = seat.location
     if card.kind == K.LOCATION and old is not None:
@@ -186,7 +193,8 @@ def defender_choice(g: Match, seat: Seat, striker, options):
 
 
 def window_worth(g: Match, seat: Seat, kw: int, arg: int) -> int:
-    """Might or Ward to turn a loss or save a kill; Cancel and Wound whenever they can."""
+    """Might or Ward to turn a loss or save a kill (a striker's only when survivors return
+    to hand); Cancel and Wound whenever they can."""
     if kw in (K.MIGHT, K.WARD):
         if g.combat is None:
             return -1
@@ -204,6 +212,8 @@ def window_worth(g: Match, seat: Seat, kw: int, arg: int) -> int:
         if sign == 1:
             hit = 1 + striker.card.keyword(K.DAMAGE)
             return 50 if g.toughness_left(seat, defender) <= hit else -1
+        if not survivors_return(g):
+            return -1
         return 50 if striker.card.stats["tough"] - striker.wounds <= 1 else -1
     return 80 if kw in (K.CANCEL, K.WOUND) else -1
 
@@ -235,9 +245,14 @@ def striker_options(g: Match) -> list:
 
 
 def striker_target(g: Match, seat: Seat, arg: int):
-    """kill: the strongest striker the Wound kills, else the strongest."""
-    return _nth_or_best(g, seat, "wound_striker", striker_options(g), lambda s: s.card.stats[
-        "str"] + (100 if s.card.stats["tough"] - s.wounds <= arg else 0))
+    """kill: the strongest striker the Wound kills, else the strongest; a kill counts for a
+    striker yet to fight, or any when survivors return to hand."""
+    def value(s):
+        kills = s.card.stats["tough"] - s.wounds <= arg and (
+            s.state == WAITING or survivors_return(g))
+        return s.card.stats["str"] + (100 if kills else 0)
+
+    return _nth_or_best(g, seat, "wound_striker", striker_options(g), value)
 
 
 def party_target(g: Match, seat: Seat, a: Seat):
