@@ -1,6 +1,7 @@
 """Policy training: CMA-ES over a policy's numeric weights and habits for the best win rate
 against a fixed opponent, common random numbers inside each generation, a verdict on fresh
-seeds, resumable from its folder, the tuned policy appended to the folder's policies.toml."""
+seeds, resumable from its folder, the tuned policy appended to the folder's policies.toml (the
+source policy's table with the tuned values in place)."""
 
 from __future__ import annotations
 
@@ -188,6 +189,8 @@ def toml_value(v) -> str:
         return "true" if v else "false"
     if isinstance(v, int):
         return str(v)
+    if isinstance(v, str):
+        return json.dumps(v)  # a TOML basic string
     return repr(float(v))
 
 
@@ -286,7 +289,11 @@ def train(game: Game, folder: Path, base, policy: str, opponent: str, name: str,
             f"candidates x {manifest['matches']} matches a seat (run {run_id}). Train win "
             f"rate {tr.rate:.4f} [{tr.lo:.4f}, {tr.hi:.4f}] (n {int(tr.n)}); held-out "
             f"{ho.rate:.4f} [{ho.lo:.4f}, {ho.hi:.4f}] (n {int(ho.n)}, fresh seeds).", 86)
-        manifest["written"] = str(write_policy(game, folder, manifest["name"], best["values"],
+        # The source policy's settings that training does not move (a style, choices of
+        # words) stay as they were: the tuned table is the source's with the tuned values.
+        source = tomllib.loads((folder / "policies.toml").read_text(encoding="utf-8"))
+        settings = {**source.get(manifest["policy"], {}), **best["values"]}
+        manifest["written"] = str(write_policy(game, folder, manifest["name"], settings,
                                                note))
     save(path, state, manifest)
     return table, manifest

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from sim.encounter import codes as K
 from sim.encounter import state as S
+from sim.encounter.params import M_STYLE, RANDOM
 from sim.encounter.policy import (
-    M_STYLE,
     O_CARD,
     O_KIND,
     O_WHERE,
     OPT_ABILITY,
     OPT_HAND,
-    RANDOM,
     discard_pick,
     pick_option,
     survivors_return,

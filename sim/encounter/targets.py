@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from sim.encounter import codes as K
 from sim.encounter import state as S
-from sim.encounter.policy import (
+from sim.encounter.params import (
     HEAL_PC,
     M_CANCEL,
     M_GEAR,
@@ -16,8 +16,8 @@ from sim.encounter.policy import (
     M_WOUND_P,
     M_WOUND_S,
     PICK_RANDOM,
-    survivors_return,
 )
+from sim.encounter.policy import survivors_return
 from sim.encounter.rules import rand, tough_left, unique_ok
 from sim.jit import njit
 
