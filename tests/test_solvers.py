@@ -152,7 +152,8 @@ def test_skill_and_flags_take_the_tuned_policy(trained, tmp_path):
     assert out.returncode == 0, out.stderr
     assert "pressure-tuned" in out.stdout and "skill spread (random ->" in out.stdout
     flags = cardlab("flags", "--folder", str(folder), "--policies", "greedy,pressure",
-                    "--with-tuned", "-n", "150", "--results", str(tmp_path))
+                    "--with-tuned", "--verdict-start", "150", "--verdict-max", "150",
+                    "--results", str(tmp_path))
     assert flags.returncode == 0, flags.stderr
     assert "pressure-tuned" in flags.stdout
 
