@@ -65,7 +65,7 @@ def test_they_matter_when_surviving_strikers_go_back_to_hand(policy):
     # Pack) dies of any lost combat and would survive a plain loss at toughness 2; Orc
     # Berserker's Damage 1 kills a toughness-2 striker of grey-expedition (Politician,
     # Drone) through a Ward 1 (Dodge) that a plain loss would not.
-    res = lint(ENCOUNTER, [policy], {"strikers_after": "hand"}, 400, 1)
+    res = lint(ENCOUNTER, [policy], {"strikers_after": "hand"}, 200, 1)
     inert = inert_fields(res.findings)
     assert not {("goblin", "tough"), ("wolf-pack", "tough"), ("politician", "tough"),
                 ("drone", "tough"), ("orc-berserker", "arg1")} & inert
