@@ -34,7 +34,7 @@ def test_verdicts_and_flags_bad_arguments_exit_2(tmp_path):
     for args in (["verdicts", "r", "--min-effect", "1.5"], ["verdicts", "r", "--min-effect", "0"],
                  ["verdicts", "r", "--verdict-start", "500", "--verdict-max", "100"],
                  ["verdicts", "no-such-run"], ["report", "no-such-run"],
-                 ["flags", "--policies", "greedy,pressure"],
+                 ["flags", "--policies", "greedy,pressure", "--trained", "greedy"],
                  ["flags", "--policies", "greedy,nope,pressure"]):
         out = cardlab(*args, "--results", str(tmp_path))
         assert out.returncode == 2, (args, out.stdout, out.stderr)
