@@ -1,6 +1,7 @@
 """Policy training: CMA-ES over a policy's numeric weights and habits for the best win rate
 against a fixed opponent, common random numbers inside each generation, a verdict on fresh
-seeds, resumable from its folder, the tuned policy appended to the folder's policies.toml."""
+seeds, resumable from its folder, the tuned policy appended to the folder's policies.toml (the
+source policy's table with the tuned values in place)."""
 
 from __future__ import annotations
 

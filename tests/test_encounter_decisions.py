@@ -17,7 +17,7 @@ from sim.encounter import state as S
 from sim.encounter import targets as Ta
 from sim.encounter import turn as Tu
 from sim.encounter.batch import load_matchup
-from sim.encounter.policy import policy_vector
+from sim.encounter.params import PARAMS, policy_vector
 from sim.encounter.reference import Table, policy_words
 from sim.encounter.reference_policy import (
     cancel_target,
@@ -58,13 +58,15 @@ def name(c):
     return BASE.pool.names[c]
 
 
-def build(tables=({}, {}), party=(), pc_wounds=0, strikers=(), discard=()):
+def build(tables=({}, {}), party=(), pc_wounds=0, strikers=(), discard=(), rules=None):
     """Orc (seat 0, active) against Grey (seat 1) with their starting characteristics, in
     both engines, on the streams of seed 3, match 0: A's party NPCs as (name, wounds), A's
     PC wounds, B's strikers as (name, state, wounds), A's discard pile. tables: the two
-    seats' policies.toml tables (style careful unless given)."""
+    seats' policies.toml tables (style careful unless given); rules: rule changes."""
     vecs = [policy_vector({"style": "careful", **t})[0] for t in tables]
-    T, R, _, _, _ = BASE.arrays()
+    base = load_matchup(FOLDER, "orc-warband", "grey-expedition", "careful",
+                        rules=rules) if rules else BASE
+    T, R, _, _, _ = base.arrays()
     M = np.stack(vecs)
     P, G, X, KY, OP = E.new_work(T.shape[0])
     E.reset.py_func(P, G, X)
@@ -73,7 +75,7 @@ def build(tables=({}, {}), party=(), pc_wounds=0, strikers=(), discard=()):
     cs = np.zeros((2, T.shape[0], S.N_CARD_STATS), np.int64)
     L = np.zeros((500, S.LOG_COLS), np.int32)
     C = (T, R, P, G, X, cs, KY, M, L, OP)
-    t = Table(BASE)
+    t = Table(base)
     g = Encounter(t.cards, t.rules, [policy_words(v) for v in vecs], 3, 0, 500)
     for p, d in enumerate((ORC, GREY)):
         P[p, S.PC], P[p, S.LOC], P[p, S.SENT] = d.pc, -1, -1
@@ -373,7 +375,7 @@ def test_engines_agree_on_every_target(policy):
     grey = swap(GREY, {"Archive": "Plate Armor", "Drone": "Sniper Shot",
                        "Psionic": "Lucky Charm"})
     if policy == "careful-random":
-        table = {"style": "careful", **{n: "random" for n, spec in Po.PARAMS.items()
+        table = {"style": "careful", **{n: "random" for n, spec in PARAMS.items()
                                         if spec[1] and n != "style"}}
         vec = policy_vector(table)[0]
         m = replace(BASE, policies=(vec, vec), policy_names=(policy, policy))

@@ -6,7 +6,7 @@ import shutil
 
 import pytest
 
-from sim.lint import lint, option_variants
+from sim.lint import folder_policies, lint, option_variants
 
 from .conftest import ROOT
 from .test_cli import cardlab
@@ -27,11 +27,14 @@ def inert_fields(findings) -> set:
     return set(zip(rows.card, rows.field, strict=True))
 
 
+POLICIES = folder_policies(ENCOUNTER)
+
+
 @pytest.fixture(scope="module")
 def discard():
-    """Random play, default rules (strikers_after = discard). The random policy reads no
-    card value, so whatever a field changes under it, the rules change."""
-    return lint(ENCOUNTER, ["random"], {}, 400, 1)
+    """Every policy of the folder, default rules (strikers_after = discard); a field is
+    inert only when the records stay byte-identical under each of them."""
+    return lint(ENCOUNTER, None, {}, 400, 1)
 
 
 def test_striker_toughness_and_defender_damage_do_nothing_when_strikers_are_discarded(
@@ -40,24 +43,32 @@ def test_striker_toughness_and_defender_damage_do_nothing_when_strikers_are_disc
     # toughness left, a striker "to B's discard"; "a striker fights once a turn", and at
     # the settle step surviving strikers go to B's discard too. Killed or not, a striker
     # ends the turn in the discard pile and never fights again: the wounds a defender's
-    # Damage adds and the toughness they count against change nothing.
+    # Damage adds and the toughness they count against change nothing. The random policy
+    # reads no card value; the scripted ones read the rule option and value neither (no
+    # Ward on a striker, no worth for a defender's Damage), so no policy changes a record.
+    assert {"random", "careful", "aggressive"} <= set(POLICIES)
     inert = inert_fields(discard.findings)
     assert STRIKER_TOUGHNESS <= inert
     assert DEFENDER_DAMAGE <= inert
     # A striker's own Damage wounds the defender, who stays in play: never inert.
     assert not STRIKER_DAMAGE & inert
     evidence = discard.findings[discard.findings.card == "goblin"].evidence.iat[0]
-    assert "byte-identical" in evidence and "random" in evidence
+    assert "byte-identical" in evidence
+    assert f"in {len(POLICIES)} setting(s)" in evidence
+    assert all(f"{p} (orc-warband vs grey-expedition)" in evidence for p in POLICIES)
 
 
-def test_they_matter_when_surviving_strikers_go_back_to_hand():
+@pytest.mark.parametrize("policy", POLICIES)
+def test_they_matter_when_surviving_strikers_go_back_to_hand(policy):
     # strikers_after = hand: a surviving striker returns to its owner's hand and strikes
-    # again, so whether a combat kills it counts. A toughness-1 striker dies of any lost
-    # combat and survives a plain loss at toughness 2; a defender's Damage (less Ward)
-    # decides whether a toughness-2 striker dies.
-    res = lint(ENCOUNTER, ["random"], {"strikers_after": "hand"}, 400, 1)
+    # again, so whether a combat kills it counts. A toughness-1 striker (Goblin, Wolf
+    # Pack) dies of any lost combat and would survive a plain loss at toughness 2; Orc
+    # Berserker's Damage 1 kills a toughness-2 striker of grey-expedition (Politician,
+    # Drone) through a Ward 1 (Dodge) that a plain loss would not.
+    res = lint(ENCOUNTER, [policy], {"strikers_after": "hand"}, 200, 1)
     inert = inert_fields(res.findings)
-    assert not {("goblin", "tough"), ("wolf-pack", "tough"), ("orc-berserker", "arg1")} & inert
+    assert not {("goblin", "tough"), ("wolf-pack", "tough"), ("politician", "tough"),
+                ("drone", "tough"), ("orc-berserker", "arg1")} & inert
 
 
 def test_encounter_mode_options_do_nothing_outside_encounter_mode(discard):
@@ -69,25 +80,35 @@ def test_encounter_mode_options_do_nothing_outside_encounter_mode(discard):
     assert not {"strikers_after", "encounter_mode", "hand_size", "combat_tie"} & set(rows.option)
 
 
-def test_medic_is_dead_under_the_scripted_policies():
-    # careful and aggressive "boost what makes a held quest's objective hold, else most
-    # strength per cost": Medic (support NPC, Heal 1, no stat) adds nothing an objective
-    # of grey-expedition's quests (INT, DEX, PLACE, UNHURT) reads and no strength, so
-    # neither ever plays it. Trainer (+1 strength) they play.
-    res = lint(ENCOUNTER, ["careful", "aggressive"], {}, 200, 1)
-    dead = res.findings[res.findings.finding == "dead card"]
-    assert "medic" in set(dead.card) and "trainer" not in set(dead.card)
-    row = dead[dead.card == "medic"].iloc[0]
-    assert row.decks == "grey-expedition" and row.kind == "npc"
-    assert "careful: drawn in" in row.evidence and "aggressive: drawn in" in row.evidence
-    assert row.evidence.count("played 0") == 2
+@pytest.mark.parametrize("after, dead", [("discard", True), ("hand", False)])
+def test_shield_up_is_dead_under_the_scripted_policies_when_strikers_are_discarded(
+        after, dead):
+    # Shield Up (orc-warband, Ward 2) can save a character from a lost combat. Its
+    # defender: Grey's strikers are Politician and Drone (strength 5) and Hex lowers only
+    # intelligence and dexterity, so the Orc PC (6 + Brawny 1) beats every one; careful and
+    # aggressive defend with the weakest winner and never lose as the active player, so
+    # their Ward never saves a defender. Its striker: under discard a beaten striker
+    # leaves play anyway, so they never Ward one; under hand a beaten Goblin or Wolf Pack
+    # (toughness 1) would die and not strike again, so they do.
+    res = lint(ENCOUNTER, ["careful", "aggressive"], {"strikers_after": after}, 200, 1)
+    dead_cards = res.findings[res.findings.finding == "dead card"]
+    assert ("shield-up" in set(dead_cards.card)) == dead
+    if dead:
+        row = dead_cards[dead_cards.card == "shield-up"].iloc[0]
+        assert row.decks == "orc-warband" and row.kind == "action"
+        assert "careful: drawn in" in row.evidence and "aggressive: drawn in" in row.evidence
+        assert row.evidence.count("played 0") == 2
+    # careful counts a Heal 1 as a strength point (heal_value 1): it plays Medic.
+    assert "medic" not in set(dead_cards.card)
     # The PC and its starting characteristics are in play from the start: never judged.
-    assert not {"orc", "grey", "brawny", "keen-mind"} & set(dead.card)
+    assert not {"orc", "grey", "brawny", "keen-mind"} & set(dead_cards.card)
 
 
-def test_random_play_leaves_medic_alive(discard):
-    # random is uniform over the legal options: an affordable Medic gets played.
-    assert "medic" not in set(discard.findings[discard.findings.finding == "dead card"].card)
+def test_random_play_leaves_shield_up_and_medic_alive(discard):
+    # random is uniform over the legal options: an affordable Shield Up in a combat and an
+    # affordable Medic at the boost step get played.
+    dead_cards = set(discard.findings[discard.findings.finding == "dead card"].card)
+    assert not {"shield-up", "medic"} & dead_cards
 
 
 def test_a_dominated_card_in_a_copy_of_the_folder_is_found(tmp_path):

@@ -11,7 +11,7 @@ import numpy as np
 from sim.encounter import codes as K
 from sim.encounter import state as S
 from sim.encounter.options import changed, load_rules, rules_vector
-from sim.encounter.policy import load_policies
+from sim.encounter.params import load_policies
 from sim.encounter.pool import Deck, Pool, load_deck, load_pool
 from sim.problems import InputError, Problem, suggest
 from sim.records import BatchRecords

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from sim.encounter import codes as K
 from sim.encounter import state as S
+from sim.encounter.params import M_STYLE, RANDOM
 from sim.encounter.policy import (
-    M_STYLE,
     O_CARD,
     O_KIND,
     O_WHERE,
     OPT_ABILITY,
     OPT_HAND,
-    RANDOM,
     discard_pick,
     pick_option,
+    survivors_return,
 )
 from sim.encounter.rules import (
     X_USES,
@@ -212,8 +212,9 @@ def list_maneuvers(C, p, step, n):
 
 @njit
 def maneuver_score(C, p, kw, arg):
-    """maneuver for careful and aggressive: Might or Ward to turn a loss or save a kill,
-    Cancel and Wound whenever they have a target."""
+    """maneuver for careful and aggressive: Might or Ward to turn a loss or save a kill (a
+    striker's only when survivors return to hand), Cancel and Wound whenever they have a
+    target."""
     T, G = C[0], C[3]
     if C[7][p, M_STYLE] == RANDOM:
         return 0  # random never reads a score
@@ -235,6 +236,8 @@ def maneuver_score(C, p, kw, arg):
         if p == G[S.ACTIVE]:
             hit = 1 + card_kw(T, G[S.SCARD + k], K.DAMAGE)
             return 50 if tough_left(C, p, who) <= hit else -1
+        if not survivors_return(C):
+            return -1
         return 50 if T[G[S.SCARD + k], K.C_TOUGH] - G[S.SWOUND + k] <= 1 else -1
     if kw == K.CANCEL or kw == K.WOUND:
         return 80

@@ -8,7 +8,7 @@ from math import comb, sqrt
 import numpy as np
 
 from sim.encounter import codes as K
-from sim.encounter.policy import FIRST, M_FIRST, PICK_RANDOM
+from sim.encounter.params import FIRST, M_FIRST, PICK_RANDOM
 
 
 def combat_outcome(s_def, s_str, i_def, i_str, tie, dmg_def=0, dmg_str=0):

@@ -115,7 +115,7 @@ def check_paths(paths) -> tuple[list[str], list]:
 
     from sim.datafiles import attempt
     from sim.encounter.options import load_rules
-    from sim.encounter.policy import load_policies
+    from sim.encounter.params import load_policies
     from sim.encounter.pool import load_deck, load_pool
     from sim.problems import Problem
 

@@ -4,13 +4,28 @@ hand and pool, and the sizes of hidden zones."""
 
 from __future__ import annotations
 
-import tomllib
-from pathlib import Path
-
-import numpy as np
-
 from sim.encounter import codes as K
 from sim.encounter import state as S
+from sim.encounter.params import (
+    AGGRESSIVE,
+    CAREFUL,
+    FIRST,
+    M_BUDGET,
+    M_DEFEAT,
+    M_DENY,
+    M_DRAW,
+    M_FIRST,
+    M_HEAL_VALUE,
+    M_HEX,
+    M_MIND,
+    M_RATIO,
+    M_RESERVE,
+    M_SNEAK,
+    M_STYLE,
+    M_TOUGH,
+    RANDOM,
+    SECOND,
+)
 from sim.encounter.rules import (
     card_kw,
     combat_winner,
@@ -21,107 +36,9 @@ from sim.encounter.rules import (
     stat,
 )
 from sim.jit import njit
-from sim.problems import InputError, Problem, suggest
 
-STYLES = ("random", "careful", "aggressive")
-RANDOM, CAREFUL, AGGRESSIVE = 0, 1, 2
 O_KIND, O_WHERE, O_CARD = 0, 1, 2  # option row: 0 card from hand (where: position) or
 OPT_HAND, OPT_ABILITY = 0, 1  # 1 an in-play card's ability (where: keyword slot 0/1)
-
-# The policy vector: one integer per parameter. A choice holds the index of its word; the
-# first word of every choice is "random" (uniform on the seat's policy stream), so a choice's
-# code 0 (PICK_RANDOM) reads the same for all of them in the kernel.
-(M_STYLE, M_RATIO, M_FIRST, M_CANCEL, M_WOUND_S, M_WOUND_P, M_REVIVE, M_WARD, M_HEAL,
- M_GEAR, M_DEFEAT, M_HEAL_VALUE) = range(12)
-N_PARAMS = 12
-PICK_RANDOM = 0
-# name: (slot, words, the random policy's default, careful's and aggressive's default);
-# words None: a number (cost_ratio and heal_value in thousandths, defeat_check a bool).
-PARAMS = {
-    "style": (M_STYLE, STYLES, "random", None),
-    "cost_ratio": (M_RATIO, None, 0.75, 0.75),
-    "first": (M_FIRST, ("random", "first", "second"), "random", "first"),
-    "cancel": (M_CANCEL, ("random", "strongest"), "random", "strongest"),
-    "wound_striker": (M_WOUND_S, ("random", "kill"), "random", "kill"),
-    "wound_party": (M_WOUND_P, ("random", "weakest"), "random", "weakest"),
-    "revive": (M_REVIVE, ("random", "costliest"), "random", "costliest"),
-    "ward": (M_WARD, ("random", "combatant"), "random", "combatant"),
-    "heal": (M_HEAL, ("random", "most_wounded", "pc_first"), "random", "most_wounded"),
-    "gear": (M_GEAR, ("random", "pc"), "random", "pc"),
-    "defeat_check": (M_DEFEAT, None, False, False),
-    "heal_value": (M_HEAL_VALUE, None, 0, 0),
-}
-FIRST, SECOND = 1, 2
-HEAL_MOST, HEAL_PC = 1, 2
-
-
-def _number(name: str, value) -> int | None:
-    """A number parameter's integer in the vector, None when out of its range."""
-    if name == "defeat_check":
-        return int(value) if isinstance(value, bool) else None
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    if name == "cost_ratio" and 0 < value <= 100:
-        return round(value * 1000)
-    if name == "heal_value" and 0 <= value <= 100:
-        return round(value * 1000)
-    return None
-
-
-def policy_vector(table: dict) -> tuple[np.ndarray, list[str]]:
-    """One policies.toml table -> (parameter vector, problems in words). Parameters not
-    given take their style's default (random: every choice random)."""
-    v = np.zeros(N_PARAMS, dtype=np.int64)
-    bad = []
-    style = table.get("style", "random")
-    if style not in STYLES:
-        bad.append(f"style {style!r} is not one of {', '.join(STYLES)}"
-                   f"{suggest(str(style), STYLES)}")
-        style = "random"
-    for name, (slot, words, rnd, scripted) in PARAMS.items():
-        value = table.get(name, style if name == "style" else (
-            rnd if style == "random" else scripted))
-        if words is None:
-            got = _number(name, value)
-            if got is None:
-                bad.append(f"bad setting {name} = {value!r}")
-            else:
-                v[slot] = got
-        elif value in words:
-            v[slot] = words.index(value)
-        else:
-            bad.append(f"{name} {value!r} is not one of {', '.join(words)}"
-                       f"{suggest(str(value), words)}")
-    for key in table:
-        if key not in PARAMS:
-            bad.append(f"unknown setting {key!r}{suggest(key, PARAMS)}")
-    return v, bad
-
-
-def load_policies(path: Path | str) -> dict[str, np.ndarray]:
-    """policies.toml -> {name: parameter vector}."""
-    p = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-        data = tomllib.loads(text)
-    except OSError as err:
-        raise InputError([Problem(p, 0, f"cannot read: {err}")]) from None
-    except tomllib.TOMLDecodeError as err:
-        raise InputError([Problem(p, getattr(err, "lineno", 0) or 0, f"not valid TOML: {err}")
-                          ]) from None
-    lines = {ln.strip()[1:-1]: i for i, ln in enumerate(text.splitlines(), 1)
-             if ln.strip().startswith("[")}
-    out, problems = {}, []
-    for name, table in data.items():
-        line = lines.get(name, 0)
-        if not isinstance(table, dict):
-            problems.append(Problem(p, line, f"{name!r} must be a table [{name}]"))
-            continue
-        out[name], bad = policy_vector(table)
-        problems += [Problem(p, line, f"policy {name}: {b}") for b in bad]
-    if problems:
-        raise InputError(problems)
-    return out
 
 
 @njit
@@ -226,12 +143,41 @@ def meets(C, p, card):
     return 0
 
 
+@njit(inline="always")
+def survivors_return(C):
+    """1 under strikers_after = hand (a public rule option): a striker that survives its
+    combat goes back to its owner's hand and strikes again. Under discard it leaves play at
+    the settle step killed or not, so a striker's toughness, the Damage that wounds it and
+    a Ward that saves it count for nothing."""
+    return C[1][K.R_AFTER] == 1
+
+
+@njit(inline="always")
+def held_back(C, p, cost):
+    """reserve: whether paying `cost` at the boost step leaves p's pool below what it keeps
+    for the instants of other steps in its hand (their costs summed, at most `reserve`).
+    Pool currency only: the pool pays on both players' turns until its owner's refill."""
+    T, P, M = C[0], C[2], C[7]
+    if M[p, M_RESERVE] == 0 or cost == 0 or C[1][K.R_CURRENCY] != K.CUR_POOL:
+        return False
+    keep = 0
+    for i in range(P[p, S.HAND_N]):
+        c = P[p, S.HAND + i]
+        if (T[c, K.C_KIND] == K.ACTION and T[c, K.C_NATURE] == K.INSTANT
+                and T[c, K.C_STEP] != K.S_BOOST):
+            keep += T[c, K.C_COST]
+    return P[p, S.POOL] - cost < min(keep, M[p, M_RESERVE])
+
+
 @njit
 def boost_score(C, p, kind, card, kw, arg):
-    """Worth of one boost option for careful and aggressive; <= 0: not worth playing."""
-    T, P = C[0], C[2]
-    if C[7][p, M_STYLE] == RANDOM:
+    """Worth of one boost option for careful and aggressive; <= 0: not worth playing.
+    Weights in thousandths of a strength point (the policy's *_value parameters)."""
+    T, P, M = C[0], C[2], C[7]
+    if M[p, M_STYLE] == RANDOM:
         return 0  # random never reads a score
+    if kind == OPT_HAND and held_back(C, p, T[card, K.C_COST]):
+        return -1
     if kind == OPT_ABILITY or T[card, K.C_NATURE] == K.INSTANT:
         if kw == K.HEAL:
             w = P[p, S.PC_WOUNDS]
@@ -239,7 +185,7 @@ def boost_score(C, p, kind, card, kw, arg):
                 w += P[p, S.PWOUND + k]
             return 500 if w > 0 else -1
         if kw == K.DRAW:
-            return 300
+            return M[p, M_DRAW]
         if kw == K.REVIVE:
             for i in range(P[p, S.DISC_N]):
                 c = P[p, S.DISC + i]
@@ -250,13 +196,15 @@ def boost_score(C, p, kind, card, kw, arg):
     reach = 1  # characters a modifier reaches
     if T[card, K.C_KIND] == K.LOCATION or T[card, K.C_NATURE] == K.BULWARK:
         reach = 1 + P[p, S.PARTY_N]
-    gain = (T[card, K.C_STR] * 1000 + (T[card, K.C_INT] + T[card, K.C_DEX]) * 300) * reach
-    gain += T[card, K.C_TOUGH] * 300 + (card_kw(T, card, K.DAMAGE) + card_kw(
-        T, card, K.SNEAK) + card_kw(T, card, K.BUDGET)) * 500
-    gain += card_kw(T, card, K.HEAL) * C[7][p, M_HEAL_VALUE]  # a wound healed a turn
+    mind = M[p, M_MIND]
+    gain = (T[card, K.C_STR] * 1000 + (T[card, K.C_INT] + T[card, K.C_DEX]) * mind) * reach
+    damage = card_kw(T, card, K.DAMAGE) if survivors_return(C) else 0  # wounds a striker
+    gain += (T[card, K.C_TOUGH] * M[p, M_TOUGH] + damage * 500 + card_kw(T, card, K.SNEAK)
+             * M[p, M_SNEAK] + card_kw(T, card, K.BUDGET) * M[p, M_BUDGET])
+    gain += card_kw(T, card, K.HEAL) * M[p, M_HEAL_VALUE]  # a wound healed a turn
     if T[card, K.C_KIND] == K.LOCATION and P[p, S.LOC] >= 0:
         old = P[p, S.LOC]
-        gain -= (T[old, K.C_STR] * 1000 + (T[old, K.C_INT] + T[old, K.C_DEX]) * 300) * reach
+        gain -= (T[old, K.C_STR] * 1000 + (T[old, K.C_INT] + T[old, K.C_DEX]) * mind) * reach
         if T[old, K.C_TERRAIN] == T[card, K.C_TERRAIN]:
             return -1
     return meets(C, p, card) * 100000 + gain // (T[card, K.C_COST] + 1)
@@ -327,6 +275,21 @@ def quest_pick(C, p, forced):
 
 
 @njit
+def beaten_for_defeat(C, b, card):
+    """deny_defeat: the strike NPC would help A's quest hold, a DEFEAT objective that A's
+    defenders meet by beating strikers; so it is sent only when stronger than every one of
+    A's party characters now (public stats)."""
+    T, P, G = C[0], C[2], C[3]
+    q, a = G[S.QUEST], G[S.ACTIVE]
+    if C[7][b, M_DENY] == 0 or (T[q, K.C_OBJ1] != K.O_DEFEAT and T[q, K.C_OBJ2] != K.O_DEFEAT):
+        return False
+    best = stat(C, a, -1, K.C_STR)
+    for k in range(P[a, S.PARTY_N]):
+        best = max(best, stat(C, a, k, K.C_STR))
+    return T[card, K.C_STR] <= best
+
+
+@njit
 def strike_score(C, b, card):
     """careful: strength per strike cost; aggressive: strike NPCs by strength, then actions."""
     T, M = C[0], C[7]
@@ -334,11 +297,13 @@ def strike_score(C, b, card):
         return 0  # random never reads a score
     kw, arg = T[card, K.C_AB1], T[card, K.C_ARG1]
     if T[card, K.C_NATURE] == K.STRIKE:
+        if beaten_for_defeat(C, b, card):
+            return -1
         power = T[card, K.C_STR] * 1000
         if M[b, M_STYLE] == AGGRESSIVE:
             return 1000000 + power
     else:
-        power = arg * 1000 if kw != K.HEX else arg * 600
+        power = arg * 1000 if kw != K.HEX else arg * M[b, M_HEX]
         if M[b, M_STYLE] == AGGRESSIVE:
             return power
     return power * 2 // (2 * T[card, K.C_COST] + 1)

@@ -11,7 +11,7 @@ import numpy as np
 
 from sim.encounter import codes as K
 from sim.encounter import state as S
-from sim.encounter.policy import PARAMS
+from sim.encounter.params import PARAMS
 from sim.encounter.reference_state import Card
 from sim.encounter.reference_turn import Encounter
 from sim.records import BatchRecords

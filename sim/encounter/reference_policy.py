@@ -39,6 +39,12 @@ def pick(g: Match, seat: Seat, scores: list[int]) -> int:
     return best
 
 
+def survivors_return(g: Match) -> bool:
+    """strikers_after = hand (a public rule option): a surviving striker strikes again, so
+    whether it dies counts; under discard it leaves play either way."""
+    return g.rules["strikers_after"] == "hand"
+
+
 def keep_value(g: Match, seat: Seat, card: Card) -> int:
     """Blanks and quests it cannot play go first, quests are kept longest."""
     if card.kind == K.BLANK or not g.race_ok(seat, card):
@@ -83,13 +89,28 @@ def helps_a_quest(g: Match, seat: Seat, card: Card) -> bool:
     return False
 
 
-def maneuver_worth(g: Match, seat: Seat, kw: int, arg: int) -> int:
-    """A boost maneuver: Heal when wounded, Draw, Revive with something to revive."""
+def held_back(g: Match, seat: Seat, cost: int) -> bool:
+    """reserve: paying `cost` at the boost step would leave the pool below what the seat
+    keeps for its instants of other steps in hand (their costs summed, at most `reserve`;
+    pool currency only)."""
+    most = word(g, seat, "reserve")
+    if most == 0 or cost == 0 or g.rules["cost_currency"] != "pool":
+        return False
+    keep = sum(c.cost for c in seat.hand
+               if c.kind == K.ACTION and c.nature == K.INSTANT and c.step != K.S_BOOST)
+    return seat.pool - cost < min(keep, most)
+
+
+def maneuver_worth(g: Match, seat: Seat, kw: int, arg: int, cost: int = 0) -> int:
+    """A boost maneuver (an instant from hand costs `cost`): Heal when wounded, Draw,
+    Revive with something to revive."""
+    if held_back(g, seat, cost):
+        return -1
     if kw == K.HEAL:
         hurt = seat.pc.wounds + sum(ch.wounds for ch in seat.party)
         return 500 if hurt > 0 else -1
     if kw == K.DRAW:
-        return 300
+        return word(g, seat, "draw_value")
     if kw == K.REVIVE and any(c.kind == K.NPC and c.nature != K.STRIKE and c.cost <= arg
                               for c in seat.discard):
         return 400
@@ -97,16 +118,22 @@ def maneuver_worth(g: Match, seat: Seat, kw: int, arg: int) -> int:
 
 
 def boost_worth(g: Match, seat: Seat, card: Card) -> int:
-    """A boost card: whether it meets a quest's objective, then strength per cost."""
-    s = card.stats
+    """A boost card: whether it meets a quest's objective, then its worth per cost (weights
+    in thousandths of a strength point)."""
+    if held_back(g, seat, card.cost):
+        return -1
+    s, w = card.stats, g.styles[seat.index]
     reach = 1 + len(seat.party) if card.kind == K.LOCATION or card.nature == K.BULWARK else 1
-    gain = (s["str"] * 1000 + (s["int"] + s["dex"]) * 300) * reach + s["tough"] * 300
-    gain += (card.keyword(K.DAMAGE) + card.keyword(K.SNEAK) + card.keyword(K.BUDGET)) * 500
-    gain += card.keyword(K.HEAL) * word(g, seat, "heal_value")  # a wound healed a turn
+    gain = (s["str"] * 1000 + (s["int"] + s["dex"]) * w["mind_value"]) * reach
+    gain += s["tough"] * w["tough_value"]
+    damage = card.keyword(K.DAMAGE) if survivors_return(g) else 0  # wounds a striker
+    gain += damage * 500 + card.keyword(K.SNEAK) * w["sneak_value"]
+    gain += card.keyword(K.BUDGET) * w["budget_value"]
+    gain += card.keyword(K.HEAL) * w["heal_value"]  # a wound healed a turn
     old = seat.location
     if card.kind == K.LOCATION and old is not None:
         o = old.stats
-        gain -= (o["str"] * 1000 + (o["int"] + o["dex"]) * 300) * reach
+        gain -= (o["str"] * 1000 + (o["int"] + o["dex"]) * w["mind_value"]) * reach
         if old.terrain == card.terrain:
             return -1
     return helps_a_quest(g, seat, card) * 100000 + gain // (card.cost + 1)
@@ -142,16 +169,28 @@ def quest_choice(g: Match, seat: Seat, forced: bool) -> int:
     return best
 
 
+def beaten_for_defeat(g: Match, seat: Seat, card: Card) -> bool:
+    """deny_defeat: against a quest with a DEFEAT objective (met by beating strikers), a
+    strike NPC no stronger than A's strongest party character now is not sent."""
+    if not word(g, seat, "deny_defeat") or not any(
+            obj == K.O_DEFEAT for obj, _ in g.quest.objectives):
+        return False
+    a = g.a
+    return card.stats["str"] <= max(g.stat(a, ch, "str") for ch in (a.pc, *a.party))
+
+
 def strike_worth(g: Match, seat: Seat, card: Card) -> int:
     """careful: strength per strike cost; aggressive: strike NPCs by strength, then actions."""
     kw, arg = card.abilities[0]
     aggressive = style(g, seat) == AGGRESSIVE
     if card.nature == K.STRIKE:
+        if beaten_for_defeat(g, seat, card):
+            return -1
         power = card.stats["str"] * 1000
         if aggressive:
             return 1000000 + power
     else:
-        power = arg * (600 if kw == K.HEX else 1000)
+        power = arg * (word(g, seat, "hex_value") if kw == K.HEX else 1000)
         if aggressive:
             return power
     return power * 2 // (2 * card.cost + 1)
@@ -186,7 +225,8 @@ def defender_choice(g: Match, seat: Seat, striker, options):
 
 
 def window_worth(g: Match, seat: Seat, kw: int, arg: int) -> int:
-    """Might or Ward to turn a loss or save a kill; Cancel and Wound whenever they can."""
+    """Might or Ward to turn a loss or save a kill (a striker's only when survivors return
+    to hand); Cancel and Wound whenever they can."""
     if kw in (K.MIGHT, K.WARD):
         if g.combat is None:
             return -1
@@ -204,6 +244,8 @@ def window_worth(g: Match, seat: Seat, kw: int, arg: int) -> int:
         if sign == 1:
             hit = 1 + striker.card.keyword(K.DAMAGE)
             return 50 if g.toughness_left(seat, defender) <= hit else -1
+        if not survivors_return(g):
+            return -1
         return 50 if striker.card.stats["tough"] - striker.wounds <= 1 else -1
     return 80 if kw in (K.CANCEL, K.WOUND) else -1
 
@@ -235,9 +277,14 @@ def striker_options(g: Match) -> list:
 
 
 def striker_target(g: Match, seat: Seat, arg: int):
-    """kill: the strongest striker the Wound kills, else the strongest."""
-    return _nth_or_best(g, seat, "wound_striker", striker_options(g), lambda s: s.card.stats[
-        "str"] + (100 if s.card.stats["tough"] - s.wounds <= arg else 0))
+    """kill: the strongest striker the Wound kills, else the strongest; a kill counts for a
+    striker yet to fight, or any when survivors return to hand."""
+    def value(s):
+        kills = s.card.stats["tough"] - s.wounds <= arg and (
+            s.state == WAITING or survivors_return(g))
+        return s.card.stats["str"] + (100 if kills else 0)
+
+    return _nth_or_best(g, seat, "wound_striker", striker_options(g), value)
 
 
 def party_target(g: Match, seat: Seat, a: Seat):

@@ -136,7 +136,8 @@ class Encounter(Effects):
             plays = [i for i, c in enumerate(a.hand) if self.boost_playable(a, c)]
             scores = [policy.boost_worth(self, a, a.hand[i]) for i in plays]
             options = self.maneuvers(a, K.S_BOOST)
-            scores += [policy.maneuver_worth(self, a, *o.keyword) for o in options]
+            scores += [policy.maneuver_worth(self, a, *o.keyword, o.card.cost if o.from_hand
+                                             else 0) for o in options]
             k = policy.pick(self, a, scores)
             if k < 0:
                 return

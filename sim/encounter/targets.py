@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from sim.encounter import codes as K
 from sim.encounter import state as S
-from sim.encounter.policy import (
+from sim.encounter.params import (
     HEAL_PC,
     M_CANCEL,
     M_GEAR,
@@ -17,6 +17,7 @@ from sim.encounter.policy import (
     M_WOUND_S,
     PICK_RANDOM,
 )
+from sim.encounter.policy import survivors_return
 from sim.encounter.rules import rand, tough_left, unique_ok
 from sim.jit import njit
 
@@ -73,7 +74,8 @@ def striker_count(C):
 @njit
 def striker_target(C, p, arg):
     """The active player's Wound n: the striker it hits (kill: the strongest it kills, else
-    the strongest; first of equals), -1 when none is left."""
+    the strongest; first of equals; a kill counts for a striker yet to fight, or any when
+    survivors return to hand), -1 when none is left."""
     T, G = C[0], C[3]
     n = striker_count(C)
     if n == 0:
@@ -89,7 +91,9 @@ def striker_target(C, p, arg):
             j -= 1
             continue
         c = G[S.SCARD + k]
-        v = T[c, K.C_STR] + (100 if T[c, K.C_TOUGH] - G[S.SWOUND + k] <= arg else 0)
+        kills = T[c, K.C_TOUGH] - G[S.SWOUND + k] <= arg
+        v = T[c, K.C_STR] + (100 if kills and (G[S.SSTATE + k] == 0 or survivors_return(
+            C)) else 0)
         if v > bv:
             best, bv = k, v
     return best

@@ -1,5 +1,6 @@
-"""Encounter's tuning hooks: a policy's trainable cost ratio with bounds, a seat given a
-changed ratio, and a card field's current value (for `cardlab tune`, `train` and `skill`)."""
+"""Encounter's tuning hooks: a scripted policy's trainable weights and habits with bounds, a
+seat given changed values, and a card field's current value (for `cardlab tune`, `train` and
+`skill`)."""
 
 from __future__ import annotations
 
@@ -8,33 +9,53 @@ from pathlib import Path
 from sim.game import Param, Tuning, named_policy, seat_policy
 from sim.problems import InputError, Problem
 
-# The careful player's one number: it plays a quest whose cost is at most this times its
-# party's summed strength. Bounds from never (0) to three times the party's strength.
-COST_RATIO = (0.0, 3.0)
+# What training may move, with bounds (weights in strength points; a boost card's score is
+# its worth per cost + 1, a strike card's by strength per strike cost). cost_ratio: from
+# never to three times the party's strength; the weights from nothing to several strength
+# points (a strength point counts 1); reserve up to the sample pool_per_turn. Choices of
+# words (first, cancel, heal...) and the style pick the kind of player: not trained.
+BOUNDS = {
+    "cost_ratio": (0.0, 3.0, "float"), "heal_value": (0.0, 3.0, "float"),
+    "mind_value": (0.0, 2.0, "float"), "tough_value": (0.0, 2.0, "float"),
+    "sneak_value": (0.0, 3.0, "float"), "budget_value": (0.0, 3.0, "float"),
+    "draw_value": (0.0, 3.0, "float"), "hex_value": (0.0, 2.0, "float"),
+    "reserve": (0, 3, "int"), "defeat_check": (0, 1, "bool"), "deny_defeat": (0, 1, "bool"),
+}  # fmt: skip
 
 
 def _policy(folder: Path | str, policy: str):
-    from sim.encounter.policy import load_policies
+    from sim.encounter.params import load_policies
 
     return named_policy(load_policies, folder, policy)
 
 
-def params(folder: Path | str, policy: str) -> list[Param]:
-    from sim.encounter.policy import M_RATIO
+def _slot(name: str) -> int:
+    from sim.encounter.params import PARAMS
 
+    return PARAMS[name][0]
+
+
+def params(folder: Path | str, policy: str) -> list[Param]:
+    """The policy's trainable settings with their values (as policies.toml holds them)."""
     vec = _policy(folder, policy)
-    return [Param("cost_ratio", float(vec[M_RATIO]) / 1000, *COST_RATIO)]
+    out = []
+    for name, (lo, hi, kind) in BOUNDS.items():
+        raw = int(vec[_slot(name)])
+        value = raw / 1000 if kind == "float" else raw
+        out.append(Param(name, float(value), float(lo), float(hi), kind))
+    return out
 
 
 def with_policy(m, seat: int, folder: Path | str, policy: str, values: dict, name: str):
-    from sim.encounter.policy import M_RATIO
-
+    """The matchup with `seat` playing `policy` whose settings `values` replace."""
     vec = _policy(folder, policy).copy()
     for key, value in values.items():
-        if key != "cost_ratio":
+        if key not in BOUNDS:
             raise InputError([Problem("policy", 0, f"unknown setting {key!r}; one of "
-                                      "cost_ratio")])
-        vec[M_RATIO] = round(min(max(float(value), COST_RATIO[0]), COST_RATIO[1]) * 1000)
+                                      f"{', '.join(BOUNDS)}")])
+        lo, hi, kind = BOUNDS[key]
+        v = min(max(float(value), lo), hi)
+        vec[_slot(key)] = round(v * 1000) if kind == "float" else round(v)
     vec.setflags(write=False)
     return seat_policy(m, seat, vec, name)
 

@@ -1,0 +1,124 @@
+"""The policy vector of Encounter's policies: one integer per parameter of policies.toml, its
+words and numbers, defaults by style, and the file's loader with errors naming file and line."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import numpy as np
+
+from sim.problems import InputError, Problem, suggest
+
+STYLES = ("random", "careful", "aggressive")
+RANDOM, CAREFUL, AGGRESSIVE = 0, 1, 2
+
+# A choice holds the index of its word; the first word of every choice is "random" (uniform
+# on the seat's policy stream), so a choice's code 0 (PICK_RANDOM) reads the same for all of
+# them in the kernel. A weight is held in thousandths of a strength point.
+(M_STYLE, M_RATIO, M_FIRST, M_CANCEL, M_WOUND_S, M_WOUND_P, M_REVIVE, M_WARD, M_HEAL,
+ M_GEAR, M_DEFEAT, M_HEAL_VALUE, M_MIND, M_TOUGH, M_SNEAK, M_BUDGET, M_DRAW, M_HEX,
+ M_RESERVE, M_DENY) = range(20)
+N_PARAMS = 20
+PICK_RANDOM = 0
+# name: (slot, words, the random policy's default, careful's and aggressive's default);
+# words None: a number (weights in thousandths, reserve a whole number, the checks bools).
+PARAMS = {
+    "style": (M_STYLE, STYLES, "random", None),
+    "cost_ratio": (M_RATIO, None, 0.75, 0.75),
+    "first": (M_FIRST, ("random", "first", "second"), "random", "first"),
+    "cancel": (M_CANCEL, ("random", "strongest"), "random", "strongest"),
+    "wound_striker": (M_WOUND_S, ("random", "kill"), "random", "kill"),
+    "wound_party": (M_WOUND_P, ("random", "weakest"), "random", "weakest"),
+    "revive": (M_REVIVE, ("random", "costliest"), "random", "costliest"),
+    "ward": (M_WARD, ("random", "combatant"), "random", "combatant"),
+    "heal": (M_HEAL, ("random", "most_wounded", "pc_first"), "random", "most_wounded"),
+    "gear": (M_GEAR, ("random", "pc"), "random", "pc"),
+    "defeat_check": (M_DEFEAT, None, False, False),
+    "heal_value": (M_HEAL_VALUE, None, 0, 0),
+    "mind_value": (M_MIND, None, 0.3, 0.3),
+    "tough_value": (M_TOUGH, None, 0.3, 0.3),
+    "sneak_value": (M_SNEAK, None, 0.5, 0.5),
+    "budget_value": (M_BUDGET, None, 0.5, 0.5),
+    "draw_value": (M_DRAW, None, 0.3, 0.3),
+    "hex_value": (M_HEX, None, 0.6, 0.6),
+    "reserve": (M_RESERVE, None, 0, 0),
+    "deny_defeat": (M_DENY, None, False, False),
+}
+FIRST, SECOND = 1, 2
+HEAL_MOST, HEAL_PC = 1, 2
+# Numbers: name -> (lowest, highest) accepted in policies.toml; weights in strength points.
+RANGES = {"cost_ratio": (0.0, 100.0), "heal_value": (0.0, 100.0), "mind_value": (0.0, 100.0),
+          "tough_value": (0.0, 100.0), "sneak_value": (0.0, 100.0),
+          "budget_value": (0.0, 100.0), "draw_value": (0.0, 100.0),
+          "hex_value": (0.0, 100.0), "reserve": (0, 99)}
+
+
+def _number(name: str, value) -> int | None:
+    """A number parameter's integer in the vector, None when out of its range."""
+    if name in ("defeat_check", "deny_defeat"):
+        return int(value) if isinstance(value, bool) else None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    lo, hi = RANGES[name]
+    if name == "reserve":
+        return int(value) if isinstance(value, int) and lo <= value <= hi else None
+    if lo <= value <= hi:
+        return round(value * 1000)
+    return None
+
+
+def policy_vector(table: dict) -> tuple[np.ndarray, list[str]]:
+    """One policies.toml table -> (parameter vector, problems in words). Parameters not
+    given take their style's default (random: every choice random)."""
+    v = np.zeros(N_PARAMS, dtype=np.int64)
+    bad = []
+    style = table.get("style", "random")
+    if style not in STYLES:
+        bad.append(f"style {style!r} is not one of {', '.join(STYLES)}"
+                   f"{suggest(str(style), STYLES)}")
+        style = "random"
+    for name, (slot, words, rnd, scripted) in PARAMS.items():
+        value = table.get(name, style if name == "style" else (
+            rnd if style == "random" else scripted))
+        if words is None:
+            got = _number(name, value)
+            if got is None:
+                bad.append(f"bad setting {name} = {value!r}")
+            else:
+                v[slot] = got
+        elif value in words:
+            v[slot] = words.index(value)
+        else:
+            bad.append(f"{name} {value!r} is not one of {', '.join(words)}"
+                       f"{suggest(str(value), words)}")
+    for key in table:
+        if key not in PARAMS:
+            bad.append(f"unknown setting {key!r}{suggest(key, PARAMS)}")
+    return v, bad
+
+
+def load_policies(path: Path | str) -> dict[str, np.ndarray]:
+    """policies.toml -> {name: parameter vector}."""
+    p = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+        data = tomllib.loads(text)
+    except OSError as err:
+        raise InputError([Problem(p, 0, f"cannot read: {err}")]) from None
+    except tomllib.TOMLDecodeError as err:
+        raise InputError([Problem(p, getattr(err, "lineno", 0) or 0, f"not valid TOML: {err}")
+                          ]) from None
+    lines = {ln.strip()[1:-1]: i for i, ln in enumerate(text.splitlines(), 1)
+             if ln.strip().startswith("[")}
+    out, problems = {}, []
+    for name, table in data.items():
+        line = lines.get(name, 0)
+        if not isinstance(table, dict):
+            problems.append(Problem(p, line, f"{name!r} must be a table [{name}]"))
+            continue
+        out[name], bad = policy_vector(table)
+        problems += [Problem(p, line, f"policy {name}: {b}") for b in bad]
+    if problems:
+        raise InputError(problems)
+    return out
