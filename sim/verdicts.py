@@ -112,7 +112,8 @@ def table(arms: Arms, decks: dict[tuple, list[int]], refs: dict[int, list[int]],
             mine = per_copy(arms, i, n)
             rel, rel_se = (0.0, 0.0) if not ref else contrast(
                 mine - np.mean([per_copy(arms, r, n) for r in ref], axis=0))
-            rows.append({"seat": seat, "deck": arms.m.decks[seat].name, "card": v.card,
+            rows.append({"variant": i, "seat": seat, "deck": arms.m.decks[seat].name,
+                         "card": v.card,
                          "name": v.name, "label": labels.get(v.card, v.name),
                          "kind": kinds.get(v.card, ""), "group": group,
                          "copies": v.copies, "n": n,
@@ -174,20 +175,13 @@ def card_verdicts(game, m, seed: int, precision: Precision = Precision(),
         if not still or target >= precision.max_matches:
             break
         target, rounds = min(2 * target, precision.max_matches), rounds + 1
-        todo = [members_index(decks, df, k) for k in still]
+        todo = df.variant[still].tolist()
     out = classify(df, precision.min_effect, precision.alpha) if len(df) else df
     out.attrs.update({"matches": arms.played, "seconds": time.perf_counter() - start,
                       "rounds": rounds + 1, "min_effect": precision.min_effect,
                       "start": precision.start, "max_matches": precision.max_matches,
                       "alpha": precision.alpha, "skipped": skipped})
     return out
-
-
-def members_index(decks: dict[tuple, list[int]], df: pd.DataFrame, row: int) -> int:
-    """The variant index of a row of the table (rows follow the decks' member order)."""
-    flat = [i for members in decks.values() for i in members]
-    return flat[row]
-
 
 
 def for_run(path, precision: Precision = Precision(), progress=None) -> pd.DataFrame:
