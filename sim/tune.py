@@ -3,6 +3,7 @@ brings a headline rate to a target, by a refined integer search or stochastic bi
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -281,6 +282,7 @@ def tune(game, m, what: str, target: float, load: Callable[[list[str]], object],
                                   f"{', '.join(labels)}")])
     arm, current, integer = target_setter(game, m, what, load)
     vals = parse_values(values, current, integer)
+    arm = functools.cache(arm)  # each value's matchup built once: checked here, played later
     skipped = []
     if integer:  # values whose deck or card table the validator rejects are never played
         legal = []
