@@ -40,15 +40,22 @@ def test_folder_names_its_game_and_is_valid(name):
 
 
 @pytest.mark.parametrize("name", GAMES)
-def test_kernel_equals_reference_for_every_policy(name):
-    for k, policy in enumerate(policies(name)):
-        g, m, _ = default_matchup(name, policy)
-        kernel = g.run_batch(m, N, 11 + k, first_match=500 * k, n_log=3)
-        reference = g.reference_batch(m, N, 11 + k, first_match=500 * k, n_log=3)
-        assert kernel.same_as(reference), (name, policy)
-        assert kernel.matches.shape == (N, len(g.schema.match_columns))
-        assert set(kernel.matches[:, 0]) <= {-1, 0, 1}
-        assert kernel.card_stats.shape[2] == len(g.schema.all_card_stats)
+def test_kernel_equals_reference_for_every_pair_of_policies(name):
+    """Every policy meets every other from both seats: the reference engine makes its own
+    decisions, so a wrong decision in either engine shows here as a different record."""
+    names = policies(name)
+    g = registry.get(name)
+    info = registry.read_folder(ROOT / "decks" / name)
+    for i, first in enumerate(names):
+        for j, second in enumerate(names):
+            k = i * len(names) + j
+            m = g.load_matchup(info.path, *info.decks, first, second, {}, [])
+            kernel = g.run_batch(m, N, 11 + k, first_match=500 * k, n_log=3)
+            reference = g.reference_batch(m, N, 11 + k, first_match=500 * k, n_log=3)
+            assert kernel.same_as(reference), (name, first, second)
+            assert kernel.matches.shape == (N, len(g.schema.match_columns))
+            assert set(kernel.matches[:, 0]) <= {-1, 0, 1}
+            assert kernel.card_stats.shape[2] == len(g.schema.all_card_stats)
 
 
 @pytest.mark.parametrize("name", GAMES)
