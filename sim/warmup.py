@@ -56,7 +56,7 @@ def ensure(game, matchup, quiet: bool = False) -> float | None:
     then record the time it took. Returns the compile's seconds, or None when the engine was
     already cached."""
     folder = _folder(game.name)
-    if is_compiled(game.name) or (folder is not None and any(folder.glob("*.nbi"))):
+    if is_compiled(game.name) or (folder is not None and any(folder.rglob("*.nbi"))):
         # Cached, whole or in part (a run before the marker existed): a load, not a compile.
         game.run_batch(matchup, 1, 0)
         if folder is not None and not (folder / MARKER).is_file():

@@ -55,7 +55,8 @@ def test_the_estimate_is_the_last_compile_on_this_machine(cache):
 
 def test_a_cache_filled_before_the_marker_is_loaded_silently(cache, capsys):
     folder = jit.cache_folder("standin")
-    (folder / "rules.kernel-1.py311.nbi").write_bytes(b"")
+    (folder / "rules").mkdir()
+    (folder / "rules" / "rules.kernel-1.py311.nbi").write_bytes(b"")
     assert warmup.ensure(StandIn(), "m") is None
     assert capsys.readouterr().err == ""
     assert json.loads((folder / warmup.MARKER).read_text())["seconds"] is None
