@@ -145,6 +145,23 @@ def _inlined(f) -> bool:
     return max(numbers) - f.__code__.co_firstlineno <= INLINE_LINES
 
 
+def _one_signature_per_type(dispatcher) -> None:
+    """Called from compiled code, a function is compiled for its arguments' plain types, not
+    once more for every constant a caller passes (numba types a constant argument as a
+    literal, `Literal[int](2)`, and compiles a version for each): the rules pass constants
+    everywhere (a purpose, a zone, a seat), and those versions were a fifth of a first
+    compile. The code is the same; an inlined callee still sees its constants."""
+    from numba.core import types
+
+    own = dispatcher.get_call_template
+
+    def get_call_template(args, kws):
+        return own(tuple(types.unliteral(a) for a in args),
+                   {k: types.unliteral(v) for k, v in kws.items()})
+
+    dispatcher.get_call_template = get_call_template
+
+
 def njit(fn=None, **kwargs):
     """numba.njit with the project's settings; usable bare or with extra options.
 
@@ -167,6 +184,8 @@ def njit(fn=None, **kwargs):
         compiled = numba.njit(cache=_cache_for(f.__module__), **options, **inline)(f)
         if compiled is f:  # NUMBA_DISABLE_JIT=1: the plain function stands for its own twin
             f.py_func = f
+        else:
+            _one_signature_per_type(compiled)
         return compiled
 
     return decorate if fn is None else decorate(fn)
