@@ -13,6 +13,7 @@ from sim.encounter import state as S
 from sim.encounter.options import changed, load_rules, rules_vector
 from sim.encounter.params import load_policies
 from sim.encounter.pool import Deck, Pool, load_deck, load_pool
+from sim.encounter.schema import SCHEMA
 from sim.problems import InputError, Problem, suggest
 from sim.records import BatchRecords
 
@@ -119,8 +120,6 @@ def with_rules(m: Matchup, changes: dict) -> Matchup:
 
 
 def _allocate(m: Matchup, n: int, first: int, n_log: int):
-    from sim.encounter.game import SCHEMA
-
     if n < 0 or first < 0:
         raise ValueError("n and first_match must be >= 0")
     return BatchRecords.allocate(SCHEMA, n, len(m.pool), n_log, first)

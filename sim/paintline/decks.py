@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from sim.datafiles import Folder, read_game_folder
-from sim.paintline.options import load_rules
+from sim.paintline.options import load_rules, rule_problems
 from sim.paintline.pool import (  # fmt: skip
     BLANK,
     C_KIND,
@@ -160,6 +160,14 @@ def matchup_problems(pool: Pool, decks) -> list[Problem]:
         label = "" if deck.name == Path(deck.path).stem else f"deck {deck.name!r}: "
         problems += deck_problems(str(deck.path), entries, max(lines, default=0), pool, label)
     return problems
+
+
+def validate(m) -> list[Problem]:
+    """The validator's word on a matchup built in memory (an experiment's variant): the
+    card table's values and codes, each deck under the deck rules, the rule options; []
+    when legal."""
+    return (matchup_problems(m.pool, m.decks)
+            + rule_problems(m.rules.values, "rule options", {}))
 
 
 def load_folder(path: Path | str) -> Folder:

@@ -11,6 +11,7 @@ import numpy as np
 from sim.game import Game
 from sim.paintline import edits, tuning
 from sim.paintline.batch import Matchup, run_batch, with_arsenals
+from sim.paintline.decks import validate
 from sim.paintline.lint import LINT
 from sim.paintline.schema import LENGTH, SCHEMA, TOP_STEP
 
@@ -133,17 +134,6 @@ def check_paths(paths):
     from sim.paintline.decks import check_paths as check
 
     return check(paths)
-
-
-def validate(m: Matchup) -> list:
-    """The validator's word on a matchup built in memory (an experiment's variant): the
-    card table's values and codes, each deck under the deck rules, the rule options; []
-    when legal."""
-    from sim.paintline.decks import matchup_problems
-    from sim.paintline.options import _check_rule_values
-
-    return (matchup_problems(m.pool, m.decks)
-            + _check_rule_values(m.rules.values, "rule options", {}))
 
 
 def exact_check(m: Matchup, totals):
