@@ -97,6 +97,27 @@ class BatchRecords:
                 and np.array_equal(self.log, other.log))
 
 
+def play_in_pieces(layout, n: int, n_cards: int, seed: int, first_match: int, n_log: int,
+                   play: Callable, block: int | None = None,
+                   bins: dict[str, int] | None = None) -> BatchRecords:
+    """A batch of matches first_match .. first_match + n - 1 played by a game's kernel in
+    pieces of `block` matches (default: a few a thread) spread over the threads:
+    play(rec, card_stats, lo, hi) plays one piece into the records, its card statistics
+    into its own array (summed at the end, so the threads never share one)."""
+    from sim import blocks
+
+    if n < 0 or first_match < 0 or (block is not None and block < 1):
+        raise ValueError("n and first_match must be >= 0 and block >= 1")
+    if not 0 <= seed < 2**63:
+        raise ValueError("seed must be in 0 .. 2**63 - 1")
+    rec = BatchRecords.allocate(layout, n, n_cards, n_log, first_match, bins)
+    pieces = blocks.split(n, block)
+    stats = np.zeros((len(pieces), *rec.card_stats.shape), dtype=np.int64)
+    blocks.spread(pieces, lambda k, lo, hi: play(rec, stats[k], lo, hi))
+    rec.card_stats = stats.sum(axis=0)
+    return rec
+
+
 @dataclass
 class Totals:
     """Sums over a run's matches in constant size: what summaries and exact checks read

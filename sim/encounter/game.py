@@ -7,7 +7,7 @@ from sim.encounter.batch import load_matchup, reference_batch, run_batch, with_r
 from sim.encounter.engine import DEATH_BINS
 from sim.encounter.exact import exact_check
 from sim.encounter.lint import LINT
-from sim.encounter.pool import matchup_problems
+from sim.encounter.pool import FILES, matchup_problems
 from sim.encounter.reference import replay
 from sim.encounter.schema import SCHEMA
 from sim.encounter.tuning import TUNING
@@ -43,51 +43,13 @@ def from_manifest(man: dict):
     from sim.encounter.pool import Deck, Pool
 
     cp = man["card_pool"]
-    pool = Pool(cp.get("path", ""), tuple(cp["ids"]), tuple(cp["names"]), tuple(cp["kinds"]),
-                np.array(cp["table"], dtype=np.int64), (), cp.get("sha256", ""))
+    pool = Pool.from_words(cp.get("path", ""), cp["ids"], cp["names"], (), cp["table"],
+                           cp.get("sha256", ""))
     decks = tuple(Deck.from_json(d) for d in man["decks"])
     pols = man["policies"]
     return Matchup(man.get("folder", ""), pool, dict(man["rules"]), (decks[0], decks[1]),
                    (pols[0]["name"], pols[1]["name"]),
                    tuple(np.array(p["params"], dtype=np.int64) for p in pols))
-
-
-def check_paths(paths) -> tuple[list[str], list]:
-    """The validator: game folders (cards, rules, policies, every deck) or single files."""
-    from pathlib import Path
-
-    from sim.datafiles import attempt
-    from sim.encounter.options import load_rules
-    from sim.encounter.params import load_policies
-    from sim.encounter.pool import load_deck, load_pool
-    from sim.problems import Problem
-
-    notes, problems = [], []
-    for raw in paths:
-        path = Path(raw)
-        folder = path if path.is_dir() else path.parent
-        if not path.exists():
-            problems.append(Problem(str(path), 0, "no such file or folder"))
-            continue
-        pool = attempt(problems, load_pool, folder / "cards.csv")
-        rules = attempt(problems, load_rules, folder / "rules.toml")
-        if path.is_dir() or path.name == "policies.toml":
-            pols = attempt(problems, load_policies, folder / "policies.toml")
-            if pols is not None:
-                notes.append(f"{folder / 'policies.toml'}: {len(pols)} policies")
-        if pool is not None and (path.is_dir() or path.name == "cards.csv"):
-            notes.append(f"{pool.path}: {len(pool)} cards")
-        if rules is not None and (path.is_dir() or path.name == "rules.toml"):
-            notes.append(f"{folder / 'rules.toml'}: {len(rules)} rule options")
-        decks = sorted(folder.glob("*.deck")) if path.is_dir() else (
-            [path] if path.suffix == ".deck" else [])
-        for d in decks:
-            if pool is not None and rules is not None:
-                deck = attempt(problems, load_deck, d, pool, rules)
-                if deck is not None:
-                    notes.append(f"{d}: {pool.names[deck.pc]}, {len(deck.draw)} draw, "
-                                 f"{len(deck.loot)} loot")
-    return notes, problems
 
 
 def validate(m) -> list:
@@ -105,7 +67,7 @@ GAME = Game(
     replay=replay,
     describe=describe,
     from_manifest=from_manifest,
-    check_paths=check_paths,
+    check_paths=FILES.check_paths,
     with_rules=with_rules,
     value_edits=value_edits,
     ablations=ablations,

@@ -9,11 +9,12 @@ from pathlib import Path
 import numpy as np
 
 from sim.game import Game
-from sim.paintline import edits, tuning
 from sim.paintline.batch import Matchup, run_batch, with_arsenals
-from sim.paintline.decks import validate
+from sim.paintline.decks import check_paths, validate
+from sim.paintline.edits import SWEEPS, ablations, value_edits, worth
 from sim.paintline.lint import LINT
 from sim.paintline.schema import LENGTH, SCHEMA, TOP_STEP
+from sim.paintline.tuning import TUNING
 
 
 def load_matchup(folder: Path | str, deck_a: str, deck_b: str, policy_a: str,
@@ -130,12 +131,6 @@ def replay(m: Matchup, seed: int, match_index: int):
     return play(m, seed, match_index)
 
 
-def check_paths(paths):
-    from sim.paintline.decks import check_paths as check
-
-    return check(paths)
-
-
 def exact_check(m: Matchup, totals):
     """Rally mode is solved exactly: every Monte Carlo quantity beside its exact value."""
     if not m.rules.values["rally_mode"]:
@@ -158,12 +153,12 @@ GAME = Game(
     from_manifest=from_manifest,
     check_paths=check_paths,
     with_rules=with_rules,
-    value_edits=edits.value_edits,
-    ablations=edits.ablations,
-    sweeps=edits.SWEEPS,
-    worth=edits.worth,
+    value_edits=value_edits,
+    ablations=ablations,
+    sweeps=SWEEPS,
+    worth=worth,
     validate=validate,
     exact_check=exact_check,
-    tuning=tuning.TUNING,
+    tuning=TUNING,
     lint=LINT,
 )
