@@ -348,27 +348,27 @@ def warm(folders: Annotated[list[str] | None, typer.Option(
                                        else f"already compiled (loaded in {took:.1f} s)"))
 
 
-def _mount_games() -> None:
-    """The experiment and solver commands, then each registered game's own commands: a
-    game package's `commands.py` with `mount(app)`, imported alone so that the command line
-    starts without loading any engine or the compiler."""
+def mount_all() -> None:
+    """The one place every command module is mounted: the experiment and solver commands,
+    then each registered game's own commands, a game package's `commands.py` with
+    `mount(app)`, imported alone so that the command line starts without loading any engine
+    or the compiler."""
     import importlib
     import importlib.util
 
-    import sim.cli_experiments  # noqa: F401  (registers its commands on app)
-    import sim.cli_solvers  # noqa: F401
+    from sim import cli_experiments, cli_solvers
     from sim import game as registry
 
+    cli_experiments.mount(app)
+    cli_solvers.mount(app)
     for name in registry.names():
         module = f"sim.{name}.commands"
         if importlib.util.find_spec(module) is not None:
             importlib.import_module(module).mount(app)
 
 
-_mount_games()
+mount_all()
 
 
-if __name__ == "__main__":  # python -m sim.cli: run the app the command modules mounted on
-    from sim.cli import app as mounted
-
-    mounted()
+if __name__ == "__main__":  # python -m sim.cli
+    app()

@@ -8,7 +8,6 @@ from typing import Annotated
 
 import typer
 
-from sim.cli import app
 from sim.cli_shared import (
     Folder,
     Matches,
@@ -31,7 +30,6 @@ from sim.cli_shared import (
 DELTA_COLUMNS = ["item", "deck", "delta", "lo", "hi"]
 
 
-@app.command()
 @with_setup
 def sensitivity(
     setup: Setup,
@@ -52,7 +50,6 @@ def sensitivity(
     print_skipped(df)
 
 
-@app.command()
 @with_setup
 def ablation(
     setup: Setup,
@@ -71,7 +68,6 @@ def ablation(
     print_skipped(df)
 
 
-@app.command()
 @with_setup
 def sweep(
     setup: Setup,
@@ -106,7 +102,6 @@ def sweep(
     print_skipped(df)
 
 
-@app.command()
 @with_setup
 def whatif(
     setup: Setup,
@@ -135,7 +130,6 @@ def whatif(
                 ["item", "baseline", "variant", "delta", "lo", "hi"])
 
 
-@app.command()
 def diff(run_a: str, run_b: str, results: Results = Path("results")):
     """What moved between two runs beyond noise (Benjamini-Hochberg at 5%)."""
     from sim.comparisons import diff_runs
@@ -148,7 +142,6 @@ def diff(run_a: str, run_b: str, results: Results = Path("results")):
                 ["item", "run_a", "run_b", "delta", "lo", "hi", "p_adjusted", "moved"])
 
 
-@app.command()
 @with_setup
 def flags(
     setup: Setup,
@@ -213,7 +206,6 @@ def default_policies(folder: Path, trained: str | None) -> list[str]:
     return names[:3]
 
 
-@app.command()
 def matchup(
     decks: Annotated[list[str], typer.Argument(help="deck names or .deck files")],
     policies: Annotated[str | None, typer.Option(help="comma-separated policies")] = None,
@@ -258,7 +250,6 @@ def matchup(
     typer.echo(f"round robin: {root}")
 
 
-@app.command()
 def lint(
     folder: Folder = None,
     matches: Annotated[int, typer.Option("--matches", "-n", min=1,
@@ -321,3 +312,9 @@ def lint(
         else:
             f.to_parquet(out, index=False)
         typer.echo(f"findings: {out}")
+
+
+def mount(app: typer.Typer) -> None:
+    """Put this module's commands on the `cardlab` app (sim/cli.py mounts every module)."""
+    for command in (sensitivity, ablation, sweep, whatif, diff, flags, matchup, lint):
+        app.command()(command)

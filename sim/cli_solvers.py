@@ -10,7 +10,6 @@ from typing import Annotated
 
 import typer
 
-from sim.cli import app
 from sim.cli_shared import (
     Matches,
     Quiet,
@@ -41,7 +40,6 @@ def first(name: str):
     return move
 
 
-@app.command()
 @first("what")
 @with_setup
 def tune(
@@ -100,7 +98,6 @@ def tune(
     out.print(f"plot: {answer['path']}/tune.png")
 
 
-@app.command()
 @first("trained")
 @with_setup
 def train(
@@ -177,7 +174,6 @@ def train(
     typer.echo(f"run: {results / run_id}")
 
 
-@app.command()
 @with_setup
 def skill(
     setup: Setup,
@@ -228,3 +224,9 @@ def skill(
     console().print(f"skill spread ({summary['worst']} -> {summary['best']}, paired): "
                     f"{summary['spread']:+.4f} [{summary['lo']:+.4f}, {summary['hi']:+.4f}] "
                     f"(n {summary['n']:,}); {summary['path']}")
+
+
+def mount(app: typer.Typer) -> None:
+    """Put this module's commands on the `cardlab` app (sim/cli.py mounts every module)."""
+    for command in (tune, train, skill):
+        app.command()(command)

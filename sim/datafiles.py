@@ -22,7 +22,7 @@ def read_text(path: Path | str) -> str:
     except FileNotFoundError:
         raise InputError([Problem(str(path), 0, "file not found")]) from None
     except UnicodeDecodeError as err:
-        raise InputError([Problem(str(path), 0, f"not UTF-8 text: {err.reason}")]) from None
+        raise InputError([Problem(str(path), 0, f"not UTF-8 text (byte {err.start})")]) from None
     except OSError as err:
         raise InputError([Problem(str(path), 0, f"cannot read: {err.strerror}")]) from None
 
@@ -88,3 +88,63 @@ def read_game_folder(path: Path | str, read_pool: Callable, read_rules: Callable
     if problems:
         raise InputError(problems)
     return Folder(pool, rules, decks)
+
+
+@dataclass(frozen=True)
+class FolderFiles:
+    """How a game reads the files of its folder: read_pool(path), read_rules(path or None
+    for the defaults), read_deck(path, pool, rules), read_policies(path) and
+    say_deck(deck, pool), a few words on a legal deck. From them, the whole folder read at
+    once and the validator behind `cardlab check`."""
+
+    read_pool: Callable
+    read_rules: Callable
+    read_deck: Callable
+    read_policies: Callable
+    say_deck: Callable[[Any, Any], str]
+
+    def read(self, path: Path | str) -> Folder:
+        """cards.csv, rules.toml and every *.deck of a folder, every problem gathered."""
+        return read_game_folder(path, self.read_pool, self.read_rules, self.read_deck)
+
+    def check_paths(self, paths) -> tuple[list[str], list[Problem]]:
+        """Validate folders, cards.csv, rules.toml, policies.toml or .deck files: (good
+        news, problems), every problem of every file gathered."""
+        notes: list[str] = []
+        problems: list[Problem] = []
+        for path in map(Path, paths):
+            try:
+                notes += self.check_one(path)
+            except InputError as err:
+                problems += err.problems
+        return notes, problems
+
+    def check_one(self, path: Path) -> list[str]:
+        """The good news of one path; InputError with its problems."""
+        if path.is_dir():
+            problems: list[Problem] = []
+            folder = attempt(problems, self.read, path)
+            policies = attempt(problems, self.read_policies, path / "policies.toml")
+            if problems:
+                raise InputError(problems)
+            return [f"{path}: {len(folder.pool)} cards, rule options valid, "
+                    f"{len(policies)} policies"] + [
+                f"{deck.path}: legal ({self.say_deck(deck, folder.pool)})"
+                for deck in folder.decks.values()]
+        if path.suffix == ".deck":
+            rules_file = path.parent / "rules.toml"
+            rules = self.read_rules(rules_file if rules_file.exists() else None)
+            pool = self.read_pool(path.parent / "cards.csv")
+            deck = self.read_deck(path, pool, rules)
+            return [f"{path}: legal ({self.say_deck(deck, pool)})"]
+        if path.name == "policies.toml":
+            return [f"{path}: {len(self.read_policies(path))} policies"]
+        if path.suffix == ".toml":
+            self.read_rules(path)
+            return [f"{path}: rule options valid"]
+        if path.suffix == ".csv":
+            return [f"{path}: {len(self.read_pool(path))} cards valid"]
+        if not path.exists():
+            raise InputError([Problem(str(path), 0, "no such file or folder")])
+        raise InputError([Problem(str(path), 0, "not a folder, cards.csv, rules.toml, "
+                                  "policies.toml or .deck file")])

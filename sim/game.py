@@ -9,6 +9,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from sim.records import Layout
+
 # Card statistics every game records first, in this order; a game appends its own.
 CARD_STATS_COMMON = {
     "matches_in_deck": "matches with the card in the seat's deck",
@@ -77,6 +79,13 @@ class Schema:
     @property
     def all_card_stats(self) -> dict[str, str]:
         return {**CARD_STATS_COMMON, **self.card_stats}
+
+    @property
+    def layout(self):
+        """The shape of a batch's arrays as plain names, what sim.records allocates."""
+        return Layout(tuple(self.match_columns),
+                      {name: h.bins for name, h in self.histograms.items()},
+                      tuple(self.all_card_stats), tuple(self.log_columns), self.log_rows)
 
     def to_json(self) -> dict:
         out = asdict(self)
@@ -201,6 +210,26 @@ class Lint:
     cards: Callable[[Any], Any]
     dominance: Dominance
     edits: Callable[[Any], list[Variant]] | None = None
+
+
+def option_variants(values: dict, choices: dict, ranges: dict, skip=()) -> list[dict]:
+    """For a game's rule_variants: every other word of a word option, the other value of a
+    flag, the next whole number of a numeric option (the one below at the top of its
+    range); one changed option per dict. List options are the game's to vary."""
+    out = []
+    for key, value in values.items():
+        if key in skip:
+            continue
+        if key in choices:
+            out += [{key: c} for c in choices[key] if c != value]
+        elif isinstance(value, bool):
+            out.append({key: not value})
+        elif isinstance(value, int) and key in ranges:
+            lo, hi = ranges[key]
+            step = value + 1 if value + 1 <= hi else value - 1
+            if lo <= step <= hi:
+                out.append({key: step})
+    return out
 
 
 @dataclass(frozen=True)

@@ -65,26 +65,6 @@ class LintResult:
     notes: list[str]
 
 
-def option_variants(values: dict, choices: dict, ranges: dict, skip=()) -> list[dict]:
-    """For a game's rule_variants: every other word of a word option, the other value of a
-    flag, the next whole number of a numeric option (the one below at the top of its
-    range); one changed option per dict. List options are the game's to vary."""
-    out = []
-    for key, value in values.items():
-        if key in skip:
-            continue
-        if key in choices:
-            out += [{key: c} for c in choices[key] if c != value]
-        elif isinstance(value, bool):
-            out.append({key: not value})
-        elif isinstance(value, int) and key in ranges:
-            lo, hi = ranges[key]
-            step = value + 1 if value + 1 <= hi else value - 1
-            if lo <= step <= hi:
-                out.append({key: step})
-    return out
-
-
 def folder_policies(folder: Path) -> list[str]:
     """The policy names of a folder's policies.toml, in file order."""
     path = Path(folder) / "policies.toml"

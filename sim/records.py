@@ -1,5 +1,6 @@
 """What a batch writes, for any game: the matches table, per-match histograms, card
-statistics and sampled logs, as arrays shaped by the game's schema; to DataFrames."""
+statistics and sampled logs, as arrays shaped by plain column lists (a game's schema gives
+them as its `layout`); to DataFrames."""
 
 from __future__ import annotations
 
@@ -9,17 +10,27 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim.game import Schema
-
 WINNER = 0  # every game's matches table starts with the winner: 0 A, 1 B, -1 a draw
 DRAW = -1
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The shape of a batch's arrays, as plain names: the match columns, each histogram's
+    bin count, the card statistics and the sampled log's columns and rows."""
+
+    match_columns: tuple[str, ...]
+    hist_bins: dict[str, int]
+    card_stats: tuple[str, ...]
+    log_columns: tuple[str, ...] = ()
+    log_rows: int = 0
 
 
 @dataclass
 class BatchRecords:
     """Everything a batch writes, as arrays."""
 
-    schema: Schema
+    layout: Layout
     first_match: int
     matches: np.ndarray  # (n, match columns) int32
     hists: dict[str, np.ndarray]  # measure -> (n, 2, bins) int32
@@ -28,20 +39,22 @@ class BatchRecords:
     log_n: np.ndarray  # (n_log,) int64
 
     @classmethod
-    def allocate(cls, schema: Schema, n: int, n_cards: int, n_log: int = 0,
+    def allocate(cls, layout, n: int, n_cards: int, n_log: int = 0,
                  first_match: int = 0, bins: dict[str, int] | None = None) -> BatchRecords:
-        """Zeroed arrays for n matches; `bins` overrides a histogram's declared bin count
-        (a rule can set it, e.g. the length of a ladder)."""
+        """Zeroed arrays for n matches of a Layout (or of anything that carries one as
+        `.layout`, such as a game's schema); `bins` overrides a histogram's declared bin
+        count (a rule can set it, e.g. the length of a ladder)."""
+        layout = getattr(layout, "layout", layout)
         bins = bins or {}
-        hists = {name: np.zeros((n, 2, bins.get(name, h.bins)), dtype=np.int32)
-                 for name, h in schema.histograms.items()}
+        hists = {name: np.zeros((n, 2, bins.get(name, b)), dtype=np.int32)
+                 for name, b in layout.hist_bins.items()}
         n_log = min(n_log, n)
         return cls(
-            schema, first_match,
-            np.zeros((n, len(schema.match_columns)), dtype=np.int32),
+            layout, first_match,
+            np.zeros((n, len(layout.match_columns)), dtype=np.int32),
             hists,
-            np.zeros((2, n_cards, len(schema.all_card_stats)), dtype=np.int64),
-            np.zeros((n_log, schema.log_rows, len(schema.log_columns)), dtype=np.int32),
+            np.zeros((2, n_cards, len(layout.card_stats)), dtype=np.int64),
+            np.zeros((n_log, layout.log_rows, len(layout.log_columns)), dtype=np.int32),
             np.zeros(n_log, dtype=np.int64),
         )
 
@@ -49,7 +62,7 @@ class BatchRecords:
         return self.matches.shape[0]
 
     def column(self, name: str) -> np.ndarray:
-        return self.matches[:, list(self.schema.match_columns).index(name)]
+        return self.matches[:, self.layout.match_columns.index(name)]
 
     def wins(self, seat: int) -> np.ndarray:
         """1 for each match the seat won (a draw is a win for neither)."""
@@ -58,7 +71,7 @@ class BatchRecords:
     def matches_frame(self):
         import pandas as pd
 
-        df = pd.DataFrame(self.matches, columns=list(self.schema.match_columns))
+        df = pd.DataFrame(self.matches, columns=list(self.layout.match_columns))
         df.insert(0, "match_index", np.arange(self.first_match, self.first_match + len(df)))
         return df
 
@@ -66,7 +79,7 @@ class BatchRecords:
         """Log of sampled match k (a batch row < n_log)."""
         import pandas as pd
 
-        return pd.DataFrame(self.log[k, : self.log_n[k]], columns=list(self.schema.log_columns))
+        return pd.DataFrame(self.log[k, : self.log_n[k]], columns=list(self.layout.log_columns))
 
     def totals(self) -> Totals:
         frame = self.matches_frame()
@@ -82,6 +95,27 @@ class BatchRecords:
                 and np.array_equal(self.card_stats, other.card_stats)
                 and np.array_equal(self.log_n, other.log_n)
                 and np.array_equal(self.log, other.log))
+
+
+def play_in_pieces(layout, n: int, n_cards: int, seed: int, first_match: int, n_log: int,
+                   play: Callable, block: int | None = None,
+                   bins: dict[str, int] | None = None) -> BatchRecords:
+    """A batch of matches first_match .. first_match + n - 1 played by a game's kernel in
+    pieces of `block` matches (default: a few a thread) spread over the threads:
+    play(rec, card_stats, lo, hi) plays one piece into the records, its card statistics
+    into its own array (summed at the end, so the threads never share one)."""
+    from sim import blocks
+
+    if n < 0 or first_match < 0 or (block is not None and block < 1):
+        raise ValueError("n and first_match must be >= 0 and block >= 1")
+    if not 0 <= seed < 2**63:
+        raise ValueError("seed must be in 0 .. 2**63 - 1")
+    rec = BatchRecords.allocate(layout, n, n_cards, n_log, first_match, bins)
+    pieces = blocks.split(n, block)
+    stats = np.zeros((len(pieces), *rec.card_stats.shape), dtype=np.int64)
+    blocks.spread(pieces, lambda k, lo, hi: play(rec, stats[k], lo, hi))
+    rec.card_stats = stats.sum(axis=0)
+    return rec
 
 
 @dataclass

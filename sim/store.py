@@ -149,7 +149,7 @@ def chunk_tables(rec: BatchRecords, card_ids: tuple[str, ...]):
     seat, card = np.meshgrid(np.arange(2), np.arange(len(card_ids)), indexing="ij")
     cards = pd.DataFrame({"seat": seat.ravel().astype(np.int8),
                           "card": np.array(card_ids, dtype=object)[card.ravel()]})
-    for k, name in enumerate(rec.schema.all_card_stats):
+    for k, name in enumerate(rec.layout.card_stats):
         cards[name] = rec.card_stats[:, :, k].ravel()
     cards = cards[cards.matches_in_deck > 0].reset_index(drop=True)
     return {"matches": matches, "histograms": hists, "cards": cards}

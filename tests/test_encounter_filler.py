@@ -208,8 +208,8 @@ def with_card(m, row, cid, name, kind):
     """The matchup's pool with one more card (its row of the card table); its index."""
     pool = m.pool
     new = len(pool)
-    pool = Pool(pool.path, pool.ids + (cid,), pool.names + (name,), pool.kinds + (kind,),
-                np.vstack([pool.table, row]), pool.lines + (0,), pool.sha256)
+    pool = Pool(pool.path, pool.ids + (cid,), pool.names + (name,), pool.texts + ("",),
+                np.vstack([pool.table, row]), pool.sha256, pool.lines + (0,))
     return replace(m, pool=pool), new
 
 

@@ -6,7 +6,8 @@ import shutil
 
 import pytest
 
-from sim.lint import folder_policies, lint, option_variants
+from sim.game import option_variants
+from sim.lint import folder_policies, lint
 
 from .conftest import ROOT
 from .test_cli import cardlab

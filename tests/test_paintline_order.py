@@ -17,9 +17,9 @@ from sim.paintline import policy as Pol
 from sim.paintline import rules as Ru
 from sim.paintline import schema as Rec
 from sim.paintline import state as S
-from sim.paintline.pool import InputError
 from sim.paintline.reference import ReferenceGame
 from sim.paintline.reference_turn import InPlay
+from sim.problems import InputError
 from sim.rng import N_STREAMS, py_stream_key
 
 from .conftest import FOLDER

@@ -25,10 +25,9 @@ from sim.paintline.pool import (
     N_CARD_COLUMNS,
     NATIONS,
     STAMINA,
-    InputError,
-    Problem,
     load_pool,
 )
+from sim.problems import InputError, Problem
 
 REPO = Path(__file__).parents[1]
 SAMPLE = REPO / "decks" / "paintline"

@@ -13,8 +13,9 @@ from sim.encounter import state as S
 from sim.encounter.options import changed, load_rules, rules_vector
 from sim.encounter.params import load_policies
 from sim.encounter.pool import Deck, Pool, load_deck, load_pool
+from sim.encounter.schema import SCHEMA
 from sim.problems import InputError, Problem, suggest
-from sim.records import BatchRecords
+from sim.records import BatchRecords, play_in_pieces
 
 
 @dataclass(frozen=True)
@@ -118,40 +119,20 @@ def with_rules(m: Matchup, changes: dict) -> Matchup:
     return replace(m, rules=changed(m.rules, changes))
 
 
-def _allocate(m: Matchup, n: int, first: int, n_log: int):
-    from sim.encounter.game import SCHEMA
-
-    if n < 0 or first < 0:
-        raise ValueError("n and first_match must be >= 0")
-    return BatchRecords.allocate(SCHEMA, n, len(m.pool), n_log, first)
-
-
-def _check_seed(seed: int):
-    if not 0 <= seed < 2**63:
-        raise ValueError("seed must be in 0 .. 2**63 - 1")
-
-
 def run_batch(m: Matchup, n: int, seed: int, first_match: int = 0, n_log: int = 0
               ) -> BatchRecords:
     """Matches first_match .. first_match + n - 1 with the compiled kernel."""
-    from sim import blocks
     from sim.encounter.engine import new_work, play_piece
 
-    _check_seed(seed)
-    rec = _allocate(m, n, first_match, n_log)
     T, R, M, D, in_deck = m.arrays()
-    pieces = blocks.split(n)
-    cs = np.zeros((len(pieces), 2, len(m.pool), S.N_CARD_STATS), dtype=np.int64)
     no_log = np.zeros((0, S.LOG_COLS), dtype=np.int32)
 
-    def play(k: int, lo: int, hi: int) -> None:
+    def play(rec: BatchRecords, card_stats: np.ndarray, lo: int, hi: int) -> None:
         play_piece(lo, hi, T, R, M, D, in_deck, seed, first_match, rec.matches,
-                   rec.hists["pc_death"], cs[k], rec.log, rec.log_n, no_log,
+                   rec.hists["pc_death"], card_stats, rec.log, rec.log_n, no_log,
                    new_work(T.shape[0]))
 
-    blocks.spread(pieces, play)
-    rec.card_stats = cs.sum(axis=0)
-    return rec
+    return play_in_pieces(SCHEMA, n, len(m.pool), seed, first_match, n_log, play)
 
 
 def reference_batch(m: Matchup, n: int, seed: int, first_match: int = 0, n_log: int = 0

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import csv
-import hashlib
-import io
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
-
+from sim.cards import Cards, CardTable, Column
+from sim.datafiles import FolderFiles
 from sim.encounter import codes as K
+from sim.encounter.params import load_policies
 from sim.problems import InputError, Problem, suggest
 
 COLUMNS = (
@@ -29,39 +27,6 @@ NATURES_OF = {"npc": ("party", "support", "strike"),
               "action": ("bulwark", "character", "instant", "strike")}
 MAX_VALUE = 99
 SECTIONS = ("pc", "characteristics", "draw", "loot")
-
-
-@dataclass(frozen=True)
-class Pool:
-    """The card pool: one row per card in the engine's integer table, plus the words."""
-
-    path: str
-    ids: tuple[str, ...]
-    names: tuple[str, ...]
-    kinds: tuple[str, ...]
-    table: np.ndarray = field(repr=False)
-    lines: tuple[int, ...] = ()
-    sha256: str = ""
-
-    def __len__(self) -> int:
-        return len(self.ids)
-
-    def lookup(self, name: str) -> int | None:
-        key = name.strip().lower()
-        for i, (cid, cname) in enumerate(zip(self.ids, self.names, strict=True)):
-            if key == cid or key == cname.lower():
-                return i
-        return None
-
-    @property
-    def blank(self) -> int:
-        kinds = self.table[:, K.C_KIND]
-        hits = np.flatnonzero(kinds == K.BLANK)
-        return int(hits[0]) if len(hits) else -1
-
-    def with_table(self, table: np.ndarray) -> Pool:
-        return Pool(self.path, self.ids, self.names, self.kinds, table, self.lines,
-                    self.sha256)
 
 
 @dataclass(frozen=True)
@@ -91,83 +56,15 @@ class Deck:
                    tuple(d["loot"]))
 
 
-def _code(value: str, words: tuple[str, ...], what: str, path, line, cid, problems) -> int:
-    v = value.strip()
-    if v in words:
-        return words.index(v)
-    problems.append(Problem(path, line, f"card {cid!r}: unknown {what} {v!r}; one of "
-                            f"{', '.join(w for w in words if w)}{suggest(v, words)}"))
-    return 0
-
-
-def load_pool(path: Path | str) -> Pool:
-    """cards.csv -> Pool; every problem found is reported at once (InputError)."""
-    path = Path(path)
-    p = str(path)
-    try:
-        raw = path.read_bytes()
-    except OSError as err:
-        raise InputError([Problem(p, 0, f"cannot read: {err}")]) from None
-    text = raw.decode("utf-8-sig")
-    reader = csv.DictReader(io.StringIO(text))
-    problems: list[Problem] = []
-    missing = [c for c in COLUMNS if c not in (reader.fieldnames or ())]
-    if missing:
-        raise InputError([Problem(p, 1, f"missing columns: {', '.join(missing)}")])
-    extra = [c for c in reader.fieldnames or () if c not in COLUMNS]
-    for c in extra:
-        problems.append(Problem(p, 1, f"unknown column {c!r}{suggest(c, COLUMNS)}"))
-    ids, names, kinds, rows, lines = [], [], [], [], []
-    for row in reader:
-        line = reader.line_num
-        cid = (row["id"] or "").strip()
-        name = (row["name"] or "").strip()
-        if not cid or not name:
-            problems.append(Problem(p, line, "a card needs an id and a name"))
-            continue
-        if cid in ids or name.lower() in (n.lower() for n in names):
-            problems.append(Problem(p, line, f"card {cid!r}: duplicate id or name"))
-            continue
-        r = np.zeros(K.N_COLS, dtype=np.int64)
-        kind = _code(row["kind"], K.KINDS, "kind", p, line, cid, problems)
-        r[K.C_KIND] = kind
-        for f, col in INT_FIELDS.items():
-            v = (row[f] or "").strip()
-            try:
-                r[col] = int(v) if v else 0
-            except ValueError:
-                problems.append(Problem(p, line, f"card {cid!r}: {f} must be an integer, "
-                                        f"not {v!r}"))
-        # A nature word the kind does not have stays 0 or another kind's code: the card
-        # checks below name it, as they do for a table edited in memory.
-        nature = (row["nature"] or "").strip()
-        if kind == K.ACTION and nature == "strike":
-            r[K.C_NATURE] = K.STRIKE_ACTION
-        elif nature in K.NATURES:
-            r[K.C_NATURE] = K.NATURES.index(nature)
-        elif nature and kind not in (K.NPC, K.ACTION):
-            r[K.C_NATURE] = -1
-        r[K.C_RACE] = _code(row["race"] or "", K.RACES, "race", p, line, cid, problems)
-        r[K.C_REQUIRES] = _code(row["requires"] or "", K.RACES, "race", p, line, cid, problems)
-        r[K.C_STEP] = _code(row["step"] or "", K.STEPS, "step", p, line, cid, problems)
-        for oc in (("obj1", K.C_OBJ1), ("obj2", K.C_OBJ2)):
-            r[oc[1]] = _code((row[oc[0]] or "").upper(), K.OBJECTIVES, "objective", p, line,
-                             cid, problems)
-        for kc, ac in (("ability1", K.C_AB1), ("ability2", K.C_AB2)):
-            word = (row[kc] or "").strip().capitalize()
-            r[ac] = _code(word, K.KEYWORDS, "keyword", p, line, cid, problems)
-        problems.extend(check_card(p, line, cid, r))
-        ids.append(cid)
-        names.append(name)
-        kinds.append(K.KINDS[kind])
-        rows.append(r)
-        lines.append(line)
-    if not rows:
-        problems.append(Problem(p, 0, "no cards"))
-    if problems:
-        raise InputError(problems)
-    return Pool(p, tuple(ids), tuple(names), tuple(kinds), np.stack(rows), tuple(lines),
-                hashlib.sha256(raw).hexdigest())
+def read_nature(cell: str, row: dict) -> int:
+    """A nature word: "strike" on an action is a strike action; a word the kind does not
+    have stays 0 or another kind's code (-1: none), for the card check to name."""
+    kind = row["kind"]
+    if kind == "action" and cell == "strike":
+        return K.STRIKE_ACTION
+    if cell in K.NATURES:
+        return K.NATURES.index(cell)
+    return -1 if cell and kind not in ("npc", "action") else 0
 
 
 # Natures each kind may have, as codes (a kind not listed has none).
@@ -179,15 +76,13 @@ CODE_WORDS = ((K.C_KIND, K.KINDS, "kind"), (K.C_RACE, K.RACES, "race"),
               (K.C_AB1, K.KEYWORDS, "keyword"), (K.C_AB2, K.KEYWORDS, "keyword"))
 
 
-def check_card(p: str, line: int, cid: str, r: np.ndarray) -> list[Problem]:
+def check_card(r) -> list[str]:
     """Every requirement of the rules model on one row of the integer card table: codes and
     values in range, the natures of its kind, objective and keyword arguments, and the
     per-kind rules. The loader applies it to each line of cards.csv, `validate` to a table
     edited in memory."""
-    out = []
-
-    def bad(msg):
-        out.append(Problem(p, line, f"card {cid!r}: {msg}"))
+    out: list[str] = []
+    bad = out.append
 
     for col, words, what in CODE_WORDS:
         if not 0 <= r[col] < len(words):
@@ -251,6 +146,38 @@ def check_card(p: str, line: int, cid: str, r: np.ndarray) -> list[Problem]:
     if kind == K.ACTION and nat in (K.INSTANT, K.STRIKE_ACTION) and r[K.C_AB1] == 0:
         bad("an instant or strike action needs a keyword")
     return out
+
+
+CARDS = Cards(
+    columns=(Column("id"), Column("name"), Column("kind", K.C_KIND, K.KINDS),
+             Column("nature", K.C_NATURE, parse=read_nature),
+             Column("unique", K.C_UNIQUE, default=0),
+             Column("race", K.C_RACE, K.RACES), Column("requires", K.C_REQUIRES, K.RACES,
+                                                         what="race"),
+             Column("cost", K.C_COST, default=0), Column("step", K.C_STEP, K.STEPS),
+             *(Column(f, INT_FIELDS[f], default=0) for f in (
+                 "dex", "int", "str", "tough", "terrain", "quest_cost", "quest_points",
+                 "loot_points")),
+             Column("obj1", K.C_OBJ1, K.OBJECTIVES, what="objective", fold=str.upper),
+             Column("oarg1", K.C_OARG1, default=0),
+             Column("obj2", K.C_OBJ2, K.OBJECTIVES, what="objective", fold=str.upper),
+             Column("oarg2", K.C_OARG2, default=0),
+             Column("ability1", K.C_AB1, K.KEYWORDS, what="keyword", fold=str.capitalize),
+             Column("arg1", K.C_ARG1, default=0),
+             Column("ability2", K.C_AB2, K.KEYWORDS, what="keyword", fold=str.capitalize),
+             Column("arg2", K.C_ARG2, default=0), Column("text")),
+    width=K.N_COLS, kind_slot=K.C_KIND, kinds=K.KINDS, check=check_card)
+
+
+class Pool(CardTable):
+    """The card pool: one row per card in the engine's integer table, plus the words."""
+
+    CARDS = CARDS
+
+
+def load_pool(path: Path | str) -> Pool:
+    """cards.csv -> Pool; every problem found is reported at once (InputError)."""
+    return Pool.load(path)
 
 
 _LINE = re.compile(r"^(\d+)\s+(.+?)\s*$")
@@ -355,10 +282,7 @@ def matchup_problems(pool: Pool, decks, rules: dict) -> list[Problem]:
     memory (an experiment's variant): each row as the loader checks a line (named by its
     line in cards.csv), each deck by the construction rules (line 0: a variant's deck has
     no file line of its own)."""
-    problems: list[Problem] = []
-    for i, row in enumerate(pool.table):
-        line = pool.lines[i] if i < len(pool.lines) else 0
-        problems.extend(check_card(pool.path, line, pool.ids[i], row))
+    problems = pool.problems()
     if any(not 0 <= pool.table[i, col] < len(words) for i in range(len(pool))
            for col, words, _ in CODE_WORDS):
         return problems  # the deck rules read those codes
@@ -374,3 +298,17 @@ def matchup_problems(pool: Pool, decks, rules: dict) -> list[Problem]:
                "draw": [(c, 0) for c in deck.draw], "loot": [(c, 0) for c in deck.loot]}
         problems.extend(deck_problems(where, got, pool, rules))
     return problems
+
+
+def rules_or_defaults(path):
+    """rules.toml, or every option at its default when the folder has none."""
+    from sim.encounter.options import load_rules
+
+    return load_rules(path) if path else {k: v for k, (_, v) in K.RULES.items()}
+
+
+def say_deck(deck: Deck, pool: Pool) -> str:
+    return f"{pool.names[deck.pc]}, {len(deck.draw)} draw, {len(deck.loot)} loot"
+
+
+FILES = FolderFiles(load_pool, rules_or_defaults, load_deck, load_policies, say_deck)

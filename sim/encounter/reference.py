@@ -14,6 +14,7 @@ from sim.encounter import state as S
 from sim.encounter.params import PARAMS
 from sim.encounter.reference_state import Card
 from sim.encounter.reference_turn import Encounter
+from sim.encounter.schema import SCHEMA
 from sim.records import BatchRecords
 
 
@@ -72,8 +73,6 @@ def write(t: Table, g: Encounter, row, death, card_stats):
 def reference_batch(m, n: int, seed: int, first_match: int = 0, n_log: int = 0
                     ) -> BatchRecords:
     """Matches first_match .. first_match + n - 1 played by the reference engine."""
-    from sim.encounter.game import SCHEMA
-
     if not 0 <= seed < 2**63:
         raise ValueError("seed must be in 0 .. 2**63 - 1")
     if n < 0 or first_match < 0:

@@ -10,10 +10,10 @@ import numpy as np
 from sim.paintline.decks import Deck, load_folder
 from sim.paintline.options import MAX_ARSENAL, R_ARSENAL, R_LADDER_LEN, Rules
 from sim.paintline.pool import BASIC_SHOT, C_KIND, TRICK_SHOT, Pool
-from sim.paintline.schema import CARD_STATS, LENGTH, SCHEMA, TOP_STEP
+from sim.paintline.schema import LENGTH, SCHEMA, TOP_STEP
 from sim.paintline.state import CAP
 from sim.problems import InputError, Problem
-from sim.records import BatchRecords
+from sim.records import BatchRecords, play_in_pieces
 
 
 @dataclass(frozen=True)
@@ -128,25 +128,14 @@ def run_batch(matchup: Matchup, n: int, seed: int, first_match: int = 0, n_log: 
               block: int | None = None) -> BatchRecords:
     """Play matches first_match .. first_match + n - 1 with the compiled kernel, in pieces of
     `block` matches (default: a few pieces a thread) spread over the threads."""
-    from sim import blocks
     from sim.paintline.engine import play_piece, scratch
 
-    if n < 0 or first_match < 0 or (block is not None and block < 1):
-        raise ValueError("n and first_match must be >= 0 and block >= 1")
-    if not 0 <= seed < 2**63:
-        raise ValueError("seed must be in 0 .. 2**63 - 1")
     table, R, prms, bags, bag_lens, coaches, in_deck = matchup.arrays()
-    steps = int(R[R_LADDER_LEN])
-    rec = BatchRecords.allocate(SCHEMA, n, table.shape[0], n_log, first_match,
-                                {TOP_STEP: steps})
-    pieces = blocks.split(n, block)
-    card_stats = np.zeros((len(pieces), 2, table.shape[0], len(CARD_STATS)), dtype=np.int64)
 
-    def play(k: int, lo: int, hi: int) -> None:
+    def play(rec: BatchRecords, card_stats: np.ndarray, lo: int, hi: int) -> None:
         play_piece(lo, hi, table, R, prms, bags, bag_lens, coaches, in_deck, seed, first_match,
-                   rec.matches, rec.hists[LENGTH], rec.hists[TOP_STEP], card_stats[k], rec.log,
+                   rec.matches, rec.hists[LENGTH], rec.hists[TOP_STEP], card_stats, rec.log,
                    rec.log_n, scratch(table.shape[0]))
 
-    blocks.spread(pieces, play)
-    rec.card_stats = card_stats.sum(axis=0)
-    return rec
+    return play_in_pieces(SCHEMA, n, table.shape[0], seed, first_match, n_log, play, block,
+                          {TOP_STEP: int(R[R_LADDER_LEN])})

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.datafiles import Folder, read_game_folder
-from sim.paintline.options import load_rules
+from sim.datafiles import FolderFiles, read_text
+from sim.paintline.options import load_rules, rule_problems
+from sim.paintline.policy import load_policies
 from sim.paintline.pool import (  # fmt: skip
     BLANK,
     C_KIND,
@@ -23,7 +24,6 @@ from sim.paintline.pool import (  # fmt: skip
     STAMINA,
     Pool,
     load_pool,
-    read_text,
 )
 from sim.problems import InputError, Problem
 
@@ -56,9 +56,7 @@ def load_deck(path: Path | str, pool: Pool) -> Deck:
     path = Path(path)
     where = str(path)
     problems: list[Problem] = []
-    text = read_text(path, problems)
-    if text is None:
-        raise InputError(problems)
+    text = read_text(path)
     entries: list[tuple[int, int, int]] = []
     last_line = 0
     for line, raw in enumerate(text.splitlines(), start=1):
@@ -162,44 +160,21 @@ def matchup_problems(pool: Pool, decks) -> list[Problem]:
     return problems
 
 
-def load_folder(path: Path | str) -> Folder:
-    """Read a whole folder (cards.csv, rules.toml, *.deck), gathering every problem."""
-    return read_game_folder(path, load_pool, load_rules,
-                            lambda deck, pool, rules: load_deck(deck, pool))
-
-
-def check_paths(paths: list[Path]) -> tuple[list[str], list[Problem]]:
-    """Validate folders, cards.csv, rules.toml or .deck files; return (good news, problems)."""
-    notes: list[str] = []
-    problems: list[Problem] = []
-    for path in paths:
-        path = Path(path)
-        try:
-            if path.is_dir():
-                folder = load_folder(path)
-                notes.append(f"{path}: {len(folder.pool)} cards, rule options valid")
-                for deck in folder.decks.values():
-                    notes.append(f"{deck.path}: legal ({describe_deck(deck, folder.pool)})")
-            elif path.suffix == ".deck":
-                pool = load_pool(path.parent / "cards.csv")
-                deck = load_deck(path, pool)
-                notes.append(f"{path}: legal ({describe_deck(deck, pool)})")
-            elif path.suffix == ".toml":
-                load_rules(path)
-                notes.append(f"{path}: rule options valid")
-            elif path.suffix == ".csv":
-                notes.append(f"{path}: {len(load_pool(path))} cards valid")
-            elif not path.exists():
-                problems.append(Problem(str(path), 0, "no such file or folder"))
-            else:
-                problems.append(Problem(str(path), 0, "not a folder, cards.csv, rules.toml or "
-                                        ".deck file"))
-        except InputError as err:
-            problems += err.problems
-    return notes, problems
+def validate(m) -> list[Problem]:
+    """The validator's word on a matchup built in memory (an experiment's variant): the
+    card table's values and codes, each deck under the deck rules, the rule options; []
+    when legal."""
+    return (matchup_problems(m.pool, m.decks)
+            + rule_problems(m.rules.values, "rule options", {}))
 
 
 def describe_deck(deck: Deck, pool: Pool) -> str:
     total = sum(n for _, n in deck.counts)
     coach = pool.names[deck.coach] if deck.coach >= 0 else "no coach"
     return f"{total} cards, {NATIONS[deck.nation]}, coach {coach}"
+
+
+FILES = FolderFiles(load_pool, load_rules, lambda deck, pool, rules: load_deck(deck, pool),
+                    load_policies, describe_deck)
+load_folder = FILES.read
+check_paths = FILES.check_paths

@@ -12,7 +12,7 @@ import numpy as np
 from sim.game import Sweep, Variant
 from sim.paintline import pool as T
 from sim.paintline.batch import Matchup
-from sim.paintline.decks import Deck
+from sim.paintline.decks import Deck, validate
 from sim.problems import InputError, Problem
 
 VALUE_FIELDS = ("normal_bonus", "normal_penalty", "advantage_bonus", "advantage_penalty")
@@ -76,8 +76,6 @@ def blank_card(m: Matchup) -> int:
 def legal(v: Variant, why: str) -> Variant:
     """The variant, when the validator accepts its decks and cards; else an InputError
     saying which change could not stay legal, with the validator's problems."""
-    from sim.paintline.game import validate
-
     problems = validate(v.matchup)
     if problems:
         raise InputError([Problem(p.path, p.line, f"{why}: {p.message}") for p in problems])

@@ -9,10 +9,12 @@ from pathlib import Path
 import numpy as np
 
 from sim.game import Game
-from sim.paintline import edits, tuning
 from sim.paintline.batch import Matchup, run_batch, with_arsenals
+from sim.paintline.decks import check_paths, validate
+from sim.paintline.edits import SWEEPS, ablations, value_edits, worth
 from sim.paintline.lint import LINT
 from sim.paintline.schema import LENGTH, SCHEMA, TOP_STEP
+from sim.paintline.tuning import TUNING
 
 
 def load_matchup(folder: Path | str, deck_a: str, deck_b: str, policy_a: str,
@@ -129,23 +131,6 @@ def replay(m: Matchup, seed: int, match_index: int):
     return play(m, seed, match_index)
 
 
-def check_paths(paths):
-    from sim.paintline.decks import check_paths as check
-
-    return check(paths)
-
-
-def validate(m: Matchup) -> list:
-    """The validator's word on a matchup built in memory (an experiment's variant): the
-    card table's values and codes, each deck under the deck rules, the rule options; []
-    when legal."""
-    from sim.paintline.decks import matchup_problems
-    from sim.paintline.options import _check_rule_values
-
-    return (matchup_problems(m.pool, m.decks)
-            + _check_rule_values(m.rules.values, "rule options", {}))
-
-
 def exact_check(m: Matchup, totals):
     """Rally mode is solved exactly: every Monte Carlo quantity beside its exact value."""
     if not m.rules.values["rally_mode"]:
@@ -169,12 +154,12 @@ GAME = Game(
     from_manifest=from_manifest,
     check_paths=check_paths,
     with_rules=with_rules,
-    value_edits=edits.value_edits,
-    ablations=edits.ablations,
-    sweeps=edits.SWEEPS,
-    worth=edits.worth,
+    value_edits=value_edits,
+    ablations=ablations,
+    sweeps=SWEEPS,
+    worth=worth,
     validate=validate,
     exact_check=exact_check,
-    tuning=tuning.TUNING,
+    tuning=TUNING,
     lint=LINT,
 )

@@ -8,7 +8,7 @@ import dataclasses
 
 import pandas as pd
 
-from sim.game import Dominance, Lint, Variant
+from sim.game import Dominance, Lint, Variant, option_variants
 from sim.paintline import keywords
 from sim.paintline import pool as T
 from sim.paintline.edits import VALUE_FIELDS, value_edits
@@ -22,8 +22,6 @@ def rule_variants(m) -> list[dict]:
     """Every other word (and match length) of a word option, the other value of a flag,
     the next whole number of a numeric option, and every escalation step one higher. The
     arsenals, rally mode's card lists, are left to `cardlab exact`."""
-    from sim.lint import option_variants
-
     values = m.rules.values
     choices = {"serve_miss": SERVE_MISS, "deck_out": DECK_OUT, "tie_rule": TIE_RULE,
                "match_games": MATCH_LENGTHS}

@@ -68,7 +68,7 @@ class Rules:
             for k in changes
             if k not in RULE_DEFAULTS
         ]
-        problems += _check_rule_values(values, "<override>", {k: 0 for k in values})
+        problems += rule_problems(values, "<override>", {k: 0 for k in values})
         if problems:
             raise InputError(problems)
         return Rules(values, _rule_vector(values))
@@ -89,13 +89,13 @@ def load_rules(path: Path | str | None = None) -> Rules:
                                     f"{key!r}{suggest(key, RULE_DEFAULTS)}"))
             continue
         values[key] = value
-    problems += _check_rule_values(values, str(path), lines)
+    problems += rule_problems(values, str(path), lines)
     if problems:
         raise InputError(problems)
     return Rules(values, _rule_vector(values))
 
 
-def _check_rule_values(values: dict, where: str, lines: dict[str, int]) -> list[Problem]:
+def rule_problems(values: dict, where: str, lines: dict[str, int]) -> list[Problem]:
     problems = []
 
     def bad(key: str, message: str) -> None:

@@ -10,7 +10,7 @@ import numpy as np
 from sim.jit import njit
 from sim.paintline import order as Ord
 from sim.paintline import pool as T
-from sim.paintline.pool import InputError, Problem
+from sim.problems import InputError, Problem
 from sim.rng import POLICY, next_below
 
 # Parameter vector of a policy.

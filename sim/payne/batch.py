@@ -14,7 +14,7 @@ from sim.payne.policy import load_policies
 from sim.payne.schema import SCHEMA
 from sim.payne.state import CAP
 from sim.problems import InputError, Problem
-from sim.records import BatchRecords
+from sim.records import BatchRecords, play_in_pieces
 
 
 @dataclass(frozen=True)
@@ -70,13 +70,8 @@ def check_decks(pool: T.Pool, rules: O.Rules, decks) -> None:
 def validate(m: Matchup) -> list[Problem]:
     """The problems of a matchup built in memory, by the checks `cardlab check` applies to
     files: its rule values, every row of its card table, both decks under its rules."""
-    problems = O.rule_problems(m.rules.values, "<rules>", {})
-    pool = m.pool
-    for c in range(len(pool)):
-        line = pool.lines[c] if c < len(pool.lines) else 0
-        problems += T.card_problems([int(x) for x in pool.table[c]], pool.path, line,
-                                    f"card {pool.ids[c]!r}")
-    return problems + decks_problems(pool, m.rules, m.decks)
+    problems = O.rule_problems(m.rules.values, "<rules>", {}) + m.pool.problems()
+    return problems + decks_problems(m.pool, m.rules, m.decks)
 
 
 def load_matchup(folder, deck_a, deck_b, policy_a="prior", policy_b=None, rules=None,
@@ -139,7 +134,7 @@ def apply_sets(pool: T.Pool, sets) -> T.Pool:
             except ValueError:
                 problems.append(Problem("--set", 0, f"{item!r}: an integer value"))
                 continue
-        problems += T.card_problems(list(table[card]), "--set", 0, f"card {pool.ids[card]!r}")
+        problems += pool.with_table(table).card_problems(card, "--set", 0)
     if problems:
         raise InputError(problems)
     return pool.with_table(table)
@@ -149,23 +144,13 @@ def run_batch(matchup: Matchup, n: int, seed: int, first_match: int = 0, n_log: 
               block: int | None = None) -> BatchRecords:
     """Play matches first_match .. first_match + n - 1 with the compiled kernel, in pieces of
     `block` matches (default: a few pieces a thread) spread over the threads."""
-    from sim import blocks
     from sim.payne.engine import new_work, play_piece
 
-    if n < 0 or first_match < 0 or (block is not None and block < 1):
-        raise ValueError("n and first_match must be >= 0 and block >= 1")
-    if not 0 <= seed < 2**63:
-        raise ValueError("seed must be in 0 .. 2**63 - 1")
     table, R, prms, decks, lens, in_deck, battlers, n_battlers = matchup.arrays()
-    rec = BatchRecords.allocate(SCHEMA, n, table.shape[0], n_log, first_match)
-    pieces = blocks.split(n, block)
-    cs = np.zeros((len(pieces), 2, table.shape[0], len(SCHEMA.all_card_stats)), dtype=np.int64)
 
-    def play(k: int, lo: int, hi: int) -> None:
+    def play(rec: BatchRecords, card_stats: np.ndarray, lo: int, hi: int) -> None:
         play_piece(lo, hi, table, R, prms, decks, lens, in_deck, battlers, n_battlers, seed,
-                   first_match, rec.matches, rec.hists["round_points"], cs[k], rec.log,
+                   first_match, rec.matches, rec.hists["round_points"], card_stats, rec.log,
                    rec.log_n, new_work(table.shape[0]))
 
-    blocks.spread(pieces, play)
-    rec.card_stats = cs.sum(axis=0)
-    return rec
+    return play_in_pieces(SCHEMA, n, table.shape[0], seed, first_match, n_log, play, block)

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.datafiles import Folder, read_game_folder, read_text
+from sim.datafiles import FolderFiles, read_text
 from sim.payne.options import Rules, default_rules, load_rules
+from sim.payne.policy_params import load_policies
 from sim.payne.pool import (
     BLANK,
     C_KIND,
@@ -118,37 +119,8 @@ def load_deck(path: Path | str, pool: Pool, rules: Rules) -> Deck:
     return deck
 
 
-def load_folder(path: Path | str) -> Folder:
-    """A whole folder (cards.csv, rules.toml, *.deck), every problem gathered."""
-    return read_game_folder(path, load_pool,
-                            lambda file: load_rules(file) if file else default_rules(),
-                            load_deck)
-
-
-def check_paths(paths) -> tuple[list[str], list[Problem]]:
-    """Validate folders, cards.csv, rules.toml or .deck files: (good news, problems)."""
-    notes: list[str] = []
-    problems: list[Problem] = []
-    for path in map(Path, paths):
-        try:
-            if path.is_dir():
-                folder = load_folder(path)
-                notes.append(f"{path}: {len(folder.pool)} cards, rule options valid")
-                notes += [f"{d.path}: legal ({sum(n for _, n in d.counts)} cards)"
-                          for d in folder.decks.values()]
-            elif path.suffix == ".deck":
-                folder_rules = path.parent / "rules.toml"
-                rules = load_rules(folder_rules) if folder_rules.exists() else default_rules()
-                deck = load_deck(path, load_pool(path.parent / "cards.csv"), rules)
-                notes.append(f"{path}: legal ({sum(n for _, n in deck.counts)} cards)")
-            elif path.suffix == ".toml":
-                load_rules(path)
-                notes.append(f"{path}: rule options valid")
-            elif path.suffix == ".csv":
-                notes.append(f"{path}: {len(load_pool(path))} cards valid")
-            else:
-                problems.append(Problem(str(path), 0, "no such folder, cards.csv, rules.toml "
-                                        "or .deck file"))
-        except InputError as err:
-            problems += err.problems
-    return notes, problems
+FILES = FolderFiles(load_pool, lambda file: load_rules(file) if file else default_rules(),
+                    load_deck, load_policies,
+                    lambda deck, pool: f"{sum(n for _, n in deck.counts)} cards")
+load_folder = FILES.read
+check_paths = FILES.check_paths

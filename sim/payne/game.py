@@ -12,7 +12,8 @@ from sim.payne import decks as D
 from sim.payne import options as O
 from sim.payne import pool as T
 from sim.payne.batch import Matchup, apply_sets, check_decks, run_batch, validate
-from sim.payne.batch import load_matchup as _load
+from sim.payne.batch import load_matchup as load
+from sim.payne.decks import check_paths
 from sim.payne.exact import exact_check
 from sim.payne.lint import LINT
 from sim.payne.policy_params import complete
@@ -24,7 +25,7 @@ from sim.problems import InputError, Problem
 
 def load_matchup(folder, deck_a, deck_b, policy_a="prior", policy_b=None, rules=None,
                  sets=None) -> Matchup:
-    return _load(folder, deck_a, deck_b, policy_a, policy_b, rules or {}, sets or [])
+    return load(folder, deck_a, deck_b, policy_a, policy_b, rules or {}, sets or [])
 
 
 def describe(m: Matchup) -> dict:
@@ -205,6 +206,12 @@ def sweep_copies(m: Matchup, seat: int, value: int, options=None) -> Variant:
                    m.pool.ids[card], m.pool.names[card], "copies", value)
 
 
+SWEEPS = {
+    "ratio": Sweep("offensive characters in the deck (the rest of its characters "
+                   "defensive)", tuple(range(14, 40, 4)), sweep_ratio),
+    "copies": Sweep("copies of one card, the rest made up with blanks",
+                    (0, 1, 2, 3), sweep_copies, needs_card=True),
+}
 GAME = Game(
     name="payne",
     title="The Payne Academy Card Game",
@@ -216,16 +223,11 @@ GAME = Game(
     replay=replay,
     describe=describe,
     from_manifest=from_manifest,
-    check_paths=D.check_paths,
+    check_paths=check_paths,
     with_rules=with_rules,
     value_edits=value_edits,
     ablations=ablations,
-    sweeps={
-        "ratio": Sweep("offensive characters in the deck (the rest of its characters "
-                       "defensive)", tuple(range(14, 40, 4)), sweep_ratio),
-        "copies": Sweep("copies of one card, the rest made up with blanks",
-                        (0, 1, 2, 3), sweep_copies, needs_card=True),
-    },
+    sweeps=SWEEPS,
     validate=validate,
     exact_check=exact_check,
     tuning=TUNING,

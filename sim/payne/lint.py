@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from sim.game import Dominance, Lint
+from sim.game import Dominance, Lint, option_variants
 from sim.payne import pool as T
 from sim.payne.options import CHOICES, RANGES
 
@@ -14,8 +14,6 @@ from sim.payne.options import CHOICES, RANGES
 def rule_variants(m) -> list[dict]:
     """Every other word of a word option, the other value of a flag, the next whole number
     of a numeric option."""
-    from sim.lint import option_variants
-
     return option_variants(m.rules.values, CHOICES, RANGES)
 
 
