@@ -1,6 +1,6 @@
 """Payne behind the contract, beyond tests/test_contract.py: kernel equals reference under
-rule options, a non-default manifest round trip, invariants, and the exact checks beside a
-simulation."""
+rule options, a non-default manifest round trip, and the exact checks beside a simulation
+(invariants: tests/test_payne_invariants.py)."""
 
 import json
 from pathlib import Path
@@ -51,19 +51,6 @@ def test_manifest_round_trip_and_replay():
     shown = GAME.replay(m, 3, 7)
     assert np.array_equal(shown.record, rec.matches[7])
     assert shown.text[-1].startswith("Winner")
-
-
-def test_invariants():
-    rec = GAME.run_batch(matchup("random"), 500, 8)
-    df = rec.matches_frame()
-    # every point is a battle won or part of an unfielded award (2 per seat that could not field)
-    battles = df.attacks_a + df.attacks_b
-    assert (df.points_a + df.points_b == battles + 2 * (df.unfielded_a + df.unfielded_b)).all()
-    assert (df.points_a >= df.attack_wins_a + df.attacks_b - df.attack_wins_b).all()
-    assert (df.rounds_0 + df.rounds_1 + df.rounds_2 <= df.rounds).all()
-    assert (df.winner.isin([-1, 0, 1])).all()
-    win = df[df.winner >= 0]
-    assert (np.maximum(win.points_a, win.points_b) >= 10).all()
 
 
 def test_bad_rule_override_is_an_input_error():
