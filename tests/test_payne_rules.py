@@ -10,10 +10,12 @@ from sim.payne import policy as Pol
 from sim.payne import pool as T
 from sim.payne.reference import Match
 from sim.payne.state import END_DECK_OUT, END_POINTS, END_ROUND_CAP, END_SETUP
+from sim.rng import POLICY
 
 FOLDER = Path(__file__).resolve().parents[1] / "decks" / "payne"
 GAME = get("payne")
 N, E, S, W = 1, 2, 4, 8
+POLICY_SLOT = POLICY * 2  # seat A's policy stream
 
 
 def match(policy="plain", **rules):
@@ -62,26 +64,91 @@ def test_arrow_units_skip_sides_in_target_state_and_respect_the_cap():
     assert g0.change_arrows(E, E, 2, order)[0] == E
 
 
-def test_arrow_advantage_lights_own_side_and_owner_knows():
+def battlers(g, attacker, off_id, off_mask, def_id, def_mask):
+    """Seat `attacker` fields off_id with off_mask, the other seat def_id with def_mask."""
+    a, d = g.seats[attacker], g.seats[1 - attacker]
+    a.off, d.dfn = card(g, off_id), card(g, def_id)
+    a.off_mask = a.off_belief = off_mask
+    d.dfn_mask = d.dfn_belief = def_mask
+    a.hand, d.hand = [], []
+    g.know[:] = -1
+    g.round = 2
+    g.log_rows = 8
+    return a, d
+
+
+def defender_list_share(g):
+    """Share of the defense list's defensive characters lit at each side (cards.csv)."""
+    table, total, lit_copies = g.table, 0, np.zeros(4)
+    for c, n in g.m.decks[1].counts:
+        if table[c, T.C_KIND] == T.CHARACTER and table[c, T.C_ROLE] == T.DEF:
+            total += n
+            lit_copies += n * np.array([(table[c, T.C_ARROWS] >> s) & 1 for s in range(4)])
+    return lit_copies / total
+
+
+def test_arrow_advantage_lights_the_arrow_meeting_the_likeliest_lit_side():
+    """Laptop lights one unlit arrow of prior's own attacker, the one meeting the side it
+    most expects lit (list shares, ties N E S W); the owner sees his card change."""
     g = match("prior")
-    a, d = field_by_hand(g, N, 0)
-    g.seats[0].hand = []
-    g.play_card(0, card(g, "laptop"))  # ArrowAdvantage 1 on his offensive character
-    assert bin(a.off_mask).count("1") == 2 and a.off_belief == a.off_mask
+    a, _ = battlers(g, 0, "brock-danner", E, "yuri-galt", S)
+    share = defender_list_share(g)
+    unlit = [0, 2, 3]  # Brock Danner lights E only
+    expected = max(unlit, key=lambda s: (share[s], -s))
+    g.play_card(0, card(g, "laptop"))
+    assert a.off_mask == E | (1 << expected) and a.off_belief == a.off_mask
+    assert (g.know == -1).all()  # an open change tells the opponent nothing
 
 
-@pytest.mark.parametrize("feedback", ["silent", "told"])
-def test_blind_disadvantage_feedback(feedback):
-    g = match("prior", blind_feedback=feedback)
-    a, d = field_by_hand(g, N | E | S | W, N | E | S | W)
-    g.seats[0].hand = []
-    # Fire Drill is defensive: ArrowDisadvantage -1 on the opposing offensive character,
-    # here seat 1 unlighting one of seat 0's four lit arrows, blind
-    g.play_card(1, card(g, "fire-drill"))
-    assert bin(a.off_mask).count("1") == 3
-    assert a.off_belief == N | E | S | W  # the owner learns only n
-    known = [int(v) for v in g.know[1, T.OFF]]
-    assert known.count(0) == 1 and known.count(-1) == 3
+@pytest.mark.parametrize("geometry,lights", [("facing", S), ("mirrored", N)])
+def test_arrow_advantage_lights_the_arrow_meeting_the_side_known_lit(geometry, lights):
+    """Known: the defender is lit at S only. Prior lights the arrow that meets S (S facing,
+    N mirrored), then attacks S and succeeds."""
+    g = match("prior", geometry=geometry)
+    a, _ = battlers(g, 0, "brock-danner", E, "yuri-galt", S)
+    g.know[0, T.DEF] = [0, 0, 1, 0]
+    g.play_card(0, card(g, "laptop"))
+    assert a.off_mask == E | lights
+    g.battle(0, 1)
+    assert g.log[-1][5] == 2 and g.log[-1][9] == 1  # side S, the attack succeeds
+
+
+@pytest.mark.parametrize("max_changed,mask,silent,told", [
+    (3, E, [-1, 1, -1, -1], [-1, 1, -1, -1]),  # E took: both know it
+    (0, 0, [-1, 1, -1, -1], [-1, -1, -1, -1]),  # the cap stopped it: silent assumes E
+])
+def test_blind_light_on_the_defender_silent_against_told(max_changed, mask, silent, told):
+    """Jasper Reed lights one of the defender's arrows blind. Prior names first the side its
+    attacker's lit arrows meet that the list leaves least likely lit: Eliza Penrose (NE..)
+    meets N and E, and the defense list lights E less often than N."""
+    share = defender_list_share(match())
+    assert share[1] < share[0]
+    for feedback, knows, side in (("silent", silent, 1), ("told", told, 0 if mask == 0 else 1)):
+        g = match("prior", blind_feedback=feedback, max_changed=max_changed)
+        _, d = battlers(g, 0, "eliza-penrose", N | E, "vera-thorne", 0)
+        g.play_card(0, card(g, "jasper-reed"))
+        assert d.dfn_mask == mask and d.dfn_belief == 0  # the owner learns only n
+        assert [int(v) for v in g.know[0, T.DEF]] == knows
+        g.battle(0, 1)  # it attacks the side it thinks lit, else N (the likelier by list)
+        assert g.log[-1][5] == side and g.log[-1][9] == int(mask == E)
+
+
+@pytest.mark.parametrize("printed,off_mask,max_changed,after,silent,told", [
+    # N is already unlit: the unit passes to the next side named that is lit, E
+    ("brock-danner", E, 3, 0, [0, -1, -1, -1], [-1, 0, -1, -1]),
+    # nothing may change (cap 0): silent still assumes N, told learns nothing
+    ("opal-wren", N | E | S | W, 0, N | E | S | W, [0, -1, -1, -1], [-1, -1, -1, -1]),
+])
+def test_blind_disadvantage_feedback(printed, off_mask, max_changed, after, silent, told):
+    """Fire Drill (defensive) unlights one arrow of the attacker, blind. Prior names first
+    the arrow meeting its own defender's lit side (Wade Ellison, N): N."""
+    for feedback, knows in (("silent", silent), ("told", told)):
+        g = match("prior", blind_feedback=feedback, max_changed=max_changed)
+        a, _ = battlers(g, 0, printed, off_mask, "wade-ellison", N)
+        g.play_card(1, card(g, "fire-drill"))
+        assert a.off_mask == after
+        assert a.off_belief == off_mask  # the owner learns only n
+        assert [int(v) for v in g.know[1, T.OFF]] == knows
 
 
 def test_reveal_truthful_and_under_maylie():
@@ -108,12 +175,19 @@ def test_auto_win_clash(clash, winner):
     assert g.autowins == (0 if clash == "cancel" else 1)
 
 
-def test_single_auto_win_decides_without_a_side():
+@pytest.mark.parametrize("who,off_mask,def_mask", [(T.OFF, N, E), (T.DEF, N, N)])
+def test_single_auto_win_decides_without_a_side(who, off_mask, def_mask):
+    """One AutoWin wins its player the battle against the arrows, and no side is named:
+    the attacker's policy draws nothing for it."""
     g = match()
-    a, d = field_by_hand(g, N, E)
-    a.auto[T.OFF] = 1
+    a, d = battlers(g, 0, "opal-wren", off_mask, "vera-thorne", def_mask)
+    (a if who == T.OFF else d).auto[who] = 1
+    before = g.ctr.copy()
     g.battle(0, 1)
-    assert g.seats[0].score == 1 and g.log == [] and g.autowins == 1
+    winner = 0 if who == T.OFF else 1
+    assert g.seats[winner].score == 1 and g.seats[1 - winner].score == 0
+    assert g.log[-1][5] == -1 and g.log[-1][8] == (1 if who == T.OFF else 2)
+    assert g.autowins == 1 and g.ctr[POLICY_SLOT] == before[POLICY_SLOT]
 
 
 def test_ban_binds_the_right_player_next_round():

@@ -4,17 +4,18 @@ referee, and the source of a readable battle-by-battle log of any match."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 
 import numpy as np
 
-from sim.payne import options as O
 from sim.payne import pool as T
 from sim.payne.batch import Matchup
 from sim.payne.reference_battle import SEATS, BattleRules
+from sim.payne.reference_players import make_player
 from sim.payne.schema import SCHEMA
 from sim.payne.state import END_POINTS, END_ROUND_CAP, END_SETUP
 from sim.records import BatchRecords
-from sim.rng import DICE, N_STREAMS, SHUFFLE, py_next_below, py_stream_key
+from sim.rng import DICE, N_STREAMS, POLICY, SHUFFLE, py_next_below, py_stream_key
 
 
 @dataclass
@@ -51,11 +52,12 @@ class Match(BattleRules):
     def __init__(self, m: Matchup, seed: int, index: int, log_rows: int = -1):
         self.m, self.table = m, m.pool.table
         self.R = m.rules.values
-        self.geometry = O.CHOICES["geometry"].index(self.R["geometry"])
         self.keys = np.array([py_stream_key(seed, index, s) for s in range(N_STREAMS)],
                              dtype=np.uint64)
         self.ctr = np.zeros(N_STREAMS, dtype=np.int64)
-        self.prms = m.policies
+        # each seat's player decides from his own view, drawing from his policy stream
+        self.players = [make_player(m.policies[p], partial(self.rand, p, POLICY))
+                        for p in range(2)]
         arrays = m.arrays()
         self.in_deck = arrays[5]
         self.battlers = [[[c for c in d.cards() if self.table[c, T.C_KIND] == T.CHARACTER

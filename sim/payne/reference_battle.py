@@ -3,32 +3,39 @@ Reveal and MayLie, cards played in a window, fielding, the battle and the unfiel
 
 from __future__ import annotations
 
-import numpy as np
-
-from sim.jit import pure
-from sim.payne import answers as A
 from sim.payne import options as O
-from sim.payne import policy as Pol
 from sim.payne import pool as T
-from sim.payne.state import END_DECK_OUT, END_POINTS, meet
-from sim.rng import SHUFFLE, py_next_below
+from sim.payne.reference_players import View, lit, meet
+from sim.payne.state import END_DECK_OUT, END_POINTS
+from sim.rng import SHUFFLE
 
 SEATS = ("A", "B")
 ROLE_WORDS = ("offensive", "defensive")
 
 
-def twin(dispatcher):
-    """The plain-Python twin of a compiled policy function, drawing through py_next_below."""
-    return pure(dispatcher, next_below=py_next_below)
-
-
-def lit(mask: int, side: int) -> int:
-    return (mask >> side) & 1
+def legal_play(table, c: int, allow: int, ban: int) -> bool:
+    """A booster, an event or a character with a power, of a role the window allows (bit 1
+    offensive, bit 2 defensive), not of a kind a Ban forbids this round (bit 1 events,
+    characters played as events included; bit 2 boosters)."""
+    kind = table[c, T.C_KIND]
+    if kind == T.BLANK or (kind == T.CHARACTER and table[c, T.C_EFF1] == T.NONE):
+        return False
+    if not (allow >> int(table[c, T.C_ROLE])) & 1:
+        return False
+    return not ban & (2 if kind == T.BOOSTER else 1)
 
 
 class BattleRules:
     """Battle rules of the reference match (a mixin of Match, whose state, streams, log and
     policies it uses)."""
+
+    def view(self, p: int) -> View:
+        """What seat p sees: his hand and battlers as he knows them, the opponent's list,
+        the cards of his he has seen, what he knows of the opposing battlers."""
+        seat = self.seats[p]
+        return View(self.table, self.R["geometry"], list(seat.hand), seat.off_belief,
+                    seat.dfn_belief, self.in_deck[1 - p], self.seen[p], self.know[p],
+                    sum(self.seats[1 - p].lie) > 0)
 
     def change_arrows(self, mask: int, printed: int, n: int, order) -> tuple[int, list[int]]:
         """|n| units; each flips the first named side not in the target state whose flip
@@ -53,19 +60,11 @@ class BattleRules:
         card, attr = self.character(owner, role)
         if card < 0:
             return
-        if blind:
-            which = Pol.OPP_DEF if role == T.DEF else Pol.OPP_OFF
-        else:
-            which = Pol.OWN_OFF if role == T.OFF else Pol.OWN_DEF
-        me, w, tmp = self.seats[p], np.zeros(4), np.zeros(4)
-        order = np.zeros(4, dtype=np.int64)
-        twin(Pol.change_weights)(self.table, self.geometry, which, me.off_belief, me.dfn_belief,
-                                 self.in_deck[1 - p], self.seen[p], self.know[p], w, tmp)
-        twin(Pol.order_sides)(self.prms[p], w, n > 0, order, self.keys, self.ctr, p)
+        order = self.players[p].change_order(self.view(p), "opp" if blind else "own", role,
+                                             n > 0)
         seat = self.seats[owner]
         old = getattr(seat, f"{attr}_mask")
-        new, flipped = self.change_arrows(old, int(self.table[card, T.C_ARROWS]), n,
-                                          [int(s) for s in order])
+        new, flipped = self.change_arrows(old, int(self.table[card, T.C_ARROWS]), n, order)
         setattr(seat, f"{attr}_mask", new)
         target = 1 if n > 0 else 0
         if not blind:
@@ -87,17 +86,15 @@ class BattleRules:
         card, attr = self.character(q, role)
         need = 1 if role == T.OFF else 0
         may_lie = sum(self.seats[q].lie) > 0
-        order = np.zeros(4, dtype=np.int64)
-        twin(A.reveal_order)(self.table, self.geometry, self.prms[q], need, self.in_deck[p],
-                             self.seen[q], self.know[q], np.zeros(8), order, self.keys,
-                             self.ctr, q)
-        answer = A.TRUTH
+        view = self.view(q)
+        order = self.players[q].answer_order(view, need == 1)
+        answer = None
         if may_lie:
-            answer = twin(A.lie_answer)(self.prms[q], need, getattr(self.seats[q],
-                                        f"{attr}_belief"), order, self.keys, self.ctr, q)
-        if answer == A.TRUTH:
+            answer = self.players[q].lie(view, need == 1,
+                                         getattr(self.seats[q], f"{attr}_belief"), order)
+        if answer is None:  # the truth: the first side of his order in the asked state now
             mask = getattr(self.seats[q], f"{attr}_mask")
-            answer = next((int(s) for s in order if lit(mask, s) == need), -1)
+            answer = next((s for s in order if lit(mask, s) == need), -1)
         if not may_lie and card >= 0:
             if answer >= 0:
                 self.know[p, role, answer] = need
@@ -118,7 +115,7 @@ class BattleRules:
         self.say(f"  {SEATS[p]} plays {self.name(c)} as {ROLE_WORDS[role]} {as_what}")
         effects = [(table[c, T.C_EFF1], table[c, T.C_ARG1]),
                    (table[c, T.C_EFF2], table[c, T.C_ARG2])]
-        if twin(A.effect_first)(table, self.prms[p], c, self.keys, self.ctr, p) == 1:
+        if self.players[p].first_effect(self.view(p), c) == 1:
             effects.reverse()  # the player applies the printed second effect first
             self.say(f"  {SEATS[p]} applies {T.KEYWORD_NAMES[int(effects[0][0])]} first")
         for eff, arg in effects:
@@ -138,16 +135,11 @@ class BattleRules:
 
     def play_window(self, p: int, allow: int) -> None:
         seat = self.seats[p]
-        out = np.zeros(64, dtype=np.int64)
-        n = twin(Pol.choose_plays)(self.table, self.geometry, self.prms[p],
-                                   np.array(seat.hand, dtype=np.int64), len(seat.hand), allow,
-                                   seat.ban_now, sum(self.seats[1 - p].lie) > 0,
-                                   seat.off_belief, seat.dfn_belief, self.in_deck[1 - p],
-                                   self.seen[p], self.know[p], np.zeros(4), out, self.keys,
-                                   self.ctr, p)
-        for c in out[:n]:
-            seat.hand.remove(int(c))
-            self.play_card(p, int(c))
+        view = self.view(p)
+        view.playable = [legal_play(self.table, c, allow, seat.ban_now) for c in seat.hand]
+        for c in self.players[p].plays(view):
+            seat.hand.remove(c)
+            self.play_card(p, c)
 
     def battle(self, att: int, k: int) -> None:
         dfn = 1 - att
@@ -162,12 +154,8 @@ class BattleRules:
                                                               (2 if D.auto[T.DEF] else 0))
         side = -1
         if auto == 0:
-            odds = np.zeros(4)
-            twin(Pol.side_odds)(self.table, self.in_deck[dfn], self.seen[att], self.know[att],
-                                odds)
-            side = int(twin(Pol.choose_side)(self.geometry, self.prms[att], A.off_belief, odds,
-                                             self.keys, self.ctr, att))
-            success = lit(A.off_mask, meet.py_func(self.geometry, side)) & lit(D.dfn_mask, side)
+            side = self.players[att].side(self.view(att))
+            success = lit(A.off_mask, meet(self.R["geometry"], side)) & lit(D.dfn_mask, side)
         else:
             success = 1 if auto == 1 else 0
             self.autowins += 1
@@ -239,10 +227,7 @@ class BattleRules:
             c_off = offs[self.rand(p, SHUFFLE, len(offs))]
             c_def = defs[self.rand(p, SHUFFLE, len(defs))]
         else:
-            i_off, i_def = twin(Pol.choose_fielding)(
-                self.table, self.geometry, self.prms[p], np.array(seat.hand, dtype=np.int64),
-                len(seat.hand), self.in_deck[1 - p], self.seen[p], self.keys, self.ctr, p,
-                np.zeros(4))
+            i_off, i_def = self.players[p].field(self.view(p))
             c_off, c_def = seat.hand[i_off], seat.hand[i_def]
             for i in sorted((i_off, i_def), reverse=True):
                 del seat.hand[i]
