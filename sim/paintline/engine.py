@@ -291,7 +291,7 @@ def play_match(table, R, prms, bags, bag_lens, coaches, in_deck, seed, match_ind
 def scratch(n_cards):
     """The arrays one thread plays in, reused from match to match: player, game and shot
     state, stream keys and counters, cards seen, and a decision's work arrays."""
-    return (np.zeros((2, S.PLAYER_SIZE), dtype=np.int32), np.zeros(S.GAME_SIZE, dtype=np.int64),
+    return (np.zeros((2, S.PLAYER_SIZE), dtype=np.int64), np.zeros(S.GAME_SIZE, dtype=np.int64),
             np.zeros(S.SHOT_SIZE, dtype=np.int64), np.zeros(N_STREAMS, dtype=np.uint64),
             np.zeros(N_STREAMS, dtype=np.int64), np.zeros((2, n_cards), dtype=np.int8),
             new_work(n_cards))

@@ -69,7 +69,7 @@ SHOT_SIZE = 10
 def new_state() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Fresh, zeroed player, game and shot arrays."""
     return (
-        np.zeros((2, PLAYER_SIZE), dtype=np.int32),
+        np.zeros((2, PLAYER_SIZE), dtype=np.int64),
         np.zeros(GAME_SIZE, dtype=np.int64),
         np.zeros(SHOT_SIZE, dtype=np.int64),
     )
