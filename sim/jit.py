@@ -181,7 +181,7 @@ def pure(fn, **substitutes):
 
 @functools.cache
 def _twin(dispatcher, subs):
-    py = dispatcher.py_func
+    py = getattr(dispatcher, "py_func", dispatcher)  # NUMBA_DISABLE_JIT: already plain
     env = dict(py.__globals__)
     env.update(subs)
     for name in py.__code__.co_names:
