@@ -118,6 +118,14 @@ def simulate(
         setup = Setup(folder, deck_a, deck_b, policy, policy_a, policy_b, tuple(rules or ()),
                       tuple(sets or ()))
         game, m, _ = setup.load()
+    else:  # the engine ready before the progress bar starts
+        from sim import game as registry
+        from sim.store import open_run
+        from sim.warmup import ensure
+
+        manifest = guarded(lambda: open_run(results, resume).read_manifest())
+        stored = guarded(lambda: registry.get(manifest["game"]))
+        ensure(stored, stored.from_manifest(manifest))
     res = run_store(game, m, matches, seed, results, run_id, chunk_size, workers or None,
                     backend, scheduler, resume, target_ci, max_matches, quiet)
     print_summary(res.run.path)
@@ -318,6 +326,26 @@ def exact(
                 ["quantity", "seat", "exact", "estimate", "se", "z", "n", "flag"])
     if df.flag.any():
         raise typer.Exit(1)
+
+
+@app.command()
+def warm(folders: Annotated[list[str] | None, typer.Option(
+        "--folder", "-f", help="game folders or names (default: every registered game)")] = None):
+    """Compile each game's engine now (it is cached, keyed to the engine's sources), so that
+    the first run after an install or an engine change starts at once; prints each game's
+    compile time."""
+    import time
+
+    from sim import game as registry
+    from sim.warmup import ensure
+
+    for folder in folders or registry.names():
+        start = time.perf_counter()
+        game, m, _ = Setup(folder).load(engine=False)
+        seconds = ensure(game, m, quiet=True)
+        took = time.perf_counter() - start
+        typer.echo(f"{game.name}: " + (f"compiled in {seconds:.1f} s" if seconds is not None
+                                       else f"already compiled (loaded in {took:.1f} s)"))
 
 
 def _mount_games() -> None:

@@ -92,8 +92,9 @@ class Setup:
         folder = self.folder or str(registry.default_folder())
         return guarded(lambda: registry.read_folder(folder))
 
-    def load(self, rules: dict | None = None):
-        """(game, matchup, folder info) from the options, or a clear error and exit 2."""
+    def load(self, rules: dict | None = None, engine: bool = True):
+        """(game, matchup, folder info) from the options, or a clear error and exit 2; with
+        `engine`, the game's compiled engine loaded (compiled first, announced, if needed)."""
         from sim import game as registry
 
         info = self.info()
@@ -105,6 +106,10 @@ class Setup:
         changes = {**parse_overrides(list(self.rules)), **(rules or {})}
         m = guarded(lambda: game.load_matchup(info.path, deck_a, deck_b, pa, pb, changes,
                                               list(self.sets)))
+        if engine:
+            from sim.warmup import ensure
+
+            ensure(game, m)
         return game, m, info
 
 

@@ -237,6 +237,8 @@ class Game:
       (its default value range), `cardlab train` and trained policies in `cardlab skill`.
     - lint: Lint, optional: rule variants, the card table and its dominance declaration for
       `cardlab lint` (without it, lint tries value_edits and reports dead cards only).
+    - compile_seconds: what a first compile of the engine takes on a 2-core machine, said
+      while it compiles until this machine has timed one (sim/warmup.py).
     A game's own commands, if any, live in `sim/GAME/commands.py` as `mount(app)`, read
     without importing the game. The compiled code of a game lives in its own package,
     whose sources key its cache.
@@ -261,6 +263,7 @@ class Game:
     exact_check: Callable[..., Any] | None = None
     tuning: Tuning | None = None
     lint: Lint | None = None
+    compile_seconds: float = 60.0  # a first compile on a 2-core machine, until one is timed
 
 
 # The registry: game name -> "module:attribute" of its Game, imported on first use so that

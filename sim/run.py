@@ -203,7 +203,9 @@ def simulate(game: Game | None, matchup, matches: int, seed: int,
         run.remove_chunk(bad)
     skipped = len(done)
     # Compile (or load the cached kernel) once here before the workers start.
-    game.run_batch(matchup, 1, seed)
+    from sim.warmup import ensure
+
+    ensure(game, matchup)
     start = time.perf_counter()
     matches_done = sum(_chunk_matches(i, chunk_size, matches) for i in done)
     matches_before = matches_done

@@ -195,9 +195,12 @@ def for_run(path, precision: Precision = Precision(), progress=None) -> pd.DataF
 
     path = Path(path)
     manifest = json.loads((path / "manifest.json").read_text(encoding="utf-8"))
+    from sim.warmup import ensure
+
     game = get(manifest["game"])
-    df = card_verdicts(game, game.from_manifest(manifest), int(manifest["seed"]), precision,
-                       progress)
+    matchup = game.from_manifest(manifest)
+    ensure(game, matchup)
+    df = card_verdicts(game, matchup, int(manifest["seed"]), precision, progress)
     skipped = df.attrs.pop("skipped")
     save_tables(path, {"verdicts": df, "verdicts_skipped": skipped}, None)
     write_json(path / "verdicts.json", {**df.attrs, "skipped": len(skipped),

@@ -197,6 +197,7 @@ from sim.game import Game  # noqa: E402
 GAME = Game(
     name="encounter",
     title="Encounter RPCCG",
+    compile_seconds=121,
     schema=SCHEMA,
     load_matchup=_load,
     run_batch=_run,

@@ -159,6 +159,7 @@ def exact_check(m: Matchup, totals):
 GAME = Game(
     name="paintline",
     title="Paint the Line (Red Tide)",
+    compile_seconds=46,
     schema=SCHEMA,
     load_matchup=load_matchup,
     run_batch=run_batch,

@@ -208,6 +208,7 @@ def sweep_copies(m: Matchup, seat: int, value: int, options=None) -> Variant:
 GAME = Game(
     name="payne",
     title="The Payne Academy Card Game",
+    compile_seconds=25,
     schema=SCHEMA,
     load_matchup=load_matchup,
     run_batch=run_batch,

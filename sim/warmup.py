@@ -1,0 +1,84 @@
+"""Compiling a game's engine before its first use, and saying so while it compiles.
+
+A game's compiled code is cached on disk, keyed to its sources (sim/jit.py); the first run
+after an install or an engine change compiles it, which takes from seconds to minutes. That
+wait is announced, with the time the last compile of the same game took on this machine,
+and `cardlab warm` does it ahead of time. A marker file beside the cache says that a folder
+holds a whole engine.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+MARKER = "compiled.json"
+
+
+def _folder(game_name: str) -> Path | None:
+    from sim import jit
+
+    return jit.cache_folder(game_name)
+
+
+def is_compiled(game_name: str) -> bool:
+    """True when this machine's cache holds the game's engine for its current sources."""
+    folder = _folder(game_name)
+    return folder is not None and (folder / MARKER).is_file()
+
+
+def last_seconds(game_name: str, fallback: float) -> float:
+    """How long the game's latest compile on this machine took (any earlier version of its
+    sources), or the game's own figure when it never compiled here."""
+    folder = _folder(game_name)
+    if folder is None:
+        return fallback
+    seen = []
+    for marker in folder.parent.glob(f"*/{MARKER}"):
+        try:
+            taken = json.loads(marker.read_text())["seconds"]
+            if taken is not None:
+                seen.append((marker.stat().st_mtime, float(taken)))
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+    return max(seen)[1] if seen else fallback
+
+
+def _about(seconds: float) -> str:
+    return f"about {seconds:.0f} s" if seconds < 90 else f"about {seconds / 60:.0f} min"
+
+
+def ensure(game, matchup, quiet: bool = False) -> float | None:
+    """Compile (or load) the game's engine for this matchup by playing one match. When the
+    cache has no engine yet, say so on stderr while it compiles (a spinner on a terminal),
+    then record the time it took. Returns the compile's seconds, or None when the engine was
+    already cached."""
+    folder = _folder(game.name)
+    if is_compiled(game.name) or (folder is not None and any(folder.rglob("*.nbi"))):
+        # Cached, whole or in part (a run before the marker existed): a load, not a compile.
+        game.run_batch(matchup, 1, 0)
+        if folder is not None and not (folder / MARKER).is_file():
+            (folder / MARKER).write_text(json.dumps({"game": game.name, "seconds": None}))
+        return None
+    note = (f"compiling the {game.title} engine (first run after an install or an engine "
+            f"change, {_about(last_seconds(game.name, game.compile_seconds))})")
+    start = time.perf_counter()
+    if quiet:
+        game.run_batch(matchup, 1, 0)
+    elif sys.stderr.isatty():
+        from rich.console import Console
+
+        with Console(stderr=True).status(note):
+            game.run_batch(matchup, 1, 0)
+    else:
+        print(note, file=sys.stderr, flush=True)
+        game.run_batch(matchup, 1, 0)
+    seconds = time.perf_counter() - start
+    if folder is not None:
+        (folder / MARKER).write_text(json.dumps({"game": game.name, "seconds": round(seconds, 1)}))
+    if not quiet:
+        print(f"compiled the {game.title} engine in {seconds:.0f} s", file=sys.stderr,
+              flush=True)
+    return seconds
