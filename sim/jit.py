@@ -184,7 +184,7 @@ def pure(fn, **substitutes):
 
 @functools.cache
 def _twin(dispatcher, subs):
-    py = getattr(dispatcher, "py_func", dispatcher)  # NUMBA_DISABLE_JIT: already plain
+    py = dispatcher.py_func
     env = dict(py.__globals__)
     env.update(subs)
     for name in py.__code__.co_names:
