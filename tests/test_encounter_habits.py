@@ -137,3 +137,19 @@ def test_engines_agree_at_changed_weights_and_habits():
     assert k.same_as(reference_batch(m, 60, 9, 0, 10))
     m = replace(m, policies=(BASE.policies[0], vec), policy_names=("careful", "moved"))
     assert run_batch(m, 60, 9, 0, 10).same_as(reference_batch(m, 60, 9, 0, 10))
+
+
+@pytest.mark.parametrize("tie, might_1", [("none", -1), ("intelligence", -1), ("defender", 100)])
+def test_might_is_played_only_to_win(tie, might_1):
+    """Hired Blade (str 3) defends against Goblin (str 4) and loses. Might 2 makes it win
+    (5 > 4): 100 under every combat_tie. Might 1 only ties (4 = 4): under none nobody wins
+    and under intelligence the Goblin still does (0 = 0, the striker), so careful keeps it
+    (-1); under defender the tie is the defender's, so Might 1 turns the loss (100)."""
+    C, g = build(party=(("Hired Blade", 0),), strikers=(("Goblin", 0, 0),),
+                 rules={"combat_tie": tie})
+    C[3][S.C_STRIKER], C[3][S.C_DEF] = 0, 0
+    g.combat = (g.strikers[0], g.seats[0].party[0])
+    player = g.player(g.seats[0])
+    for n, want in ((1, might_1), (2, 100)):
+        assert twin(Ef.maneuver_score)(C, 0, K.MIGHT, n) == want
+        assert player.maneuver_score(K.MIGHT, n) == want
