@@ -11,7 +11,7 @@ from sim.encounter import effects as Ef
 from sim.encounter import rules as Ru
 from sim.encounter import state as S
 from sim.encounter import turn as Tu
-from sim.encounter.reference_state import FOUGHT, GONE, WAITING
+from sim.encounter.reference_state import GONE, WAITING
 
 from .test_encounter_decisions import build, card, name, twin
 
@@ -198,7 +198,6 @@ def test_the_active_players_wound_on_a_tough_striker_leaves_it_fighting():
     b.step(lambda C: twin(Ef.window)(C, K.S_ENCOUNTER), lambda g: g.window(K.S_ENCOUNTER))
     assert b.striker_states() == [WAITING]
     assert int(b.G[S.SWOUND]) == b.g.strikers[0].wounds == 1
-    assert FOUGHT == 1
 
 
 # -- deck-out --------------------------------------------------------------------------------
