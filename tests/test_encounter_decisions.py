@@ -19,17 +19,6 @@ from sim.encounter import turn as Tu
 from sim.encounter.batch import load_matchup
 from sim.encounter.params import PARAMS, policy_vector
 from sim.encounter.reference import Table, policy_words
-from sim.encounter.reference_policy import (
-    cancel_target,
-    choose_first,
-    gear_target,
-    heal_target,
-    party_target,
-    quest_choice,
-    revive_target,
-    striker_target,
-    ward_target,
-)
 from sim.encounter.reference_state import Character, Seat, Striker
 from sim.encounter.reference_turn import Encounter
 from sim.jit import pure
@@ -69,7 +58,7 @@ def build(tables=({}, {}), party=(), pc_wounds=0, strikers=(), discard=(), rules
     T, R, _, _, _ = base.arrays()
     M = np.stack(vecs)
     P, G, X, KY, OP = E.new_work(T.shape[0])
-    E.reset.py_func(P, G, X)
+    pure(E.reset)(P, G, X)
     keys = [py_stream_key(3, 0, s) for s in range(S.N_STREAMS)]
     KY[:] = np.array(keys, dtype=np.uint64)
     cs = np.zeros((2, T.shape[0], S.N_CARD_STATS), np.int64)
@@ -82,7 +71,7 @@ def build(tables=({}, {}), party=(), pc_wounds=0, strikers=(), discard=(), rules
         seat = Seat(p, t.cards[d.pc])
         g.seats.append(seat)
         for c in d.chars:
-            Ru.push.py_func(P, p, S.CHARS, S.CHAR_N, c)
+            pure(Ru.push)(P, p, S.CHARS, S.CHAR_N, c)
             seat.characteristics.append(t.cards[c])
     a = g.seats[0]
     P[0, S.PC_WOUNDS] = a.pc.wounds = pc_wounds
@@ -99,7 +88,7 @@ def build(tables=({}, {}), party=(), pc_wounds=0, strikers=(), discard=(), rules
         s.state, s.wounds = state, w
         g.strikers.append(s)
     for n in discard:
-        Ru.discard.py_func(P, 0, card(n))
+        pure(Ru.discard)(P, 0, card(n))
         a.discard.append(t.cards[card(n)])
     return C, g
 
@@ -148,7 +137,7 @@ def test_cancel_discards_a_waiting_striker_of_strike_cost_at_most_n():
         return striker_name(C, twin(Ta.cancel_target)(C, 0, 3))
 
     def reference(g):
-        return ref_name(cancel_target(g, g.seats[0], 3))
+        return ref_name(g.player(g.seats[0]).cancel(g.cancel_options(3)))
 
     C, g = build(strikers=STRIKERS)
     assert both(C, g, 0, kernel, reference) == ("Troll", "Troll")
@@ -163,7 +152,7 @@ def test_the_active_players_wound_hits_a_striker_not_gone():
         return striker_name(C, twin(Ta.striker_target)(C, 0, 1))
 
     def reference(g):
-        return ref_name(striker_target(g, g.seats[0], 1))
+        return ref_name(g.player(g.seats[0]).wound_striker(g.striker_options(), 1))
 
     C, g = build(strikers=STRIKERS)
     assert both(C, g, 0, kernel, reference) == ("Goblin", "Goblin")
@@ -181,7 +170,7 @@ def test_the_striking_players_wound_hits_a_party_character():
         return party_name(C, 0, twin(Ta.party_target)(C, 1, 0))
 
     def reference(g):
-        return ref_name(party_target(g, g.seats[1], g.seats[0]))
+        return ref_name(g.player(g.seats[1]).wound_party(g.seats[0]))
 
     C, g = build(party=PARTY)
     assert both(C, g, 1, kernel, reference) == ("Squire", "Squire")
@@ -201,8 +190,9 @@ def test_revive_returns_a_party_or_support_npc_of_cost_at_most_n():
         return "none" if i < 0 else name(C[2][0, S.DISC + i])
 
     def reference(g):
-        i = revive_target(g, g.seats[0], 3)
-        return "none" if i < 0 else name(g.seats[0].discard[i].id)
+        a = g.seats[0]
+        i = g.player(a).revive(g.revive_options(a, 3))
+        return "none" if i is None else name(a.discard[i].id)
 
     C, g = build(discard=pile)
     assert both(C, g, 0, kernel, reference) == ("Knight Errant", "Knight Errant")
@@ -227,7 +217,7 @@ def test_ward_goes_on_your_character():
         return pick
 
     def reference(p):
-        return lambda g: ref_name(ward_target(g, g.seats[p]))
+        return lambda g: ref_name(g.player(g.seats[p]).ward(g.striker_options()))
 
     C, g = in_combat(({}, {}))
     assert both(C, g, 0, kernel(0), reference(0)) == ("Squire", "Squire")
@@ -247,7 +237,7 @@ def test_heal_removes_wounds_from_a_wounded_character(how, want):
         return party_name(C, 0, twin(Ta.heal_target)(C, 0))
 
     def reference(g):
-        return ref_name(heal_target(g, g.seats[0]))
+        return ref_name(g.player(g.seats[0]).heal())
 
     party = (("Hired Blade", 2), ("Squire", 0), ("Mercenary", 1))
     C, g = build(({"heal": how}, {}), party=party, pc_wounds=1)
@@ -266,7 +256,7 @@ def test_a_character_action_goes_on_a_party_character_and_leaves_with_it():
         return party_name(C, 0, twin(Ta.gear_target)(C, 0))
 
     def reference(g):
-        return ref_name(gear_target(g, g.seats[0]))
+        return ref_name(g.player(g.seats[0]).gear())
 
     C, g = build(party=(("Squire", 0),))
     assert both(C, g, 0, kernel, reference) == ("PC", "PC")
@@ -276,7 +266,7 @@ def test_a_character_action_goes_on_a_party_character_and_leaves_with_it():
     counter = next(t for t in range(64) if both(C, g, 0, kernel, reference, t)[0] == "Squire")
     C[3][S.CTR + POLICY_STREAM] = g.counters[POLICY_STREAM] = counter
     P = C[2]
-    Ru.push.py_func(P, 0, S.HAND, S.HAND_N, blade)
+    pure(Ru.push)(P, 0, S.HAND, S.HAND_N, blade)
     P[0, S.POOL] = 3
     twin(Ef.play_from_hand)(C, 0, 0)
     a = g.seats[0]
@@ -300,7 +290,7 @@ def test_the_player_of_higher_intelligence_chooses_who_goes_first(how, firsts):
         return int(twin(Po.choose_first)(C, 1))
 
     def reference(g):
-        return choose_first(g, g.seats[1])
+        return g.player(g.seats[1]).goes_first()
 
     C, g = build(({}, {"first": how}))
     assert random_picks(C, g, 1, kernel, reference) == firsts
@@ -317,12 +307,13 @@ def test_defeat_quests_wait_for_strikers(check, sent, want):
     C, g = build(({"defeat_check": check}, {}), party=(("Orc Grunt", 0), ("Orc Grunt", 0)))
     P = C[2]
     for n in ("Arena Champion", "Warband Muster"):
-        Ru.push.py_func(P, 0, S.HAND, S.HAND_N, card(n))
+        pure(Ru.push)(P, 0, S.HAND, S.HAND_N, card(n))
         g.seats[0].hand.append(g.cards[card(n)])
     P[1, S.SENT] = g.seats[1].sent = sent
     i = twin(Po.quest_pick)(C, 0, False)
     assert name(P[0, S.HAND + i]) == want
-    assert name(g.seats[0].hand[quest_choice(g, g.seats[0], False)].id) == want
+    a = g.seats[0]
+    assert name(a.hand[g.player(a).quest([0, 1], False)].id) == want
 
 
 def test_the_strikers_sent_against_a_quest_are_counted():
@@ -332,10 +323,10 @@ def test_the_strikers_sent_against_a_quest_are_counted():
     P = C[2]
     b = g.seats[1]
     for n in ("Raid the Caravan",):
-        Ru.push.py_func(P, 0, S.HAND, S.HAND_N, card(n))
+        pure(Ru.push)(P, 0, S.HAND, S.HAND_N, card(n))
         g.seats[0].hand.append(g.cards[card(n)])
     for n in ("Goblin", "Troll", "Dragon"):
-        Ru.push.py_func(P, 1, S.HAND, S.HAND_N, card(n))
+        pure(Ru.push)(P, 1, S.HAND, S.HAND_N, card(n))
         b.hand.append(g.cards[card(n)])
     assert twin(Tu.quest_step)(C) and g.quest_step()
     assert P[1, S.SENT] == b.sent == C[3][S.S_N] == len(g.strikers) == 2
@@ -348,8 +339,7 @@ def test_heal_value_makes_a_healer_worth_playing():
     for value, want in ((0, 0), (1, 333)):
         C, g = build(({"heal_value": value}, {}))
         assert twin(Po.boost_score)(C, 0, Po.OPT_HAND, medic, 0, 0) == want
-        from sim.encounter.reference_policy import boost_worth
-        assert boost_worth(g, g.seats[0], g.cards[medic]) == want
+        assert g.player(g.seats[0]).card_score(g.cards[medic]) == want
 
 
 def swap(deck, changes):

@@ -32,8 +32,12 @@ def test_kernel_equals_reference(policy):
         assert k.same_as(r)
 
 
-# One changed value per rule option of rules.toml (encounter-mode keys with the mode on);
-# the deck sizes come with decks cut to that size.
+# One changed value per rule option of rules.toml (encounter-mode keys with the mode on).
+# Each variant is tested against its baseline, the same changes with the option under test
+# at its default: the records must differ, so the variant reaches the rule. The deck sizes
+# come with the Orc's decks cut to that size (baseline: the whole decks); max_copies 6 with
+# six Orc Grunts in the Orc's deck, which the default copy cap rejects (baseline: the deck
+# as printed).
 VARIANTS = {
     "points_to_win": [{"points_to_win": 12}],
     "hand_size": [{"hand_size": 5}, {"hand_size": 11}],
@@ -63,6 +67,32 @@ VARIANTS = {
                        "encounter_arg": 2}],
     "encounter_points": [{"encounter_mode": True, "encounter_points": 7, "settle_heal": 1}],
 }
+# Decks that bring every choice and a unique card both players hold (Knight Errant): A's
+# Wound (Sniper Shot), Revive (Second Chance), Cancel (Banish), character actions (Sharp
+# Blade, Plate Armor, Lucky Charm).
+SWAPS = ({"Pitfall": "Sniper Shot", "Battle Fury": "Sharp Blade",
+          "Rome Arena": "Second Chance", "Hired Blade": "Knight Errant"},
+         {"Archive": "Plate Armor", "Drone": "Sniper Shot", "Psionic": "Lucky Charm"})
+
+
+def every_choice(m, option=None):
+    """The matchup with the swapped decks, the Orc's cut to the deck sizes in force; for
+    the max_copies variant its two Sniper Shots become Orc Grunts (six in all)."""
+    from dataclasses import replace
+
+    pool = m.pool
+    decks = []
+    for d, swaps in zip(m.decks, SWAPS, strict=True):
+        table = {pool.lookup(a): pool.lookup(b) for a, b in swaps.items()}
+        decks.append(replace(d, draw=tuple(table.get(c, c) for c in d.draw)))
+    orc = decks[0]
+    if option == "max_copies":
+        grunt, sniper = pool.lookup("Orc Grunt"), pool.lookup("Sniper Shot")
+        six = [grunt if c == sniper else c for c in orc.draw]
+        orc = replace(orc, draw=tuple(six))
+    orc = replace(orc, draw=orc.draw[: m.rules["draw_deck_size"]],
+                  loot=orc.loot[: m.rules["loot_deck_size"]])
+    return replace(m, decks=(orc, decks[1]))
 
 
 def test_every_rule_option_has_a_variant():
@@ -72,18 +102,30 @@ def test_every_rule_option_has_a_variant():
     assert set(keys) == set(VARIANTS)
 
 
-@pytest.mark.parametrize("rules", [r for rs in VARIANTS.values() for r in rs], ids=str)
-def test_kernel_equals_reference_under_rule_options(rules):
-    from dataclasses import replace
+def test_the_max_copies_variant_deck_needs_the_option():
+    m = every_choice(GAME.with_rules(matchup(), {"max_copies": 6}), "max_copies")
+    assert GAME.validate(m) == []
+    problems = GAME.validate(GAME.with_rules(m, {"max_copies": 4}))
+    assert [p.message for p in problems] == ["card 'Orc Grunt': 6 copies; at most 4"]
 
+
+@pytest.mark.parametrize("option, rules", [(o, r) for o, rs in VARIANTS.items() for r in rs],
+                         ids=str)
+def test_kernel_equals_reference_under_rule_options(option, rules):
+    """Under each variant both engines agree, on decks that reach every choice; and the
+    records differ from the baseline's (the option under test at its default) for at
+    least one of the two pairs of policies."""
+    base_rules = {k: v for k, v in rules.items() if k != option}
+    changed = []
     for policy_a, policy_b in (("random", "careful"), ("aggressive", "random")):
-        m = GAME.with_rules(GAME.load_matchup(FOLDER, "orc-warband", "grey-expedition",
-                                              policy_a, policy_b, {}, []), rules)
-        cut = replace(m.decks[0], draw=m.decks[0].draw[: m.rules["draw_deck_size"]],
-                      loot=m.decks[0].loot[: m.rules["loot_deck_size"]])
-        m = replace(m, decks=(cut, m.decks[1]))
-        kernel = GAME.run_batch(m, 30, 5, 0, 2)
-        assert kernel.same_as(GAME.reference_batch(m, 30, 5, 0, 2)), (rules, policy_a)
+        m = GAME.load_matchup(FOLDER, "orc-warband", "grey-expedition", policy_a, policy_b,
+                              {}, [])
+        variant = every_choice(GAME.with_rules(m, rules), option)
+        kernel = GAME.run_batch(variant, 30, 5, 0, 2)
+        assert kernel.same_as(GAME.reference_batch(variant, 30, 5, 0, 2)), (rules, policy_a)
+        base = every_choice(GAME.with_rules(m, base_rules))
+        changed.append(not kernel.same_as(GAME.run_batch(base, 30, 5, 0, 2)))
+    assert any(changed), rules
 
 
 def test_batch_split_and_manifest_round_trip():

@@ -55,15 +55,15 @@ def kernel_seat(deck, loot=(), rules=None):
     m = GAME.with_rules(BASE, rules or {})
     T, R, M, _, _ = m.arrays()
     P, G, X, KY, OP = E.new_work(T.shape[0])
-    E.reset.py_func(P, G, X)
+    twin(E.reset)(P, G, X)
     cs = np.zeros((2, T.shape[0], S.N_CARD_STATS), np.int64)
     L = np.zeros((500, S.LOG_COLS), np.int32)
     C = (T, R, P, G, X, cs, KY, M, L, OP)
     P[0, S.PC], P[1, S.PC], P[0, S.LOC], P[1, S.LOC] = card("Orc"), card("Grey"), -1, -1
     for c in deck:
-        Ru.to_bottom.py_func(P, 0, c)
+        twin(Ru.to_bottom)(P, 0, c)
     for c in loot:
-        Ru.loot_bottom.py_func(P, 0, c)
+        twin(Ru.loot_bottom)(P, 0, c)
     return C
 
 

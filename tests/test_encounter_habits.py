@@ -12,7 +12,7 @@ from sim.encounter import state as S
 from sim.encounter import targets as Ta
 from sim.encounter import turn as Tu
 from sim.encounter.params import policy_vector
-from sim.encounter.reference_policy import striker_target
+from sim.encounter.reference_effects import Option
 
 from .test_encounter_decisions import BASE, both, build, card, name, ref_name, striker_name, twin
 
@@ -27,7 +27,7 @@ def test_a_wound_kills_a_fought_striker_only_when_survivors_return(after, want):
         return striker_name(C, twin(Ta.striker_target)(C, 0, 1))
 
     def reference(g):
-        return ref_name(striker_target(g, g.seats[0], 1))
+        return ref_name(g.player(g.seats[0]).wound_striker(g.striker_options(), 1))
 
     fought = (("Goblin", 1, 0), ("Dragon", 0, 0), ("Troll", 0, 0))
     C, g = build(strikers=fought, rules={"strikers_after": after})
@@ -40,13 +40,11 @@ def test_the_striker_is_warded_only_when_survivors_return(after, ward):
     1 wound kills it. B's Ward 1 would save it: under discard it leaves play at the settle
     step anyway, so careful plays no Ward (-1); under hand it would strike again (50). A's
     Ward, saving its own defender, is worth the same under both."""
-    from sim.encounter.reference_policy import window_worth
-
     C, g = build(strikers=(("Goblin", 0, 0),), rules={"strikers_after": after})
     C[3][S.C_STRIKER], C[3][S.C_DEF] = 0, -1
     g.combat = (g.strikers[0], g.seats[0].pc)
     assert twin(Ef.maneuver_score)(C, 1, K.WARD, 1) == ward
-    assert window_worth(g, g.seats[1], K.WARD, 1) == ward
+    assert g.player(g.seats[1]).maneuver_score(K.WARD, 1) == ward
 
 
 @pytest.mark.parametrize("after, want", [("discard", 1400), ("hand", 1525)])
@@ -54,12 +52,10 @@ def test_a_defenders_damage_counts_only_when_survivors_return(after, want):
     """Orc Berserker (party NPC, cost 3, str 5, tough 2, Damage 1): (5 x 1000 + 2 x 300 +
     1 x 500) // (3 + 1) = 1525 under hand; under discard its Damage, which only wounds a
     striker it beats, counts nothing: 5600 // 4 = 1400 (below Orc Grunt's 3300 // 2)."""
-    from sim.encounter.reference_policy import boost_worth
-
     berserker = card("Orc Berserker")
     C, g = build(rules={"strikers_after": after})
     assert twin(Po.boost_score)(C, 0, Po.OPT_HAND, berserker, 0, 0) == want
-    assert boost_worth(g, g.seats[0], g.cards[berserker]) == want
+    assert g.player(g.seats[0]).card_score(g.cards[berserker]) == want
 
 
 @pytest.mark.parametrize("deny, sent", [(False, ["Goblin", "Dragon"]), (True, ["Dragon"])])
@@ -71,10 +67,10 @@ def test_deny_defeat_sends_only_strikers_the_defenders_cannot_beat(deny, sent):
     (the Orc's strength 6 this turn), then Dragon (7 > 6), never Goblin."""
     C, g = build(({"cost_ratio": 2.0}, {"deny_defeat": deny}))
     P = C[2]
-    Ru.push.py_func(P, 0, S.HAND, S.HAND_N, card("Slay the Dragon"))
+    twin(Ru.push)(P, 0, S.HAND, S.HAND_N, card("Slay the Dragon"))
     g.seats[0].hand.append(g.cards[card("Slay the Dragon")])
     for n in ("Goblin", "Dragon", "Pitfall"):
-        Ru.push.py_func(P, 1, S.HAND, S.HAND_N, card(n))
+        twin(Ru.push)(P, 1, S.HAND, S.HAND_N, card(n))
         g.seats[1].hand.append(g.cards[card(n)])
     assert twin(Tu.quest_step)(C) and g.quest_step()
     G = C[3]
@@ -90,17 +86,15 @@ def test_reserve_keeps_pool_for_the_instants_in_hand(reserve, currency, want):
     Hired Blade (cost 2, str 3, tough 2: (3000 + 600) // 3 = 1200). reserve n keeps up to
     n of the 2 their costs sum to: 1 leaves Hired Blade playable (3 - 2 >= 1), 2 and 3 do
     not. Under cost_currency = discard no pool is kept."""
-    from sim.encounter.reference_policy import boost_worth
-
     C, g = build(({"reserve": reserve}, {}), rules={"cost_currency": currency})
     P, a = C[2], g.seats[0]
     for n in ("Rally Cry", "Shield Up", "Hired Blade"):
-        Ru.push.py_func(P, 0, S.HAND, S.HAND_N, card(n))
+        twin(Ru.push)(P, 0, S.HAND, S.HAND_N, card(n))
         a.hand.append(g.cards[card(n)])
     P[0, S.POOL] = a.pool = 3
     blade = card("Hired Blade")
     assert twin(Po.boost_score)(C, 0, Po.OPT_HAND, blade, 0, 0) == want
-    assert boost_worth(g, a, g.cards[blade]) == want
+    assert g.player(a).boost_score(Option(True, 2, g.cards[blade], "card")) == want
 
 
 def test_the_weights_price_what_a_card_brings():
@@ -108,8 +102,6 @@ def test_the_weights_price_what_a_card_brings():
     strike score (power x 2 // (2 x cost + 1)) at careful's defaults and at changed weights:
     Sage (cost 1, int 1), Scout (cost 1, Sneak 1), Warlord (cost 2, Budget 1), Shield
     Bearer (cost 2, str 2, tough 3), Insight (Draw 2), Mind Fog (cost 2, Hex 2)."""
-    from sim.encounter.reference_policy import boost_worth, maneuver_worth, strike_worth
-
     changed = {"mind_value": 1.0, "sneak_value": 2.0, "budget_value": 1.5,
                "tough_value": 1.0, "draw_value": 2.5, "hex_value": 1.5}
     for table, want in (({}, (150, 250, 166, 966, 300, 480)),
@@ -118,13 +110,13 @@ def test_the_weights_price_what_a_card_brings():
         a, b = g.seats
         got = [twin(Po.boost_score)(C, 0, Po.OPT_HAND, card(n), 0, 0)
                for n in ("Sage", "Scout", "Warlord", "Shield Bearer")]
-        ref = [boost_worth(g, a, g.cards[card(n)]) for n in ("Sage", "Scout", "Warlord",
-                                                              "Shield Bearer")]
+        ref = [g.player(a).card_score(g.cards[card(n)]) for n in ("Sage", "Scout", "Warlord",
+                                                                 "Shield Bearer")]
         insight = card("Insight")
         got.append(twin(Po.boost_score)(C, 0, Po.OPT_HAND, insight, K.DRAW, 2))
-        ref.append(maneuver_worth(g, a, K.DRAW, 2, 1))
+        ref.append(g.player(a).boost_score(Option(True, 0, g.cards[insight])))
         got.append(twin(Po.strike_score)(C, 1, card("Mind Fog")))
-        ref.append(strike_worth(g, b, g.cards[card("Mind Fog")]))
+        ref.append(g.player(b).strike_score(g.cards[card("Mind Fog")]))
         assert tuple(got) == tuple(ref) == want
 
 
@@ -145,3 +137,19 @@ def test_engines_agree_at_changed_weights_and_habits():
     assert k.same_as(reference_batch(m, 60, 9, 0, 10))
     m = replace(m, policies=(BASE.policies[0], vec), policy_names=("careful", "moved"))
     assert run_batch(m, 60, 9, 0, 10).same_as(reference_batch(m, 60, 9, 0, 10))
+
+
+@pytest.mark.parametrize("tie, might_1", [("none", -1), ("intelligence", -1), ("defender", 100)])
+def test_might_is_played_only_to_win(tie, might_1):
+    """Hired Blade (str 3) defends against Goblin (str 4) and loses. Might 2 makes it win
+    (5 > 4): 100 under every combat_tie. Might 1 only ties (4 = 4): under none nobody wins
+    and under intelligence the Goblin still does (0 = 0, the striker), so careful keeps it
+    (-1); under defender the tie is the defender's, so Might 1 turns the loss (100)."""
+    C, g = build(party=(("Hired Blade", 0),), strikers=(("Goblin", 0, 0),),
+                 rules={"combat_tie": tie})
+    C[3][S.C_STRIKER], C[3][S.C_DEF] = 0, 0
+    g.combat = (g.strikers[0], g.seats[0].party[0])
+    player = g.player(g.seats[0])
+    for n, want in ((1, might_1), (2, 100)):
+        assert twin(Ef.maneuver_score)(C, 0, K.MIGHT, n) == want
+        assert player.maneuver_score(K.MIGHT, n) == want

@@ -27,7 +27,7 @@ def ctx(rules=None, policy="careful"):
         m = with_rules(m, rules)
     T, R, M, D, _ = m.arrays()
     P, G, X, KY, OP = E.new_work(T.shape[0])
-    E.reset.py_func(P, G, X)
+    twin(E.reset)(P, G, X)
     G[S.QUEST], G[S.C_STRIKER], G[S.C_DEF] = -1, -1, -2
     cs = np.zeros((2, T.shape[0], S.N_CARD_STATS), np.int64)
     L = np.zeros((500, S.LOG_COLS), np.int32)
@@ -35,7 +35,7 @@ def ctx(rules=None, policy="careful"):
     for p in range(2):
         P[p, S.PC], P[p, S.LOC] = D[p, E.D_PC], -1
         for j in (E.D_CH1, E.D_CH2):
-            Ru.push.py_func(P, p, S.CHARS, S.CHAR_N, D[p, j])
+            twin(Ru.push)(P, p, S.CHARS, S.CHAR_N, D[p, j])
     return m, C
 
 
@@ -80,29 +80,40 @@ def test_intelligence_breaks_a_strength_tie():
     assert twin(Ru.combat_winner)(C, k, -1, 0, 0) == 1
 
 
-def test_combat_grid_matches_the_exact_rule():
-    for tie in ("intelligence", "striker", "defender", "none"):
-        _, C = ctx({"combat_tie": tie})
-        T = C[0]
-        k = add_striker(C, "Troll")
-        for s in range(3, 10):
-            T[card("Troll"), K.C_STR] = s
-            for i in (0, 2, 5):
-                T[card("Troll"), K.C_INT] = i
-                w, _ = combat_outcome(7, s, 2, i, tie)
-                assert twin(Ru.combat_winner)(C, k, -1, 0, 0) == w
+# The combat rule, written out: the Orc PC defends at strength 7, intelligence 2, against a
+# striker of strength 3..9 and intelligence 0, 2 or 5. Higher strength wins; at equal
+# strength combat_tie decides: intelligence (higher wins, still equal the striker),
+# striker, defender or none. 1 the defender wins, -1 the striker, 0 nobody.
+GRID_TIES = {"intelligence": {0: 1, 2: -1, 5: -1}, "striker": {0: -1, 2: -1, 5: -1},
+             "defender": {0: 1, 2: 1, 5: 1}, "none": {0: 0, 2: 0, 5: 0}}
+GRID_STRENGTHS = {3: 1, 4: 1, 5: 1, 6: 1, 8: -1, 9: -1}
 
 
-def test_loser_takes_one_wound_plus_damage_and_an_npc_dies_with_its_gear():
-    _, C = ctx()
-    P, G = C[2], C[3]
-    add_party(C, 0, "Orc Grunt")  # strength 3, toughness 1
-    P[0, S.ATT], P[0, S.ATT_ON], P[0, S.ATT_N] = card("Sharp Blade"), 0, 1
-    k = add_striker(C, "Troll")  # strength 6, Damage 1
-    twin(Tu.combat)(C, k, 0)
-    assert P[0, S.PARTY_N] == 0 and P[0, S.ATT_N] == 0
-    assert P[0, S.DISC_N] == 2 and P[0, S.PARTY_WOUNDS_ALL] == 2
-    assert G[S.SSTATE + k] == 1  # fought, survives
+@pytest.mark.parametrize("tie", list(GRID_TIES))
+def test_combat_grid_matches_the_exact_rule(tie):
+    """Every strength and intelligence of the grid, in the kernel's rule, the reference
+    engine's and the exact module's, against the table above; the loser takes 1 wound
+    plus the winner's Damage."""
+    import copy
+
+    from sim.encounter.reference_state import Striker
+
+    from .test_encounter_decisions import build
+
+    for s in range(3, 10):
+        for i in (0, 2, 5):
+            want = GRID_TIES[tie][i] if s == 7 else GRID_STRENGTHS[s]
+            C, g = build(rules={"combat_tie": tie})
+            T = C[0].copy()
+            T[card("Troll"), K.C_STR], T[card("Troll"), K.C_INT] = s, i
+            C[3][S.SCARD], C[3][S.S_N] = card("Troll"), 1
+            assert twin(Ru.combat_winner)((T, *C[1:]), 0, -1, 0, 0) == want, (tie, s, i)
+            troll = copy.copy(g.cards[card("Troll")])
+            troll.stats = {**troll.stats, "str": s, "int": i}
+            assert g.combat_result(Striker(troll), g.seats[0].pc, 0, 0) == want
+            assert combat_outcome(7, s, 2, i, tie) == (want, 0 if want == 0 else 1)
+            # Damage 2 on the defender, 1 on the striker: the loser takes 1 + the winner's.
+            assert combat_outcome(7, s, 2, i, tie, 2, 1) == (want, {1: 3, -1: 2, 0: 0}[want])
 
 
 def test_ward_prevents_wounds_and_a_killed_pc_loses():
@@ -167,7 +178,7 @@ def test_revive_returns_an_npc_of_cost_at_most_n():
     _, C = ctx()
     P = C[2]
     for name in ("Orc Berserker", "Goblin"):  # a party NPC (cost 3) and a strike NPC
-        Ru.discard.py_func(P, 0, card(name))
+        twin(Ru.discard)(P, 0, card(name))
     twin(Ef.resolve)(C, 0, K.REVIVE, 2, -1)
     assert P[0, S.PARTY_N] == 0
     twin(Ef.resolve)(C, 0, K.REVIVE, 3, -1)
@@ -188,7 +199,7 @@ def test_loot_play_and_unique_loot_goes_under():
     _, C = ctx()
     P = C[2]
     for name in ("Vorpal Blade", "Vorpal Blade", "Iron Sword"):
-        Ru.loot_bottom.py_func(P, 0, card(name))
+        twin(Ru.loot_bottom)(P, 0, card(name))
     twin(Tu.reveal_loot)(C, 0, 2)
     assert P[0, S.LOOTS_N] == 1 and P[0, S.LOOTS] == card("Vorpal Blade")
     # The second (unique) Vorpal Blade could not be played: under the loot deck.
@@ -221,7 +232,7 @@ def test_reaching_points_to_win_wins_before_the_reward_and_the_loot(points, over
     _, C = ctx()
     P, G = C[2], C[3]
     for name in ("Iron Sword", "Great Axe"):
-        Ru.loot_bottom.py_func(P, 0, card(name))
+        twin(Ru.loot_bottom)(P, 0, card(name))
     # Survey the Rings: PLACE 3, 4 points, 1 loot, reward Heal 1.
     P[0, S.LOC], P[0, S.POINTS], P[0, S.PC_WOUNDS] = card("Rings of Saturn"), points, 1
     G[S.QUEST] = card("Survey the Rings")
@@ -234,9 +245,9 @@ def test_reaching_points_to_win_wins_before_the_reward_and_the_loot(points, over
 def test_paid_loot_is_paid_in_the_cost_currency(currency, hand_left, threat):
     _, C = ctx({"play_loot": "paid", "cost_currency": currency})
     P = C[2]
-    Ru.loot_bottom.py_func(P, 0, card("Iron Sword"))  # cost 1
+    twin(Ru.loot_bottom)(P, 0, card("Iron Sword"))  # cost 1
     for name in ("Blank", "Squire"):
-        Ru.push.py_func(P, 0, S.HAND, S.HAND_N, card(name))
+        twin(Ru.push)(P, 0, S.HAND, S.HAND_N, card(name))
     twin(Tu.reveal_loot)(C, 0, 1)
     assert P[0, S.LOOTS_N] == 1 and P[0, S.HAND_N] == hand_left and P[0, S.THREAT] == threat
     if currency == "discard":  # the Blank goes, the Squire stays

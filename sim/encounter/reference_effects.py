@@ -3,21 +3,23 @@
 from __future__ import annotations
 
 from sim.encounter import codes as K
-from sim.encounter import reference_policy as policy
 from sim.encounter import state as S
-from sim.encounter.reference_state import GONE, Card, Match, Seat
+from sim.encounter.reference_policy import Player
+from sim.encounter.reference_state import GONE, WAITING, Card, Match, Seat
 
 MAX_ACTIONS = 256  # a step ends after this many plays or passes (the kernel's bound too)
 MAX_JUDGED = 64  # "other" cards judged at a turn's end
 
 
 class Option:
-    """A maneuver or boost play on offer: a card in hand, or an ability (slot) in play."""
+    """A maneuver or boost play on offer: a card in hand (kind "card": a boost card,
+    "instant"), or an ability (kind "ability", where: its keyword slot) in play."""
 
-    __slots__ = ("from_hand", "where", "card")
+    __slots__ = ("from_hand", "where", "card", "kind")
 
-    def __init__(self, from_hand: bool, where: int, card: Card):
+    def __init__(self, from_hand: bool, where: int, card: Card, kind: str = ""):
         self.from_hand, self.where, self.card = from_hand, where, card
+        self.kind = kind or ("instant" if from_hand else "ability")
 
     @property
     def keyword(self) -> tuple[int, int]:
@@ -26,6 +28,10 @@ class Option:
 
 class Effects(Match):
     """What playing a card or using an ability does."""
+
+    def player(self, seat: Seat) -> Player:
+        """The seat's player, which makes every decision the rules leave to it."""
+        return Player(self, seat)
 
     # -- costs -------------------------------------------------------------------------------
     def can_pay(self, seat: Seat, cost: int, from_hand: bool) -> bool:
@@ -45,7 +51,7 @@ class Effects(Match):
             seat.pool -= cost
         elif currency == "discard":
             for _ in range(cost):
-                card = seat.hand.pop(policy.discard_choice(self, seat))
+                card = seat.hand.pop(self.player(seat).discard())
                 seat.discard.append(card)
                 self.say(seat.index, S.EV_DISCARD, card.id, 1)
         elif seat is self.a:
@@ -91,7 +97,7 @@ class Effects(Match):
         elif card.nature == K.BULWARK:
             seat.bulwark.append(card)
         else:
-            seat.gear.append((card, policy.gear_target(self, seat)))
+            seat.gear.append((card, self.player(seat).gear()))
         self.played(seat, card, True)
 
     # -- keywords ------------------------------------------------------------------------------
@@ -102,50 +108,64 @@ class Effects(Match):
         if kw == K.MIGHT:
             self.might[0 if mine else 1] += arg
         elif kw == K.WARD:
-            who = policy.ward_target(self, seat)
+            who = self.player(seat).ward(self.striker_options())
             if who is not None:
                 who.ward += arg
         elif kw == K.HEAL:
-            ch = policy.heal_target(self, seat)
+            ch = self.player(seat).heal()
             if ch is not None:
                 self.say(seat.index, S.EV_HEAL, ch.card.id, self.heal(ch, arg))
         elif kw == K.DRAW:
             for _ in range(arg):
                 self.draw(seat)
         elif kw == K.REVIVE:
-            i = policy.revive_target(self, seat, arg)
-            if i >= 0:
+            i = self.player(seat).revive(self.revive_options(seat, arg))
+            if i is not None:
                 card = seat.discard.pop(i)
                 self.enter_npc(seat, card)
                 self.say(seat.index, S.EV_REVIVE, card.id)
         elif kw == K.CANCEL:
-            s = policy.cancel_target(self, seat, arg) if mine else None
+            s = self.player(seat).cancel(self.cancel_options(arg)) if mine else None
             if s is not None:
                 s.state = GONE
                 self.b.discard.append(s.card)
                 self.say(seat.index, S.EV_CANCEL, s.card.id)
         elif kw == K.WOUND:
             if mine:
-                s = policy.striker_target(self, seat, arg)
+                s = self.player(seat).wound_striker(self.striker_options(), arg)
                 if s is not None:
                     self.wound_striker(s, arg)
             else:
-                self.wound(self.a, policy.party_target(self, seat, self.a), arg)
+                self.wound(self.a, self.player(seat).wound_party(self.a), arg)
         elif kw == K.HEX:
             self.hex += arg
         elif kw == K.AMBUSH:
             self.ambush += arg
+
+    def cancel_options(self, arg: int) -> list:
+        """Strikers a Cancel n may discard: still to fight, strike cost <= n."""
+        return [s for s in self.strikers if s.state == WAITING and s.card.cost <= arg]
+
+    def striker_options(self) -> list:
+        """Strikers the active player's Wound (or the other's Ward) may reach: not gone."""
+        return [s for s in self.strikers if s.state != GONE]
+
+    def revive_options(self, seat: Seat, arg: int) -> list[int]:
+        """Discard positions a Revive n may return: party or support NPCs of cost <= n that
+        may enter play."""
+        return [i for i, c in enumerate(seat.discard) if c.kind == K.NPC
+                and c.nature != K.STRIKE and c.cost <= arg and self.unique_ok(seat, c)]
 
     def usable(self, seat: Seat, kw: int, arg: int, step: int) -> bool:
         """Whether a maneuver keyword has anything to act on now."""
         if step == K.S_COMBAT:
             return kw in (K.MIGHT, K.WARD)
         if kw == K.CANCEL:
-            return seat is self.a and len(policy.cancel_options(self, arg)) > 0
+            return seat is self.a and len(self.cancel_options(arg)) > 0
         if kw == K.WOUND:
-            return seat is not self.a or len(policy.striker_options(self)) > 0
+            return seat is not self.a or len(self.striker_options()) > 0
         if kw == K.REVIVE:
-            return len(policy.revive_options(self, seat, arg)) > 0
+            return len(self.revive_options(seat, arg)) > 0
         return kw in (K.HEAL, K.DRAW)
 
     # -- maneuvers -----------------------------------------------------------------------------
@@ -192,12 +212,10 @@ class Effects(Match):
         for _ in range(MAX_ACTIONS):
             if passes >= 2 or self.over:
                 break
-            options = self.maneuvers(seat, step)
-            scores = [policy.window_worth(self, seat, *o.keyword) for o in options]
-            k = policy.pick(self, seat, scores)
-            if k < 0:
+            o = self.player(seat).maneuver(self.maneuvers(seat, step))
+            if o is None:
                 passes += 1
             else:
                 passes = 0
-                self.use(seat, options[k])
+                self.use(seat, o)
             seat = self.other(seat)

@@ -4,15 +4,15 @@ the encounter-mode turn of the exact check, and a whole match."""
 from __future__ import annotations
 
 from sim.encounter import codes as K
-from sim.encounter import reference_policy as policy
 from sim.encounter import state as S
-from sim.encounter.reference_effects import MAX_ACTIONS, Effects
+from sim.encounter.reference_effects import MAX_ACTIONS, Effects, Option
 from sim.encounter.reference_state import (
     DICE,
     FOUGHT,
     GONE,
     LOOT,
     SHUFFLE,
+    WAITING,
     Character,
     Seat,
     Striker,
@@ -45,7 +45,7 @@ class Encounter(Effects):
             self.shuffle(seat, seat.deck, SHUFFLE)
             self.shuffle(seat, seat.loot, LOOT)
             self.draw_opening_hand(seat)
-            while seat.mulligans < self.rules["mulligans"] and policy.wants_mulligan(self, seat):
+            while seat.mulligans < self.rules["mulligans"] and self.player(seat).mulligan():
                 seat.mulligans += 1
                 self.say(p, S.EV_MULLIGAN, -1, seat.mulligans)
                 seat.deck.extend(reversed(seat.hand))
@@ -58,7 +58,7 @@ class Encounter(Effects):
             chooser = 0 if wits[0] > wits[1] else 1
         else:
             chooser = self.rand(DICE, 0, 2)
-        self.first = self.active = policy.choose_first(self, self.seats[chooser])
+        self.first = self.active = self.player(self.seats[chooser]).goes_first()
         self.say(chooser, S.EV_FIRST, -1, self.first, wits[0] * 100 + wits[1])
 
     def draw_opening_hand(self, seat: Seat):
@@ -115,7 +115,7 @@ class Encounter(Effects):
         self.start_step()
         self.window(K.S_DRAW)
         while len(a.hand) > size:
-            card = a.hand.pop(policy.discard_choice(self, a))
+            card = a.hand.pop(self.player(a).discard())
             a.discard.append(card)
             self.say(a.index, S.EV_DISCARD, card.id)
         while len(a.hand) < size and not self.over:
@@ -133,18 +133,15 @@ class Encounter(Effects):
         for _ in range(MAX_ACTIONS):
             if self.over:
                 return
-            plays = [i for i, c in enumerate(a.hand) if self.boost_playable(a, c)]
-            scores = [policy.boost_worth(self, a, a.hand[i]) for i in plays]
-            options = self.maneuvers(a, K.S_BOOST)
-            scores += [policy.maneuver_worth(self, a, *o.keyword, o.card.cost if o.from_hand
-                                             else 0) for o in options]
-            k = policy.pick(self, a, scores)
-            if k < 0:
+            plays = [Option(True, i, c, "card") for i, c in enumerate(a.hand)
+                     if self.boost_playable(a, c)]
+            o = self.player(a).boost(plays + self.maneuvers(a, K.S_BOOST))
+            if o is None:
                 return
-            if k < len(plays):
-                self.play_boost_card(a, plays[k])
+            if o.kind == "card":
+                self.play_boost_card(a, o.where)
             else:
-                self.use(a, options[k - len(plays)])
+                self.use(a, o)
 
     # -- 3. quest --------------------------------------------------------------------------
     def strike_budget(self, quest) -> int:
@@ -161,8 +158,9 @@ class Encounter(Effects):
         when A plays no quest."""
         a, b = self.a, self.b
         self.start_step()
-        i = policy.quest_choice(self, a, self.rules["quest_mandatory"])
-        if i < 0:
+        playable = [i for i, c in enumerate(a.hand) if c.kind == K.QUEST and self.race_ok(a, c)]
+        i = self.player(a).quest(playable, self.rules["quest_mandatory"])
+        if i is None:
             return False
         q = self.quest = a.hand.pop(i)
         a.quests_attempted += 1
@@ -174,10 +172,10 @@ class Encounter(Effects):
             strikes = [i for i, c in enumerate(b.hand)
                        if c.is_strike() and c.cost <= self.budget and self.race_ok(b, c)
                        and self.unique_ok(b, c)]
-            k = policy.pick(self, b, [policy.strike_worth(self, b, b.hand[i]) for i in strikes])
-            if k < 0:
+            i = self.player(b).strike(strikes)
+            if i is None:
                 break
-            if self.play_strike(b.hand.pop(strikes[k])):
+            if self.play_strike(b.hand.pop(i)):
                 return True
         b.sent = len(self.strikers)
         if self.rules["cost_currency"] != "twilight":
@@ -209,13 +207,14 @@ class Encounter(Effects):
         for _ in range(len(self.strikers)):
             if self.over:
                 return
-            striker = policy.striker_choice(self, self.b)
+            waiting = [s for s in self.strikers if s.state == WAITING]
+            striker = self.player(self.b).striker(waiting)
             if striker is None:
                 return
             # The PC may always defend; a party NPC unless it has defended (defend_limit).
             options = [ch for ch in a.party
                        if self.rules["defend_limit"] == "any" or not ch.defended]
-            defender = policy.defender_choice(self, a, striker, [*options, a.pc])
+            defender = self.player(a).defender(striker, [*options, a.pc])
             defender.defended = True
             self.fight(striker, defender)
 
@@ -295,7 +294,7 @@ class Encounter(Effects):
         for c in revealed:
             cost = c.cost if self.rules["play_loot"] == "paid" else 0
             if (c.kind == K.LOOT and self.unique_ok(a, c) and self.can_pay(a, cost, False)
-                    and policy.takes_loot(self, a)):
+                    and self.player(a).takes_loot()):
                 self.pay(a, cost)
                 a.loot_in_play.append(c)
                 self.note(a.index, c, S.ST_PLAYED)
