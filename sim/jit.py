@@ -164,7 +164,10 @@ def njit(fn=None, **kwargs):
 
     def decorate(f):
         inline = {"forceinline": True} if "forceinline" not in options and _inlined(f) else {}
-        return numba.njit(cache=_cache_for(f.__module__), **options, **inline)(f)
+        compiled = numba.njit(cache=_cache_for(f.__module__), **options, **inline)(f)
+        if compiled is f:  # NUMBA_DISABLE_JIT=1: the plain function stands for its own twin
+            f.py_func = f
+        return compiled
 
     return decorate if fn is None else decorate(fn)
 
@@ -186,6 +189,6 @@ def _twin(dispatcher, subs):
     env.update(subs)
     for name in py.__code__.co_names:
         value = env.get(name)
-        if isinstance(value, numba.core.registry.CPUDispatcher):
+        if hasattr(value, "py_func"):  # a compiled function (or, with the JIT off, its source)
             env[name] = _twin(value, subs)
     return types.FunctionType(py.__code__, env, py.__name__, py.__defaults__, py.__closure__)
