@@ -63,6 +63,30 @@ def test_kernel_equals_reference_under_other_rules():
     assert_same(run_batch(m, 30, seed=3, n_log=30), reference_batch(m, 30, seed=3, n_log=30))
 
 
+# The defaults docs/rules.md gives for each rule option, written from its text.
+DOCUMENTED = {
+    "escalation": [6, 8, 10, 12, 14, 16, 18, 20], "crit_target": 20,
+    "serve_miss": "receiver_scores", "deck_out": "forfeit_on_empty_draw", "points_to_win": 11,
+    "win_by": 1, "hand_limit": 7, "opening_hand": 7, "mulligans": 1, "untap_steps": 1,
+    "recycle_ratio": 2, "match_games": 1, "tie_rule": "hitter", "boosts_per_shot": 60,
+    "boost_default_shot": False, "rally_mode": False, "arsenal_a": [], "arsenal_b": [],
+}  # fmt: skip
+
+
+def test_the_folder_plays_the_documented_rules():
+    """The folder's rules.toml holds the documented defaults, and a game under them ends
+    when a player reaches 11 points (win by 1): the winner has exactly 11, the loser 10 or
+    fewer."""
+    m = load_matchup(FOLDER, "us-red-tide", "ussr-red-tide", "random", "greedy")
+    assert dict(m.rules.values) == DOCUMENTED
+    rec = run_batch(m, 8, seed=2)
+    done = rec.matches_frame().query("end == 0")
+    assert len(done) >= 6
+    won = np.where(done.winner == 0, done.score_a, done.score_b)
+    lost = np.where(done.winner == 0, done.score_b, done.score_a)
+    assert (won == 11).all() and (lost <= 10).all()
+
+
 # One variant of every rule option, with the setting it is compared to where the default
 # cannot show it (deck-out needs long games to reach the bottom of the bag; the arsenals act
 # in rally mode only; win by two needs a tie at the winning score, short games make them
