@@ -8,14 +8,14 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sim.paintline import keywords as K
-from sim.paintline import policy as Pol
 from sim.paintline import pool as T
 from sim.paintline import schema as Rec
 from sim.paintline.batch import Matchup
+from sim.paintline.reference_players import Player
 from sim.paintline.reference_shots import SEATS, ShotRules
 from sim.paintline.reference_turn import Forfeit, InPlay, TurnRules
 from sim.records import BatchRecords
-from sim.rng import DICE, N_STREAMS, SHUFFLE, py_below, py_stream_key
+from sim.rng import DICE, N_STREAMS, POLICY, SHUFFLE, py_below, py_stream_key
 
 UNLIMITED_STAMINA = 999  # rally mode
 TYPES = ("Default", "Lob", "Spin", "Drive")
@@ -49,10 +49,11 @@ class ReferenceGame(ShotRules, TurnRules):
         self.rules = r
         self.rally_mode = bool(r["rally_mode"])
         self.ladder = list(r["escalation"])
-        self.policies = matchup.policies
-        self.keys = np.array([py_stream_key(seed, match_index, s) for s in range(N_STREAMS)],
-                             dtype=np.uint64)
-        self.counters = np.zeros(N_STREAMS, dtype=np.int64)
+        self.keys = [py_stream_key(seed, match_index, s) for s in range(N_STREAMS)]
+        self.counters = [0] * N_STREAMS
+        self.players = [Player(matchup.policies[seat], self.cards,
+                               lambda n, seat=seat: self.random_below(seat, POLICY, n))
+                        for seat in range(2)]
         self.seats = [Seat(), Seat()]
         self.text: list[str] = []
         self.shot_rows: list[list[int]] = []
@@ -76,7 +77,7 @@ class ReferenceGame(ShotRules, TurnRules):
 
     def random_below(self, seat: int, purpose: int, n: int) -> int:
         s = purpose * 2 + seat
-        v = py_below(int(self.keys[s]), int(self.counters[s]), n)
+        v = py_below(self.keys[s], self.counters[s], n)
         self.counters[s] += 1
         return v
 
@@ -150,10 +151,9 @@ class ReferenceGame(ShotRules, TurnRules):
                 self.say(f"{SEATS[seat]} starts every rally with "
                          f"{self.cards_text(self.m.arsenals[seat])}")
         for seat, s in enumerate(self.seats):
-            prm = self.policies[seat]
             for _ in range(0 if self.rally_mode else self.rules["mulligans"]):
                 stamina = sum(self.col(c, T.C_KIND) == T.STAMINA for c in s.hand)
-                if not Pol.choose_mulligan(prm, stamina, self.keys, self.counters, seat):
+                if not self.players[seat].mulligan(stamina):
                     break
                 self.say(f"{SEATS[seat]} mulligans {self.cards_text(s.hand)}")
                 s.bag = s.hand[::-1] + s.bag

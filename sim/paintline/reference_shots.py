@@ -5,10 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
 from sim.paintline import keywords as K
-from sim.paintline import policy as Pol
 from sim.paintline import pool as T
 
 SEATS = ("A", "B")
@@ -34,7 +31,7 @@ class Shot:
 class ShotRules:
     """Shot rules of the reference game (a mixin of ReferenceGame, whose state it reads:
     cards, rules, ladder, step, after_crit, is_serve, incoming_type, incoming_penalty,
-    mute_cost, seats and policies)."""
+    mute_cost, seats and players)."""
 
     def beats(self, shot_type: int, incoming: int) -> bool:
         if shot_type == T.NO_TYPE:
@@ -99,16 +96,6 @@ class ShotRules:
     def lands(roll: int, bonus: int, need: int, crit_from: int) -> bool:
         return roll != 1 and (roll >= crit_from or roll + bonus >= need)
 
-    def worths(self, seat: int) -> np.ndarray:
-        s = self.seats[seat]
-        out = np.zeros(max(len(s.hand), 1))
-        Pol.hand_worths(self.policies[seat], self.cards, np.array(s.hand, dtype=np.int32),
-                        len(s.hand), self.stamina_in_play(s), out)
-        return out
-
-    def worth(self, seat: int, card: int) -> float:
-        return Pol.card_worth(self.policies[seat], self.cards, card, False)
-
     def is_boost(self, card: int) -> bool:
         return self.col(card, T.C_KIND) == T.ENHANCEMENT and self.ability(card, K.ATTACH) < 0
 
@@ -169,8 +156,7 @@ class ShotRules:
         if card < 0 and not self.rules["boost_default_shot"]:
             return
         while len(s.boosts) < self.rules["boosts_per_shot"]:
-            now = self.shot(card, adv, attached, s.boosts)
-            base = Pol.hit_score(self.policies[seat], np.array([self.features(now, 0)]), 0)
+            now = self.features(self.shot(card, adv, attached, s.boosts), 0)
             cands, feats = [], []
             for i in self.distinct(s.hand):
                 e = s.hand[i]
@@ -180,10 +166,8 @@ class ShotRules:
                 cands.append(i)
                 feats.append(self.features(self.shot(card, adv, attached, [*s.boosts, e]),
                                            cost))
-            arr = np.array(feats or [[0.0] * Pol.N_FEATURES])
-            b = Pol.choose_boost(self.policies[seat], arr, len(cands), base, self.keys,
-                                 self.counters, seat)
-            if b < 0:
+            b = self.players[seat].boost(now, feats)
+            if b is None:
                 return
             e = s.hand.pop(cands[b])
             s.ready_stamina -= self.col(e, T.C_COST)

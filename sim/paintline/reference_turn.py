@@ -6,11 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
 from sim.paintline import keywords as K
-from sim.paintline import order as Ord
-from sim.paintline import policy as Pol
 from sim.paintline import pool as T
 from sim.paintline import schema as Rec
 from sim.paintline.reference_shots import SEATS
@@ -36,39 +32,34 @@ class TurnRules:
     """Turn rules of the reference game (a mixin of ReferenceGame, whose state, streams,
     log and shot rules it uses)."""
 
-    def tapped_choices(self, seat: int, skip: int) -> tuple[list[int], np.ndarray]:
-        """Distinct tapped table cards but skip, with what one untap step is worth."""
+    def tapped_choices(self, seat: int, skip: int) -> tuple[list[int], list[tuple[int, int]]]:
+        """Distinct tapped table cards but skip: their slots, and each as (card, tap)."""
         s = self.seats[seat]
         slots, keys = [], []
         for i, c in enumerate(s.table):
             if i != skip and c.tap > 0 and (c.card, c.tap, c.attached) not in keys:
                 keys.append((c.card, c.tap, c.attached))
                 slots.append(i)
-        w = [Pol.untap_worth(self.policies[seat], self.cards, s.table[i].card, s.table[i].tap)
-             for i in slots]
-        return slots, np.array(w or [0.0])
+        return slots, [(s.table[i].card, s.table[i].tap) for i in slots]
 
     def recycle(self, seat: int) -> None:
         """Discard ratio*k cards of hand and play (the policy's choice), draw up to k."""
         s = self.seats[seat]
-        prm = self.policies[seat]
+        player = self.players[seat]
         who = SEATS[seat]
         units = ([("hand", i) for i in range(len(s.hand))]
                  + [("table", i) for i in range(len(s.table))]
                  + [("plant", i) for i in range(len(s.power_plant))])
-        w = list(self.worths(seat)[: len(s.hand)])
-        w += [Pol.play_worth(prm, self.cards, c.card, c.attached) for c in s.table]
-        w += [Pol.power_plant_worth(prm, i) for i in range(len(s.power_plant))]
         ratio = self.rules["recycle_ratio"]
-        chosen = np.zeros(3 * 64, dtype=np.int64)
         left = self.cards_left(seat)
-        k = Pol.choose_recycle(prm, np.array(w or [0.0]), len(units), len(s.hand), left,
-                               ratio, self.keys, self.counters, seat, chosen)
+        chosen = player.recycle(s.hand, [(c.card, c.attached) for c in s.table],
+                                len(s.power_plant), left, ratio)
+        k = len(chosen) // ratio
         if k == 0:
             return
         safe = left - (1 if self.rules["deck_out"] == "forfeit_when_empty" and left else 0)
-        draws = Pol.choose_recycle_draws(prm, k, safe, self.keys, self.counters, seat)
-        gone = sorted((units[int(x)] for x in chosen[: k * ratio]),
+        draws = player.recycle_draws(k, safe)
+        gone = sorted((units[x] for x in chosen),
                       key=lambda u: ("hand", "table", "plant").index(u[0]) * 1000 + u[1],
                       reverse=True)
         names = [self.names[{"hand": lambda i: s.hand[i], "table": lambda i: s.table[i].card,
@@ -110,11 +101,9 @@ class TurnRules:
         enhancements, spare cards onto the table. Returns the hit's card, value set, slot
         (-1 for the Default Shot) and the stamina paid to hit a card in the Arsenal."""
         s = self.seats[seat]
-        prm = self.policies[seat]
         who = SEATS[seat]
         options = self.legal_hits(seat)
-        feats = np.array([f for _, f in options])
-        o = Pol.choose_hit(prm, feats, len(options), self.keys, self.counters, seat)
+        o = self.players[seat].hit([f for _, f in options])
         (src, where, card, adv, epos, enh), _ = options[o]
         if enh >= 0:
             s.hand.pop(epos)
@@ -147,8 +136,7 @@ class TurnRules:
 
     def take_turn(self, seat: int) -> bool:
         s = self.seats[seat]
-        prm = self.policies[seat]
-        keys, ctr = self.keys, self.counters
+        player = self.players[seat]
         who = SEATS[seat]
         self.turns += 1
         self.say(f"-- turn {self.turns}: {who} to hit ({'serve' if self.is_serve else 'return'})")
@@ -157,21 +145,21 @@ class TurnRules:
         self.draw_card(seat)
         # 2-6. Untap, recycle, Stamina, play cards: each once, in the policy's order.
         card, adv, slot, reserve = -1, 0, -1, 0
-        for action in Ord.PERMS[Pol.choose_order(prm, keys, ctr, seat)]:
-            if action == Ord.UNTAP:
+        for action in player.order():
+            if action == "untap":
                 for _ in range(self.rules["untap_steps"]):
-                    slots, w = self.tapped_choices(seat, -1)
-                    j = Pol.choose_untap(prm, w, len(slots), keys, ctr, seat)
-                    if j >= 0:
+                    slots, tapped = self.tapped_choices(seat, -1)
+                    j = player.untap(tapped)
+                    if j is not None:
                         s.table[slots[j]].tap -= 1
                         self.say(f"{who} untaps {self.names[s.table[slots[j]].card]} one step")
-            elif action == Ord.RECYCLE:
+            elif action == "recycle":
                 if not self.rally_mode:  # rally mode has no bag
                     slot = self.recycle_keeping(seat, slot, reserve)
-            elif action == Ord.STAMINA:
+            elif action == "stamina":
                 pos = next((i for i, c in enumerate(s.hand)
                             if self.col(c, T.C_KIND) == T.STAMINA), -1)
-                if pos >= 0 and Pol.choose_stamina(prm, len(s.power_plant), keys, ctr, seat):
+                if pos >= 0 and player.put_stamina(len(s.power_plant)):
                     c = s.hand.pop(pos)
                     self.stat(seat, c, "played")
                     s.power_plant.append(c)
@@ -195,7 +183,7 @@ class TurnRules:
         saved = 0
         at_stake = 0 if self.is_serve and self.rules["serve_miss"] == "replay" else 1
         if (not landed and self.ability(s.coach, K.REROLL) >= 0 and s.coach_uses > 0
-                and Pol.choose_reroll(prm, at_stake, keys, ctr, seat)):
+                and player.reroll(at_stake == 1)):
             s.coach_uses -= 1
             self.say(f"{who} misses with {roll}; {self.names[s.coach]} rerolls")
             roll = self.roll_the_ball(seat)
@@ -240,10 +228,7 @@ class TurnRules:
         # 9. Discard down to the hand limit.
         extra = len(s.hand) - self.rules["hand_limit"]
         if extra > 0:
-            chosen = np.zeros(64, dtype=np.int64)
-            Pol.choose_discards(prm, self.worths(seat), len(s.hand), extra, keys, ctr, seat,
-                                chosen)
-            gone = sorted(int(x) for x in chosen[:extra])
+            gone = sorted(player.discards(s.hand, self.stamina_in_play(s), extra))
             self.say(f"{who} discards {self.cards_text([s.hand[i] for i in gone])}")
             for i in reversed(gone):
                 s.discard.append(s.hand.pop(i))
@@ -256,7 +241,7 @@ class TurnRules:
         policy's choice, one distinct option at a time."""
         s = self.seats[seat]
         while True:
-            cands, w = [], []
+            cands, pairs = [], []
             for i in self.distinct(s.hand):
                 c = s.hand[i]
                 kind = self.col(c, T.C_KIND)
@@ -264,17 +249,16 @@ class TurnRules:
                     continue
                 if kind in (T.BASIC_SHOT, T.TRICK_SHOT):
                     cands.append((i, -1))
-                    w.append(self.worth(seat, c))
+                    pairs.append((c, -1))
                 elif kind == T.ENHANCEMENT and self.ability(c, K.ATTACH) >= 0:
                     free = []
                     for j, t in enumerate(s.table):
                         if t.attached < 0 and (t.card, t.tap) not in free:
                             free.append((t.card, t.tap))
                             cands.append((i, j))
-                            w.append(self.worth(seat, c) + 0.001 * self.worth(seat, t.card))
-            j = Pol.choose_play(self.policies[seat], np.array(w or [0.0]), len(cands),
-                                self.keys, self.counters, seat)
-            if j < 0:
+                            pairs.append((c, t.card))
+            j = self.players[seat].play(pairs)
+            if j is None:
                 return
             i, target = cands[j]
             c = s.hand.pop(i)
@@ -298,9 +282,8 @@ class TurnRules:
                     self.draw_card(seat)
             elif code == K.READY:
                 for _ in range(arg):
-                    slots, w = self.tapped_choices(seat, slot)
+                    slots, tapped = self.tapped_choices(seat, slot)
                     if not slots:
                         break
-                    j = Pol.choose_ready(self.policies[seat], w, len(slots), self.keys,
-                                         self.counters, seat)
+                    j = self.players[seat].ready(tapped)
                     s.table[slots[j]].tap -= 1

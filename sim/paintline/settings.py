@@ -1,0 +1,94 @@
+"""The settings of policies.toml: their names, defaults and places in the parameter vector
+that both engines' players read, and the loader that checks them."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import numpy as np
+
+from sim.paintline import order as Ord
+from sim.problems import InputError, Problem
+
+# Parameter vector of a policy.
+RANDOM, PLAYS, W_HIT, W_PEN, W_LOOK, W_COST = 0, 1, 2, 3, 4, 5
+STAMINA_CAP, MULL_BELOW, MULL_ABOVE, RECYCLE_ABOVE, BAG_RESERVE, BUILD, ENHANCE = range(6, 13)
+ORDER = 13  # the order of the actions before the hit (sim.paintline.order), -1 random
+N_PARAMS = 14
+
+FIELDS = {
+    "random": (RANDOM, bool, False),
+    "plays_cards": (PLAYS, bool, True),
+    "hit": (W_HIT, float, 0.0),
+    "pen": (W_PEN, float, 0.0),
+    "look": (W_LOOK, float, 0.0),
+    "cost": (W_COST, float, 0.0),
+    "stamina_cap": (STAMINA_CAP, int, 8),
+    "mulligan_below": (MULL_BELOW, int, 2),
+    "mulligan_above": (MULL_ABOVE, int, 5),
+    "recycle_above": (RECYCLE_ABOVE, int, 6),
+    "bag_reserve": (BAG_RESERVE, int, 15),
+    "build": (BUILD, bool, True),
+    "enhance": (ENHANCE, bool, True),
+    "order": (ORDER, str, Ord.DEFAULT),
+}
+
+def load_policies(path: Path | str) -> dict[str, np.ndarray]:
+    """Read policies.toml into {name: parameter vector}; every problem is reported."""
+    path = Path(path)
+    where = str(path)
+    try:
+        data = tomllib.loads(path.read_bytes().decode("utf-8-sig"))
+    except FileNotFoundError:
+        raise InputError([Problem(where, 0, "file not found")]) from None
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
+        raise InputError([Problem(where, 0, f"cannot read: {err}")]) from None
+    lines, key_lines, table_name = {}, {}, ""
+    for i, raw in enumerate(path.read_text(encoding="utf-8-sig").splitlines(), start=1):
+        head = raw.split("#", 1)[0].strip()
+        if head.startswith("[") and head.endswith("]"):
+            table_name = head.strip("[] ")
+            lines[table_name] = i
+        elif "=" in head:
+            key_lines[table_name, head.split("=", 1)[0].strip()] = i
+    problems = []
+    out = {}
+    for name, table in data.items():
+        line = lines.get(name, 0)
+        if not isinstance(table, dict):
+            problems.append(Problem(where, line, f"policy {name!r}: expected a [table]"))
+            continue
+        vec = np.array([d for _, _, d in FIELDS.values()], dtype=np.float64)
+        for key, value in table.items():
+            if key not in FIELDS:
+                problems.append(Problem(where, line, f"policy {name!r}: unknown setting "
+                                        f"{key!r}; known: {', '.join(FIELDS)}"))
+                continue
+            slot, kind, _ = FIELDS[key]
+            if kind is str:
+                try:
+                    vec[slot] = Ord.parse_order(value if isinstance(value, str) else repr(value))
+                except ValueError as err:
+                    problems.append(Problem(where, key_lines.get((name, key), line),
+                                            f"policy {name!r}: {err}"))
+                continue
+            ok = isinstance(value, bool) if kind is bool else (
+                isinstance(value, int | float) and not isinstance(value, bool)
+                and (kind is float or isinstance(value, int)))
+            if not ok:
+                problems.append(Problem(where, line, f"policy {name!r}: {key} must be "
+                                        f"{kind.__name__}, got {value!r}"))
+                continue
+            vec[slot] = float(value)
+        if vec[RANDOM] and "order" not in table:
+            vec[ORDER] = Ord.RANDOM_EACH_TURN
+        weights = vec[[W_HIT, W_PEN, W_LOOK]]
+        if vec[PLAYS] and not vec[RANDOM] and not np.any(weights != 0):
+            problems.append(Problem(where, line, f"policy {name!r}: plays cards but has no "
+                                    "weight (hit, pen or look)"))
+        vec.setflags(write=False)
+        out[name] = vec
+    if problems:
+        raise InputError(problems)
+    return out
