@@ -1,4 +1,5 @@
-"""Payne behind the game contract: the GAME object with its loaders, manifest, experiments."""
+"""Payne behind the game contract: its loaders, manifest and experiments, the parts imported
+"as" themselves included, collected into one Game."""
 
 from __future__ import annotations
 
