@@ -268,6 +268,7 @@ class Game:
       `cardlab lint` (without it, lint tries value_edits and reports dead cards only).
     - compile_seconds: what a first compile of the engine takes on a 2-core machine, said
       while it compiles until this machine has timed one (sim/warmup.py).
+    A game module declares these under their names and builds its Game with `collect`.
     A game's own commands, if any, live in `sim/GAME/commands.py` as `mount(app)`, read
     without importing the game. The compiled code of a game lives in its own package,
     whose sources key its cache.
@@ -293,6 +294,22 @@ class Game:
     tuning: Tuning | None = None
     lint: Lint | None = None
     compile_seconds: float = 60.0  # a first compile on a 2-core machine, until one is timed
+
+    @classmethod
+    def collect(cls, names: dict, **own) -> Game:
+        """The Game of a game module from its names (`globals()`): each part under its
+        field's name (`run_batch`), a table under it in capitals (`SCHEMA`, `SWEEPS`),
+        describe and from_manifest from its MANIFEST (sim.manifests.Manifest); `own` gives
+        the rest (name, title, compile_seconds)."""
+        parts = dict(own)
+        if "MANIFEST" in names:
+            parts |= {"describe": names["MANIFEST"].describe,
+                      "from_manifest": names["MANIFEST"].from_manifest}
+        for f in dataclasses.fields(cls):
+            for key in (f.name, f.name.upper()):
+                if f.name not in parts and key in names:
+                    parts[f.name] = names[key]
+        return cls(**parts)
 
 
 # The registry: game name -> "module:attribute" of its Game, imported on first use so that

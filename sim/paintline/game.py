@@ -1,5 +1,6 @@
 """Paint the Line behind the game contract: loading, manifest round trip, the kernel and its
-reference twin, the validator, designed changes and the exact check, as one Game."""
+reference twin, the validator, designed changes and the exact check; the parts imported
+"as" themselves are the contract's, collected into one Game."""
 
 from __future__ import annotations
 
@@ -9,12 +10,24 @@ from pathlib import Path
 import numpy as np
 
 from sim.game import Game
-from sim.paintline.batch import Matchup, run_batch, with_arsenals
-from sim.paintline.decks import check_paths, validate
-from sim.paintline.edits import SWEEPS, ablations, value_edits, worth
-from sim.paintline.lint import LINT
-from sim.paintline.schema import LENGTH, SCHEMA, TOP_STEP
-from sim.paintline.tuning import TUNING
+from sim.manifests import Manifest, deck_counts
+from sim.paintline.batch import Matchup, with_arsenals
+from sim.paintline.batch import run_batch as run_batch
+from sim.paintline.decks import Deck
+from sim.paintline.decks import check_paths as check_paths
+from sim.paintline.decks import validate as validate
+from sim.paintline.edits import SWEEPS as SWEEPS
+from sim.paintline.edits import ablations as ablations
+from sim.paintline.edits import value_edits as value_edits
+from sim.paintline.edits import worth as worth
+from sim.paintline.lint import LINT as LINT
+from sim.paintline.options import load_rules
+from sim.paintline.order import DEFAULT
+from sim.paintline.policy import N_PARAMS
+from sim.paintline.pool import Pool
+from sim.paintline.schema import LENGTH, TOP_STEP
+from sim.paintline.schema import SCHEMA as SCHEMA
+from sim.paintline.tuning import TUNING as TUNING
 
 
 def load_matchup(folder: Path | str, deck_a: str, deck_b: str, policy_a: str,
@@ -63,60 +76,27 @@ def with_rules(m: Matchup, changes: dict) -> Matchup:
     return with_arsenals(dataclasses.replace(m, rules=m.rules.replace(**changes)))
 
 
-def describe(m: Matchup) -> dict:
-    """The matchup as the manifest records it: enough to rebuild it exactly."""
-    from sim.paintline.pool import C_KIND, KINDS
+def manifest_deck(entry: dict, pool) -> Deck:
+    """A deck back from its manifest entry, its coach and nation read off the card table."""
+    from sim.paintline.pool import C_KIND, C_NATION, COACH, NEUTRAL
 
-    pool = m.pool
-    return {
-        "rules": m.rules.values,
-        "card_pool": {"path": str(pool.path), "sha256": pool.sha256, "ids": list(pool.ids),
-                      "names": list(pool.names),
-                      "kinds": [KINDS[k] for k in pool.table[:, C_KIND]]},
-        "card_table": pool.table.tolist(),
-        "decks": [{"name": d.name, "path": str(d.path),
-                   "cards": [[pool.ids[c], n] for c, n in d.counts]} for d in m.decks],
-        "policies": [{"name": name, "params": vec.tolist()}
-                     for name, vec in zip(m.policy_names, m.policies, strict=True)],
-        "histogram_labels": {TOP_STEP: list(m.rules.values["escalation"])},
-    }
+    counts = deck_counts(entry, pool)
+    coach = next((c for c, _ in counts if pool.table[c, C_KIND] == COACH), -1)
+    nation = max((int(pool.table[c, C_NATION]) for c, _ in counts), default=NEUTRAL)
+    return Deck(Path(entry["path"]), entry["name"], counts, coach, nation)
 
 
-def from_manifest(manifest: dict) -> Matchup:
-    """The exact matchup a run was made with (card values included), whatever the files
-    say now; texts come from the pool file when it still lists the same cards."""
-    from sim.paintline import pool as T
-    from sim.paintline.decks import Deck
-    from sim.paintline.options import load_rules
-    from sim.paintline.order import DEFAULT
-    from sim.paintline.policy import N_PARAMS
+def manifest_params(values: list) -> np.ndarray:
+    """A policy vector; one written before the `order` setting holds fewer values: its runs
+    took the default order."""
+    return np.array([*values, *[DEFAULT] * (N_PARAMS - len(values))], dtype=np.float64)
 
-    cp = manifest["card_pool"]
-    path = Path(cp["path"])
-    ids = tuple(cp["ids"])
-    try:
-        words = T.load_pool(path)
-    except Exception:  # moved or broken since: the manifest alone is enough
-        words = None
-    same = words is not None and words.ids == ids
-    table = np.array(manifest["card_table"], dtype=np.int64)
-    table.setflags(write=False)
-    pool = T.Pool(path, ids, tuple(cp.get("names", ids)),
-                  words.texts if same else ("",) * len(ids), table, cp["sha256"])
-    decks = []
-    for d in manifest["decks"]:
-        counts = tuple((ids.index(c), n) for c, n in d["cards"])
-        coach = next((c for c, _ in counts if table[c, T.C_KIND] == T.COACH), -1)
-        nation = max((int(table[c, T.C_NATION]) for c, _ in counts), default=T.NEUTRAL)
-        decks.append(Deck(Path(d["path"]), d["name"], counts, coach, nation))
-    rules = load_rules().replace(**manifest["rules"])
-    pols = manifest["policies"]
-    # A manifest written before the `order` setting holds fewer values: its runs took the
-    # default order.
-    vecs = tuple(np.array([*p["params"], *[DEFAULT] * (N_PARAMS - len(p["params"]))],
-                          dtype=np.float64) for p in pols)
-    return with_arsenals(Matchup(pool, rules, (decks[0], decks[1]),
-                                 (pols[0]["name"], pols[1]["name"]), (vecs[0], vecs[1])))
+
+# Paint the Line's manifests keep the card table beside the pool and name no game or folder.
+MANIFEST = Manifest(matchup=Matchup, pool=Pool, rules=lambda v: load_rules().replace(**v),
+                    deck=manifest_deck, params=manifest_params,
+                    labels=lambda m: {TOP_STEP: list(m.rules.values["escalation"])},
+                    table_apart=True, finish=with_arsenals)
 
 
 def reference_batch(m: Matchup, n: int, seed: int, first_match: int = 0, n_log: int = 0):
@@ -141,25 +121,5 @@ def exact_check(m: Matchup, totals):
                        totals.wins[0], totals.n)
 
 
-GAME = Game(
-    name="paintline",
-    title="Paint the Line (Red Tide)",
-    compile_seconds=46,
-    schema=SCHEMA,
-    load_matchup=load_matchup,
-    run_batch=run_batch,
-    reference_batch=reference_batch,
-    replay=replay,
-    describe=describe,
-    from_manifest=from_manifest,
-    check_paths=check_paths,
-    with_rules=with_rules,
-    value_edits=value_edits,
-    ablations=ablations,
-    sweeps=SWEEPS,
-    worth=worth,
-    validate=validate,
-    exact_check=exact_check,
-    tuning=TUNING,
-    lint=LINT,
-)
+GAME = Game.collect(globals(), name="paintline", title="Paint the Line (Red Tide)",
+                    compile_seconds=46)

@@ -1,50 +1,34 @@
-"""Payne behind the game contract: the GAME object with its loaders, manifest, experiments."""
+"""Payne behind the game contract: its loaders, manifest and experiments, the parts imported
+"as" themselves included, collected into one Game."""
 
 from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
 
-import numpy as np
-
 from sim.game import Game, Sweep, Variant
+from sim.manifests import Manifest, deck_counts
 from sim.payne import decks as D
 from sim.payne import options as O
 from sim.payne import pool as T
-from sim.payne.batch import Matchup, apply_sets, check_decks, run_batch, validate
+from sim.payne.batch import Matchup, apply_sets, check_decks
 from sim.payne.batch import load_matchup as load
-from sim.payne.decks import check_paths
-from sim.payne.exact import exact_check
-from sim.payne.lint import LINT
+from sim.payne.batch import run_batch as run_batch
+from sim.payne.batch import validate as validate
+from sim.payne.decks import check_paths as check_paths
+from sim.payne.exact import exact_check as exact_check
+from sim.payne.lint import LINT as LINT
 from sim.payne.policy_params import complete
-from sim.payne.reference import reference_batch, replay
-from sim.payne.schema import SCHEMA
-from sim.payne.tuning import TUNING
+from sim.payne.reference import reference_batch as reference_batch
+from sim.payne.reference import replay as replay
+from sim.payne.schema import SCHEMA as SCHEMA
+from sim.payne.tuning import TUNING as TUNING
 from sim.problems import InputError, Problem
 
 
 def load_matchup(folder, deck_a, deck_b, policy_a="prior", policy_b=None, rules=None,
                  sets=None) -> Matchup:
     return load(folder, deck_a, deck_b, policy_a, policy_b, rules or {}, sets or [])
-
-
-def describe(m: Matchup) -> dict:
-    """Everything needed to rebuild the matchup, card values included."""
-    pool = m.pool
-    return {
-        "game": "payne",
-        "folder": m.folder,
-        "decks": [{"name": d.name, "path": d.path,
-                   "cards": [[pool.ids[c], int(n)] for c, n in d.counts]} for d in m.decks],
-        "policies": [{"name": n, "params": [float(x) for x in p]}
-                     for n, p in zip(m.policy_names, m.policies, strict=True)],
-        "rules": dict(m.rules.values),
-        "card_pool": {"ids": list(pool.ids), "names": list(pool.names),
-                      "kinds": [T.KINDS[k] for k in pool.table[:, T.C_KIND]],
-                      "sha256": pool.sha256, "path": pool.path, "texts": list(pool.texts),
-                      "table": pool.table.tolist(), "verdict_groups": verdict_groups(pool)},
-        "histogram_labels": {"round_points": ["0", "1", "2"]},
-    }
 
 
 def verdict_groups(pool) -> list[str]:
@@ -60,22 +44,13 @@ def verdict_groups(pool) -> list[str]:
     return out
 
 
-def from_manifest(manifest: dict) -> Matchup:
-    """The identical matchup from describe()'s output, without reading any file."""
-    cp = manifest["card_pool"]
-    table = np.array(cp["table"], dtype=np.int64)
-    table.setflags(write=False)
-    pool = T.Pool(cp.get("path", ""), tuple(cp["ids"]), tuple(cp["names"]),
-                  tuple(cp.get("texts", [""] * len(cp["ids"]))), table, cp["sha256"])
-    rules = O.default_rules().replace(manifest["rules"], "<manifest>")
-    index = {cid: i for i, cid in enumerate(pool.ids)}
-    decks = tuple(D.Deck(d.get("path", ""), d["name"],
-                         tuple((index[cid], int(n)) for cid, n in d["cards"]))
-                  for d in manifest["decks"])
-    pols = manifest["policies"]
-    return Matchup(pool, rules, decks, (pols[0]["name"], pols[1]["name"]),
-                   tuple(complete(np.array(p["params"], dtype=np.float64)) for p in pols),
-                   manifest.get("folder", ""))
+MANIFEST = Manifest(matchup=Matchup, pool=T.Pool,
+                    rules=lambda v: O.default_rules().replace(v, "<manifest>"),
+                    deck=lambda d, pool: D.Deck(d.get("path", ""), d["name"],
+                                                deck_counts(d, pool)),
+                    params=complete, labels=lambda m: {"round_points": ["0", "1", "2"]},
+                    game="payne", texts=True,
+                    pool_extra=lambda pool: {"verdict_groups": verdict_groups(pool)})
 
 
 def with_rules(m: Matchup, changes: dict) -> Matchup:
@@ -212,26 +187,7 @@ SWEEPS = {
     "copies": Sweep("copies of one card, the rest made up with blanks",
                     (0, 1, 2, 3), sweep_copies, needs_card=True),
 }
-GAME = Game(
-    name="payne",
-    title="The Payne Academy Card Game",
-    compile_seconds=25,
-    schema=SCHEMA,
-    load_matchup=load_matchup,
-    run_batch=run_batch,
-    reference_batch=reference_batch,
-    replay=replay,
-    describe=describe,
-    from_manifest=from_manifest,
-    check_paths=check_paths,
-    with_rules=with_rules,
-    value_edits=value_edits,
-    ablations=ablations,
-    sweeps=SWEEPS,
-    validate=validate,
-    exact_check=exact_check,
-    tuning=TUNING,
-    lint=LINT,
-)
+GAME = Game.collect(globals(), name="payne", title="The Payne Academy Card Game",
+                    compile_seconds=25)
 
 FOLDER = Path(__file__).resolve().parents[2] / "decks" / "payne"
