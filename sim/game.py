@@ -301,6 +301,7 @@ class FolderInfo:
     decks: tuple[str, str]
     policy: str
     trained: str | None = None  # the policy `cardlab train` made, that verdicts must hold under
+    field: tuple[str, ...] = ()  # the decks `cardlab meta` plays by default ([field] decks)
 
 
 def read_folder(folder: Path | str) -> FolderInfo:
@@ -334,8 +335,11 @@ def read_folder(folder: Path | str) -> FolderInfo:
         raise InputError([Problem(str(file), 0, "defaults.decks must list two deck names")])
     policy = defaults.get("policy", "random")
     trained = defaults.get("trained")
+    field = data.get("field", {}).get("decks", decks)
+    if not (isinstance(field, list) and all(isinstance(d, str) for d in field)):
+        raise InputError([Problem(str(file), 0, "field.decks must list deck names")])
     return FolderInfo(path, game, str(data.get("title", game)), (decks[0], decks[1]),
-                      str(policy), str(trained) if trained else None)
+                      str(policy), str(trained) if trained else None, tuple(field))
 
 
 def default_folder(name: str | None = None) -> Path:
