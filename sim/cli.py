@@ -328,6 +328,7 @@ def _mount_games() -> None:
     import importlib.util
 
     import sim.cli_experiments  # noqa: F401  (registers its commands on app)
+    import sim.cli_meta  # noqa: F401
     import sim.cli_solvers  # noqa: F401
     from sim import game as registry
 

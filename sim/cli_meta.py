@@ -1,0 +1,142 @@
+"""The metagame commands: `meta` (a field's matrix and Nash mix), `deckbuild` (the strongest
+legal deck against a field) and `balance` (the fewest card-value changes that bring a field
+into a band, with adversarial deck-building rounds)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from sim.cli import app
+from sim.cli_shared import (
+    CardSets,
+    Folder,
+    Policy,
+    Quiet,
+    Results,
+    RuleChanges,
+    RunId,
+    Seed,
+    console,
+    fail,
+    guarded,
+    parse_overrides,
+    print_frame,
+    split_list,
+)
+
+Decks = Annotated[str | None, typer.Option(
+    "--decks", "--field", help="the field: deck names or .deck files, comma-separated "
+    "(default: [field] of game.toml)")]
+Workers = Annotated[int, typer.Option(
+    min=0, help="workers, each on cores / workers threads (0: cores / 2)")]
+Backend = Annotated[str, typer.Option(help="loky, dask or serial")]
+
+
+def load_field(folder: str | None, decks: str | None, policy: str | None,
+               rules: list[str] | None, sets: list[str] | None):
+    """The Field of the options (the folder's [field] by default); exit 2 on bad input."""
+    from sim import game as registry
+    from sim.meta import Field
+
+    fol = folder or str(registry.default_folder())
+    info = guarded(lambda: registry.read_folder(fol))
+    game = guarded(lambda: registry.get(info.game))
+    names = split_list(decks) if decks is not None else list(info.field)
+    fld = guarded(lambda: Field(game, info.path, names, policy or info.policy,
+                                parse_overrides(rules), tuple(sets or ())))
+    guarded(fld.check)
+    return fld
+
+
+def bar(quiet: bool, label: str):
+    """A rich progress bar over steps (None when quiet or piped) and its update(done, total)."""
+    import os
+    import sys
+
+    if quiet or os.environ.get("CI") or not sys.stdout.isatty():
+        return None, None
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    b = Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    task = b.add_task(label, total=None)
+    return b, lambda done, total: b.update(task, completed=done, total=total)
+
+
+def show_meta(result: dict, names: list[str], title: str) -> None:
+    """The matrix (rate and interval per cell), the Nash mix and the health lines."""
+    import pandas as pd
+
+    cells = result["matrix"]
+    wide = pd.DataFrame(index=names, columns=names, dtype=object)
+    for r in cells.itertuples():
+        wide.loc[r.deck, r.opponent] = ("-" if r.deck == r.opponent else
+                                        f"{r.rate:.3f} ({r.lo:.3f}..{r.hi:.3f})")
+    wide = wide.reset_index().rename(columns={"index": "deck \\ opponent"})
+    print_frame(wide, title, list(wide.columns))
+    print_frame(result["decks"], "Nash mix (bootstrap 95%) and average win rate against the "
+                "field", ["deck", "nash", "nash_lo", "nash_hi", "in_mix_share", "field_rate",
+                          "field_lo", "field_hi"])
+    c = console()
+    c.print(f"effective number of decks: {result['effective_decks']:.2f} "
+            f"(95% {result['effective_lo']:.2f} .. {result['effective_hi']:.2f}) of "
+            f"{len(names)}")
+    dom = result["dominated"]
+    if len(dom):
+        print_frame(dom, "dominated decks", list(dom.columns))
+    else:
+        c.print("dominated decks: none")
+
+
+@app.command()
+def meta(
+    folder: Folder = None,
+    decks: Decks = None,
+    policy: Policy = None,
+    rules: RuleChanges = None,
+    sets: CardSets = None,
+    matches: Annotated[int, typer.Option("--matches", "-n", min=2,
+                                         help="matches per ordered pair")] = 2000,
+    seed: Seed = 1,
+    reps: Annotated[int, typer.Option(min=10, help="bootstrap resamples of the Nash mix")] = 200,
+    workers: Workers = 0,
+    backend: Backend = "loky",
+    scheduler: Annotated[str | None, typer.Option(help="tcp://HOST:PORT of a Dask cluster")]
+    = None,
+    chunk_size: Annotated[int | None, typer.Option(
+        min=1, help="matches per chunk (default: a pair split over the workers)")] = None,
+    results: Results = Path("results"),
+    run_id: RunId = None,
+    resume: Annotated[str | None, typer.Option(help="finish an interrupted meta run")] = None,
+    quiet: Quiet = False,
+):
+    """Every deck of the field against every other from both seats on the same seeds: the
+    matrix with 95% intervals, the Nash mix of the symmetric zero-sum game (bootstrap
+    intervals), dominated decks and the field's health, into one results folder."""
+    from sim.meta import meta as play_meta
+
+    if scheduler:
+        backend = "dask"
+    if backend not in ("loky", "dask", "serial"):
+        fail(f"unknown backend {backend!r}; one of loky, dask, serial")
+    fld = load_field(folder, decks, policy, rules, sets)
+    b, update = bar(quiet, "pairs")
+    try:
+        if b:
+            b.start()
+        result, path = guarded(lambda: play_meta(fld, matches, seed, results, run_id,
+                                                 workers or None, backend, scheduler,
+                                                 chunk_size, reps, resume, update))
+    except KeyboardInterrupt:
+        typer.echo("\ninterrupted: finished pairs are kept. Resume with --resume RUN",
+                   err=True)
+        raise typer.Exit(130) from None
+    finally:
+        if b:
+            b.stop()
+    show_meta(result, fld.names, f"{fld.game.name}: row deck's win rate against the column "
+              f"deck, {matches:,} matches a seat, 95% intervals")
+    typer.echo(f"results: {path}")
+
