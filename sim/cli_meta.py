@@ -140,3 +140,79 @@ def meta(
               f"deck, {matches:,} matches a seat, 95% intervals")
     typer.echo(f"results: {path}")
 
+
+
+def counts_line(counts: dict[str, int]) -> str:
+    return ", ".join(f"{n} {c}" for c, n in sorted(counts.items(), key=lambda x: (-x[1], x[0])))
+
+
+@app.command()
+def deckbuild(
+    folder: Folder = None,
+    against: Annotated[str, typer.Option(
+        help="field (every field deck alike) or nash (the field's Nash mix)")] = "field",
+    decks: Decks = None,
+    policy: Policy = None,
+    rules: RuleChanges = None,
+    sets: CardSets = None,
+    rounds: Annotated[int, typer.Option(min=1, help="rounds of mutation")] = 6,
+    mutants: Annotated[int, typer.Option(min=1, help="new legal decks a round")] = 12,
+    start: Annotated[int, typer.Option(
+        min=2, help="matches a series at the first rung (doubled each rung)")] = 100,
+    elite: Annotated[int, typer.Option(min=1, help="decks kept as parents")] = 2,
+    confirm: Annotated[int, typer.Option(min=10, help="held-out matches a series")] = 4000,
+    threshold: Annotated[float, typer.Option(
+        help="margin over the best shipped deck that makes a deck broken")] = 0.03,
+    seed: Seed = 1,
+    results: Results = Path("results"),
+    run_id: RunId = None,
+    resume: Annotated[str | None, typer.Option(help="finish an interrupted search")] = None,
+    quiet: Quiet = False,
+):
+    """Search the legal decks of the pool for the strongest against the field (or its Nash
+    mix), confirm the winner on held-out seeds, and report a broken deck with the cards
+    that make the difference."""
+    from sim.deckbuild import Search
+    from sim.deckbuild import deckbuild as search_decks
+
+    fld = load_field(folder, decks, policy, rules, sets)
+    search = Search(rounds, mutants, start, elite, confirm, threshold)
+    guarded(search.check)
+    b, update = bar(quiet, "rounds")
+
+    def progress(done, total, best, score):
+        if update:
+            update(done, total)
+        elif not quiet:
+            typer.echo(f"round {done}/{total}: best {best.name} ({best.parent}) "
+                       f"{score[0]:.3f} +- {1.96 * score[1]:.3f}", err=True)
+
+    try:
+        if b:
+            b.start()
+        out = guarded(lambda: search_decks(fld, against, search, seed, results, run_id,
+                                           resume, progress))
+    except KeyboardInterrupt:
+        typer.echo("\ninterrupted: finished rounds are kept. Resume with --resume RUN",
+                   err=True)
+        raise typer.Exit(130) from None
+    finally:
+        if b:
+            b.stop()
+    v = out["verdict"]
+    print_frame(out["confirm"], f"held-out: each deck's win rate against the {against}, 95% "
+                "intervals", ["deck", "score", "lo", "hi", "n"])
+    c = console()
+    c.print(f"found deck (from {out['found'].parent}): {counts_line(out['found'].counts)}")
+    c.print(f"against the best shipped deck {v['best_shipped']}: {v['margin']:+.4f} "
+            f"(95% {v['lo']:+.4f} .. {v['hi']:+.4f}), paired on the held-out seeds; "
+            f"threshold {v['threshold']}")
+    if v["broken"]:
+        c.print("[bold red]broken deck[/]: beats the best shipped deck by more than the "
+                "threshold")
+        print_frame(out["ablation"], "the cards that make the difference (each taken out of "
+                    "the found deck)", ["name", "copies", "added", "worth", "lo", "hi", "n"])
+    else:
+        c.print(f"no deck found beats the best shipped deck by more than {v['threshold']}")
+    typer.echo(f"{out['played']:,} matches; {out['rejected']} mutants rejected by the "
+               f"validator, never played\nresults: {out['path']}")

@@ -204,6 +204,23 @@ class Lint:
 
 
 @dataclass(frozen=True)
+class Building:
+    """The optional hooks behind `cardlab deckbuild`: a seat's deck as card counts, and back.
+
+    - counts(matchup, seat) -> {card id: copies}: the seat's deck as it stands.
+    - with_counts(matchup, seat, counts, name) -> matchup: the seat plays a deck of those
+      counts under that name; whether it is legal is the validator's word (`validate`),
+      never assumed.
+    - groups(matchup) -> {card id: group}: every card a deck may be built from, with the
+      group a swap stays within (cards alike in kind and role); the filler is left out.
+    """
+
+    counts: Callable[[Any, int], dict[str, int]]
+    with_counts: Callable[..., Any]
+    groups: Callable[[Any], dict[str, str]]
+
+
+@dataclass(frozen=True)
 class Game:
     """One registered game. Every callable takes and returns the game's own matchup type,
     which must have `.decks` (each with `.name`) and `.policy_names`.
@@ -237,6 +254,7 @@ class Game:
       (its default value range), `cardlab train` and trained policies in `cardlab skill`.
     - lint: Lint, optional: rule variants, the card table and its dominance declaration for
       `cardlab lint` (without it, lint tries value_edits and reports dead cards only).
+    - building: Building, optional: decks as card counts for `cardlab deckbuild`.
     A game's own commands, if any, live in `sim/GAME/commands.py` as `mount(app)`, read
     without importing the game. The compiled code of a game lives in its own package,
     whose sources key its cache.
@@ -261,6 +279,7 @@ class Game:
     exact_check: Callable[..., Any] | None = None
     tuning: Tuning | None = None
     lint: Lint | None = None
+    building: Building | None = None
 
 
 # The registry: game name -> "module:attribute" of its Game, imported on first use so that

@@ -11,6 +11,7 @@ import numpy as np
 from sim.game import Game
 from sim.paintline import edits, tuning
 from sim.paintline.batch import Matchup, run_batch, with_arsenals
+from sim.paintline.building import BUILDING
 from sim.paintline.lint import LINT
 from sim.paintline.schema import LENGTH, SCHEMA, TOP_STEP
 
@@ -176,4 +177,5 @@ GAME = Game(
     exact_check=exact_check,
     tuning=tuning.TUNING,
     lint=LINT,
+    building=BUILDING,
 )
