@@ -216,3 +216,69 @@ def deckbuild(
         c.print(f"no deck found beats the best shipped deck by more than {v['threshold']}")
     typer.echo(f"{out['played']:,} matches; {out['rejected']} mutants rejected by the "
                f"validator, never played\nresults: {out['path']}")
+
+
+@app.command()
+def balance(
+    folder: Folder = None,
+    decks: Decks = None,
+    band: Annotated[str, typer.Option(help="LO..HI: every deck's win rate against the field "
+                                      "must end inside")] = "0.45..0.55",
+    fields: Annotated[str, typer.Option(help="card fields that may change, comma-separated, "
+                                        "e.g. normal_bonus,cost")] = "",
+    max_change: Annotated[int, typer.Option(
+        min=1, help="at most this far from the shipped value")] = 2,
+    penalty: Annotated[float, typer.Option(
+        min=0.0, help="win rate each newly changed value must buy (sparsity)")] = 0.005,
+    policy: Policy = None,
+    rules: RuleChanges = None,
+    sets: CardSets = None,
+    matches: Annotated[int, typer.Option("--matches", "-n", min=2,
+                                         help="training matches per ordered pair")] = 300,
+    confirm: Annotated[int, typer.Option(min=10, help="held-out matches per ordered pair")]
+    = 2000,
+    adversarial: Annotated[int, typer.Option(
+        "--rounds", "-k", min=0, help="adversarial deckbuild rounds (K)")] = 1,
+    search_rounds: Annotated[int, typer.Option(help="deckbuild rounds in each")] = 3,
+    mutants: Annotated[int, typer.Option(min=1, help="deckbuild mutants a round")] = 8,
+    seed: Seed = 1,
+    write: Annotated[bool, typer.Option(
+        "--write", help="also overwrite the folder's cards.csv with the patch")] = False,
+    results: Results = Path("results"),
+    run_id: RunId = None,
+    quiet: Quiet = False,
+):
+    """The fewest card-value changes within bounds that bring every deck of the field inside
+    the band on held-out seeds; then adversarial deckbuild rounds against the balanced
+    field. The patch goes to a new folder with a diff (cards.csv only with --write)."""
+    from sim.balance import Bounds, parse_band
+    from sim.balance import balance as solve
+    from sim.deckbuild import Search
+
+    lo, hi = guarded(lambda: parse_band(band))
+    bounds = Bounds(tuple(split_list(fields)), lo, hi, max_change, penalty)
+    guarded(bounds.check)
+    fld = load_field(folder, decks, policy, rules, sets)
+    search = Search(rounds=search_rounds, mutants=mutants, start=100, confirm=confirm)
+
+    def progress(text):
+        if not quiet:
+            typer.echo(text, err=True)
+
+    out = guarded(lambda: solve(fld, bounds, matches, confirm, seed, adversarial, search,
+                                results, run_id, write, progress))
+    show_meta(out["before"], out["field"], "before: held-out matrix, 95% intervals")
+    show_meta(out["after"], out["field"], "after: held-out matrix, 95% intervals")
+    print_frame(out["heldout"], f"held-out: each deck's win rate against the field, band "
+                f"{lo}..{hi}", ["deck", "before", "rate", "lo", "hi", "n", "inside"])
+    if len(out["rounds"]):
+        print_frame(out["rounds"], "adversarial rounds", ["round", "deck", "score", "lo",
+                                                          "hi", "n", "outside_band"])
+    c = console()
+    c.print(f"{len(out['changes'])} values changed: "
+            + (", ".join(f"{k}={v}" for k, v in sorted(out["changes"].items())) or "none"))
+    c.print(f"every deck inside the band on held-out seeds: {bool(out['heldout'].inside.all())}")
+    if out["diff"]:
+        typer.echo(out["diff"])
+    typer.echo(f"results: {out['path']}" + ("  (cards.csv written)" if write and
+                                             out["changes"] else ""))

@@ -31,6 +31,9 @@ class Field:
     policy: str
     rules: dict = field(default_factory=dict)
     sets: tuple[str, ...] = ()
+    # Decks built in memory (a deckbuild find), by name: card counts put into a seat of a
+    # matchup of the shipped decks with the game's Building hooks.
+    extra: dict = field(default_factory=dict)
 
     def __post_init__(self):
         if len(self.names) < 2:
@@ -42,8 +45,14 @@ class Field:
         self._pairs = functools.lru_cache(maxsize=None)(self._load)
 
     def _load(self, a: str, b: str, sets: tuple[str, ...]):
-        return self.game.load_matchup(self.folder, a, b, self.policy, self.policy,
-                                      dict(self.rules), list(self.sets + sets))
+        shipped = next(n for n in self.names if n not in self.extra)
+        m = self.game.load_matchup(self.folder, shipped if a in self.extra else a,
+                                   shipped if b in self.extra else b, self.policy,
+                                   self.policy, dict(self.rules), list(self.sets + sets))
+        for seat, name in enumerate((a, b)):
+            if name in self.extra:
+                m = self.game.building.with_counts(m, seat, self.extra[name], name)
+        return m
 
     def pair(self, i: int, j: int, sets: tuple[str, ...] = ()):
         """Deck i in the first seat against deck j (any two, a deck against itself too)."""
@@ -63,7 +72,7 @@ class Field:
 
     def with_names(self, names: list[str], sets: tuple[str, ...] | None = None) -> Field:
         return Field(self.game, self.folder, list(names), self.policy, self.rules,
-                     self.sets if sets is None else tuple(sets))
+                     self.sets if sets is None else tuple(sets), dict(self.extra))
 
 
 def in_process(fld: Field, matches: int, seed: int, sets: tuple[str, ...] = (),
