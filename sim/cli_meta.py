@@ -229,7 +229,10 @@ def balance(
     max_change: Annotated[int, typer.Option(
         min=1, help="at most this far from the shipped value")] = 2,
     penalty: Annotated[float, typer.Option(
-        min=0.0, help="win rate each newly changed value must buy (sparsity)")] = 0.005,
+        min=0.0, help="distance to the band a newly changed value must buy over a step of "
+        "a value already changed (sparsity)")] = 0.005,
+    margin: Annotated[float, typer.Option(
+        help="aim this far inside the band on training seeds")] = 0.01,
     policy: Policy = None,
     rules: RuleChanges = None,
     sets: CardSets = None,
@@ -256,7 +259,7 @@ def balance(
     from sim.deckbuild import Search
 
     lo, hi = guarded(lambda: parse_band(band))
-    bounds = Bounds(tuple(split_list(fields)), lo, hi, max_change, penalty)
+    bounds = Bounds(tuple(split_list(fields)), lo, hi, max_change, penalty, margin)
     guarded(bounds.check)
     fld = load_field(folder, decks, policy, rules, sets)
     search = Search(rounds=search_rounds, mutants=mutants, start=100, confirm=confirm)

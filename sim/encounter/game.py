@@ -189,6 +189,7 @@ def _exact(m, rec):
     return exact_check(m, rec)
 
 
+from sim.encounter.building import BUILDING  # noqa: E402
 from sim.encounter.lint import LINT  # noqa: E402
 from sim.encounter.tuning import TUNING  # noqa: E402
 from sim.encounter.variants import SWEEPS, ablations, value_edits  # noqa: E402
@@ -213,4 +214,5 @@ GAME = Game(
     exact_check=_exact,
     tuning=TUNING,
     lint=LINT,
+    building=BUILDING,
 )

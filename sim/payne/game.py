@@ -13,6 +13,7 @@ from sim.payne import options as O
 from sim.payne import pool as T
 from sim.payne.batch import Matchup, apply_sets, check_decks, run_batch, validate
 from sim.payne.batch import load_matchup as _load
+from sim.payne.building import BUILDING
 from sim.payne.exact import exact_check
 from sim.payne.lint import LINT
 from sim.payne.policy_params import complete
@@ -229,6 +230,7 @@ GAME = Game(
     exact_check=exact_check,
     tuning=TUNING,
     lint=LINT,
+    building=BUILDING,
 )
 
 FOLDER = Path(__file__).resolve().parents[2] / "decks" / "payne"
