@@ -116,6 +116,7 @@ class Search:
     elite: int = 2
     confirm: int = 4000
     threshold: float = 0.03
+    compare: bool = True  # confirm the shipped decks too (False: the found deck alone)
 
     def check(self) -> None:
         if not 0 < self.threshold < 1:
@@ -191,11 +192,15 @@ def confirm(fld: Field, w: np.ndarray, found: Candidate, search: Search, seed: i
     ships = shipped(fld)
     final = Candidate("found", found.counts, found.parent)
     rows = []
-    for c in [final, *ships]:
+    for c in [final, *ships] if search.compare else [final]:
         arena.play(c, search.confirm)
         est, se = arena.score(c)
         rows.append({"deck": c.name, "score": est, "lo": est - Z95 * se, "hi": est + Z95 * se,
                      "se": se, "n": arena.n(c)})
+    if not search.compare:
+        return pd.DataFrame(rows), {"best_shipped": None, "margin": None, "lo": None,
+                                    "hi": None, "threshold": search.threshold,
+                                    "broken": False}, arena, final, ships
     best = max(ships, key=lambda c: (arena.score(c)[0], c.name))
     d, se = arena.score(final, best)
     verdict = {"best_shipped": best.name, "margin": d, "lo": d - Z95 * se,
