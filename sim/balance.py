@@ -267,6 +267,9 @@ def balance_field(fld: Field, b: Bounds, changes: dict, n: int, confirm: int, se
         changes = greedy(fld, table, b, changes, n * 2 ** t, derived_seed(seed, 10 + phase, t),
                          rows, phase, progress)
         sc, check = held_out(fld, changes, confirm, seed, b)
+        if progress:
+            progress(f"phase {phase}: held-out check, {len(changes)} values changed: "
+                     + ", ".join(f"{r.deck} {r.rate:.3f}" for r in check.itertuples()))
         if check.inside.all():
             break
     return changes, sc, check
