@@ -156,3 +156,31 @@ def test_deckbuild_legal_reproducible_and_resumable(tmp_path):
         assert not legality.problems(fld.game, arena.matchup(
             Candidate("x", json.loads(cards), ""), 0, 0))
     assert sum(a["found"].counts.values()) == 60
+
+
+def test_balance_brings_two_decks_into_the_band_and_the_patch_reproduces_it(tmp_path):
+    """The held-out figures balance reports are those of the patched folder it writes,
+    played again from its files; the designer's cards.csv is untouched."""
+    import hashlib
+
+    from sim.balance import Bounds, balance
+    from sim.deckbuild import derived_seed
+    from sim.game import get
+    from sim.meta import Field, in_process
+
+    before = hashlib.sha256((FOLDER / "cards.csv").read_bytes()).hexdigest()
+    fld = Field(get("paintline"), FOLDER, ["us-red-tide", "ussr-red-tide"], "greedy")
+    out = balance(fld, Bounds(("normal_bonus",), 0.47, 0.53, step=2, margin=0.005),
+                  matches=200, confirm=400, seed=3, adversarial=0, results=tmp_path,
+                  run_id="b")
+    assert hashlib.sha256((FOLDER / "cards.csv").read_bytes()).hexdigest() == before
+    check = out["heldout"]
+    assert out["changes"] and check.inside.all(), check
+    assert ((check.rate >= 0.47) & (check.rate <= 0.53)).all()
+    # Before: the US deck under 0.47 (the sample matchup is 0.43 .. 0.44 for US).
+    assert check.before.min() < 0.47
+    patched = Field(get("paintline"), out["path"] / "folder", fld.names, "greedy")
+    again = in_process(patched, 400, derived_seed(3, 1))
+    us = (again[0, 1].mean() + 1 - again[1, 0].mean()) / 2
+    assert us == pytest.approx(check.rate.iloc[0], abs=1e-12)
+    assert "+" in (out["path"] / "cards.diff").read_text()
