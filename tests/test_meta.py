@@ -122,6 +122,13 @@ def test_meta_bit_identical_at_one_and_two_workers(tmp_path):
     assert len(list((p2 / "pairs").iterdir())) == 6
     assert (p2 / "heatmap.png").exists() and (p2 / "nash.png").exists()
     assert "Metagame" in (p2 / "report.md").read_text()
+    # A pair lost to an interruption is played again on resume, the same bytes.
+    import shutil
+
+    shutil.rmtree(p2 / "pairs" / "01-02")
+    (p2 / "matrix.parquet").unlink()
+    meta(fld, 60, 5, tmp_path, workers=1, reps=20, resume="w2")
+    assert (p1 / "matrix.parquet").read_bytes() == (p2 / "matrix.parquet").read_bytes()
 
 
 def test_deckbuild_legal_reproducible_and_resumable(tmp_path):
