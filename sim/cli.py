@@ -356,11 +356,12 @@ def mount_all() -> None:
     import importlib
     import importlib.util
 
-    from sim import cli_experiments, cli_solvers
+    from sim import cli_experiments, cli_meta, cli_solvers
     from sim import game as registry
 
     cli_experiments.mount(app)
     cli_solvers.mount(app)
+    cli_meta.mount(app)
     for name in registry.names():
         module = f"sim.{name}.commands"
         if importlib.util.find_spec(module) is not None:

@@ -233,6 +233,23 @@ def option_variants(values: dict, choices: dict, ranges: dict, skip=()) -> list[
 
 
 @dataclass(frozen=True)
+class Building:
+    """The optional hooks behind `cardlab deckbuild`: a seat's deck as card counts, and back.
+
+    - counts(matchup, seat) -> {card id: copies}: the seat's deck as it stands.
+    - with_counts(matchup, seat, counts, name) -> matchup: the seat plays a deck of those
+      counts under that name; whether it is legal is the validator's word (`validate`),
+      never assumed.
+    - groups(matchup) -> {card id: group}: every card a deck may be built from, with the
+      group a swap stays within (cards alike in kind and role); the filler is left out.
+    """
+
+    counts: Callable[[Any, int], dict[str, int]]
+    with_counts: Callable[..., Any]
+    groups: Callable[[Any], dict[str, str]]
+
+
+@dataclass(frozen=True)
 class Game:
     """One registered game. Every callable takes and returns the game's own matchup type,
     which must have `.decks` (each with `.name`) and `.policy_names`.
@@ -266,6 +283,7 @@ class Game:
       (its default value range), `cardlab train` and trained policies in `cardlab skill`.
     - lint: Lint, optional: rule variants, the card table and its dominance declaration for
       `cardlab lint` (without it, lint tries value_edits and reports dead cards only).
+    - building: Building, optional: decks as card counts for `cardlab deckbuild`.
     - compile_seconds: what a first compile of the engine takes on a 2-core machine, said
       while it compiles until this machine has timed one (sim/warmup.py).
     A game module declares these under their names and builds its Game with `collect`.
@@ -293,6 +311,7 @@ class Game:
     exact_check: Callable[..., Any] | None = None
     tuning: Tuning | None = None
     lint: Lint | None = None
+    building: Building | None = None
     compile_seconds: float = 60.0  # a first compile on a 2-core machine, until one is timed
 
     @classmethod
@@ -350,6 +369,7 @@ class FolderInfo:
     decks: tuple[str, str]
     policy: str
     trained: str | None = None  # the policy `cardlab train` made, that verdicts must hold under
+    field: tuple[str, ...] = ()  # the decks `cardlab meta` plays by default ([field] decks)
 
 
 def read_folder(folder: Path | str) -> FolderInfo:
@@ -383,8 +403,11 @@ def read_folder(folder: Path | str) -> FolderInfo:
         raise InputError([Problem(str(file), 0, "defaults.decks must list two deck names")])
     policy = defaults.get("policy", "random")
     trained = defaults.get("trained")
+    field = data.get("field", {}).get("decks", decks)
+    if not (isinstance(field, list) and all(isinstance(d, str) for d in field)):
+        raise InputError([Problem(str(file), 0, "field.decks must list deck names")])
     return FolderInfo(path, game, str(data.get("title", game)), (decks[0], decks[1]),
-                      str(policy), str(trained) if trained else None)
+                      str(policy), str(trained) if trained else None, tuple(field))
 
 
 def default_folder(name: str | None = None) -> Path:

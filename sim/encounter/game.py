@@ -10,6 +10,7 @@ from sim.encounter.batch import load_matchup as load_matchup
 from sim.encounter.batch import reference_batch as reference_batch
 from sim.encounter.batch import run_batch as run_batch
 from sim.encounter.batch import with_rules as with_rules
+from sim.encounter.building import BUILDING as BUILDING
 from sim.encounter.engine import DEATH_BINS
 from sim.encounter.exact import exact_check as exact_check
 from sim.encounter.lint import LINT as LINT

@@ -13,6 +13,7 @@ from sim.game import Game
 from sim.manifests import Manifest, deck_counts
 from sim.paintline.batch import Matchup, with_arsenals
 from sim.paintline.batch import run_batch as run_batch
+from sim.paintline.building import BUILDING as BUILDING
 from sim.paintline.decks import Deck
 from sim.paintline.decks import check_paths as check_paths
 from sim.paintline.decks import validate as validate

@@ -15,6 +15,7 @@ from sim.payne.batch import Matchup, apply_sets, check_decks
 from sim.payne.batch import load_matchup as load
 from sim.payne.batch import run_batch as run_batch
 from sim.payne.batch import validate as validate
+from sim.payne.building import BUILDING as BUILDING
 from sim.payne.decks import check_paths as check_paths
 from sim.payne.exact import exact_check as exact_check
 from sim.payne.lint import LINT as LINT

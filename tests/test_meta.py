@@ -1,0 +1,193 @@
+"""The metagame: the matrix, Nash mix, dominance and health on hand-made matrices whose answers
+are known; `cardlab meta` bit-identical at 1 and 2 workers; deckbuild legal, reproducible and
+resumable; the cards.csv patch; exit status 2 on every bad argument."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+from analysis import meta as analysis
+
+from .conftest import FOLDER
+
+
+def scores_of(M: np.ndarray, n: int = 200) -> dict:
+    """Per-match first-seat scores whose seat means are exactly M[i, j] (n a multiple of
+    every denominator used) and whose second seat mirrors the first."""
+    k = len(M)
+    out = {}
+    for i in range(k):
+        for j in range(k):
+            if i != j:
+                wins = int(round(M[i, j] * n))
+                out[i, j] = np.r_[np.ones(wins), np.zeros(n - wins)]
+    return out
+
+
+def test_nash_of_rock_paper_scissors_is_a_third_each():
+    rps = np.array([[0.5, 1.0, 0.0], [0.0, 0.5, 1.0], [1.0, 0.0, 0.5]])
+    assert np.allclose(analysis.nash(rps), [1 / 3, 1 / 3, 1 / 3], atol=1e-9)
+    assert analysis.effective_decks(analysis.nash(rps)) == pytest.approx(3.0)
+
+
+def test_nash_of_a_deck_that_beats_all_is_that_deck_alone():
+    M = np.array([[0.5, 0.7, 0.6], [0.3, 0.5, 0.55], [0.4, 0.45, 0.5]])
+    assert np.allclose(analysis.nash(M), [1, 0, 0], atol=1e-9)
+    assert analysis.effective_decks(np.array([1.0, 0, 0])) == pytest.approx(1.0)
+
+
+def test_dominated_deck_is_named():
+    # A cycle (A beats B, B beats C, C beats A) has no dominated deck. In M2, A scores at
+    # least as much as C against every deck (A, B and C itself) and more against one: A
+    # dominates C; nothing dominates A.
+    M = np.array([[0.5, 0.6, 0.4], [0.4, 0.5, 0.7], [0.6, 0.3, 0.5]])
+    M2 = np.array([[0.5, 0.6, 0.55], [0.4, 0.5, 0.7], [0.45, 0.3, 0.5]])
+    assert analysis.dominated(M, ["A", "B", "C"]).empty
+    dom = analysis.dominated(M2, ["A", "B", "C"])
+    assert ("C", "A") in set(zip(dom.deck, dom.dominated_by, strict=True))
+    assert "A" not in set(dom.deck)
+
+
+def test_matrix_averages_both_seats_and_counts_a_draw_half():
+    sc = {(0, 1): np.array([1, 1, 0.5, 0]), (1, 0): np.array([0, 0, 0.5, 1])}
+    M, se = analysis.matrix(sc, 2)
+    # Seat 1: deck 0 scores 2.5/4; seat 2: deck 0 scores 1 - 1.5/4 = 2.5/4.
+    assert M[0, 1] == pytest.approx(0.625) and M[1, 0] == pytest.approx(0.375)
+    assert M[0, 0] == 0.5 and se[0, 1] > 0
+
+
+def test_summary_health_and_bootstrap_is_seeded():
+    rps = np.array([[0.5, 0.75, 0.25], [0.25, 0.5, 0.75], [0.75, 0.25, 0.5]])
+    sc = scores_of(rps)
+    a = analysis.summary(sc, ["rock", "paper", "scissors"], reps=30, seed=4)
+    b = analysis.summary(sc, ["rock", "paper", "scissors"], reps=30, seed=4)
+    pd.testing.assert_frame_equal(a["decks"], b["decks"])
+    assert np.allclose(a["decks"].field_rate, 0.5)
+    assert np.allclose(a["decks"].nash, 1 / 3, atol=1e-6)
+    assert a["effective_decks"] == pytest.approx(3.0, abs=1e-6)
+    assert (a["decks"].nash_lo <= a["decks"].nash).all()
+
+
+def test_patch_changes_only_the_named_cells(tmp_path):
+    from sim.patch import patched_csv, write_patch
+
+    src = FOLDER / "cards.csv"
+    old = src.read_text().splitlines()
+    new = patched_csv(src, {"order-of-lenin.normal_bonus": 6}).splitlines()
+    changed = [(a, b) for a, b in zip(old, new, strict=True) if a != b]
+    assert len(changed) == 1
+    assert changed[0][1].startswith("order-of-lenin,Order of Lenin,USSR,trick_shot,4,lob,6,1,")
+    copy, diff = write_patch(FOLDER, {"order-of-lenin.normal_bonus": 6}, tmp_path)
+    assert "+order-of-lenin" in diff and src.read_text().splitlines() == old
+    assert (copy / "cards.csv").read_text().splitlines() == new
+
+
+def invoke(*args):
+    from sim.cli import app
+
+    return CliRunner().invoke(app, list(args))
+
+
+@pytest.mark.parametrize("args", [
+    ["meta", "--decks", "us-red-tide,no-such-deck"],
+    ["meta", "--decks", ""],
+    ["meta", "--decks", "us-red-tide"],
+    ["deckbuild", "--decks", "us-red-tide,nope"],
+    ["deckbuild", "--against", "everyone"],
+    ["deckbuild", "--threshold", "1.5"],
+    ["balance", "--fields", "normal_bonus", "--band", "0.4..1.2"],
+    ["balance", "--fields", "normal_bonus", "--band", "0.6..0.4"],
+    ["balance", "--fields", "normal_bonus", "--band", "half"],
+    ["balance", "--fields", "colour"],
+    ["balance", "--fields", ""],
+    ["balance", "--fields", "normal_bonus", "--decks", ""],
+])
+def test_bad_arguments_exit_2(args, tmp_path):
+    out = invoke(*args, "--results", str(tmp_path), "-q")
+    assert out.exit_code == 2, (args, out.output)
+    assert "Traceback" not in out.output and "error:" in out.output, args
+
+
+def test_meta_bit_identical_at_one_and_two_workers(tmp_path):
+    from sim.game import get
+    from sim.meta import Field, meta
+
+    fld = Field(get("paintline"), FOLDER, ["us-red-tide", "ussr-red-tide", "ussr-blitz"],
+                "greedy")
+    one, p1 = meta(fld, 60, 5, tmp_path, "w1", workers=1, reps=20)
+    two, p2 = meta(fld, 60, 5, tmp_path, "w2", workers=2, reps=20)
+    for name in ("matrix", "decks", "dominated"):
+        assert (p1 / f"{name}.parquet").read_bytes() == (p2 / f"{name}.parquet").read_bytes()
+    assert len(list((p2 / "pairs").iterdir())) == 6
+    assert (p2 / "heatmap.png").exists() and (p2 / "nash.png").exists()
+    assert "Metagame" in (p2 / "report.md").read_text()
+    # A pair lost to an interruption is played again on resume, the same bytes.
+    import shutil
+
+    shutil.rmtree(p2 / "pairs" / "01-02")
+    (p2 / "matrix.parquet").unlink()
+    meta(fld, 60, 5, tmp_path, workers=1, reps=20, resume="w2")
+    assert (p1 / "matrix.parquet").read_bytes() == (p2 / "matrix.parquet").read_bytes()
+
+
+def test_deckbuild_legal_reproducible_and_resumable(tmp_path):
+    from sim.deckbuild import Search, deckbuild
+    from sim.game import get
+    from sim.meta import Field
+
+    fld = Field(get("paintline"), FOLDER, ["us-red-tide", "ussr-red-tide"], "greedy")
+    search = Search(rounds=2, mutants=3, start=20, elite=1, confirm=60, threshold=0.9)
+    a = deckbuild(fld, "field", search, 7, tmp_path, "a")
+    b = deckbuild(fld, "field", search, 7, tmp_path, "b")
+    pd.testing.assert_frame_equal(a["rounds"], b["rounds"])
+    assert a["found"].counts == b["found"].counts
+
+    def stop(done, total, best, score):
+        if done == 1:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        deckbuild(fld, "field", search, 7, tmp_path, "c", progress=stop)
+    c = deckbuild(fld, "field", search, 7, tmp_path, resume="c")
+    pd.testing.assert_frame_equal(a["rounds"], c["rounds"])
+    assert a["found"].counts == c["found"].counts
+    # Every candidate played is a deck the validator accepts.
+    from sim import legality
+    from sim.deckbuild import Arena, Candidate
+
+    arena = Arena(fld, np.array([0.5, 0.5]), 1)
+    for cards in a["rounds"].cards.unique():
+        import json
+
+        assert not legality.problems(fld.game, arena.matchup(
+            Candidate("x", json.loads(cards), ""), 0, 0))
+    assert sum(a["found"].counts.values()) == 60
+
+
+def test_balance_brings_two_decks_into_the_band_and_the_patch_reproduces_it(tmp_path):
+    """The held-out figures balance reports are those of the patched folder it writes,
+    played again from its files; the designer's cards.csv is untouched."""
+    import hashlib
+
+    from sim.balance import Bounds, balance
+    from sim.deckbuild import derived_seed
+    from sim.game import get
+    from sim.meta import Field, in_process
+
+    before = hashlib.sha256((FOLDER / "cards.csv").read_bytes()).hexdigest()
+    fld = Field(get("paintline"), FOLDER, ["us-red-tide", "ussr-red-tide"], "greedy")
+    out = balance(fld, Bounds(("normal_bonus",), 0.47, 0.53, step=2, margin=0.005),
+                  matches=200, confirm=400, seed=3, adversarial=0, results=tmp_path,
+                  run_id="b")
+    assert hashlib.sha256((FOLDER / "cards.csv").read_bytes()).hexdigest() == before
+    check = out["heldout"]
+    assert out["changes"] and check.inside.all(), check
+    assert ((check.rate >= 0.47) & (check.rate <= 0.53)).all()
+    # Before: the US deck under 0.47 (the sample matchup is 0.43 .. 0.44 for US).
+    assert check.before.min() < 0.47
+    patched = Field(get("paintline"), out["path"] / "folder", fld.names, "greedy")
+    again = in_process(patched, 400, derived_seed(3, 1))
+    us = (again[0, 1].mean() + 1 - again[1, 0].mean()) / 2
+    assert us == pytest.approx(check.rate.iloc[0], abs=1e-12)
+    assert "+" in (out["path"] / "cards.diff").read_text()
