@@ -145,12 +145,12 @@ def plot_heatmap(cells: pd.DataFrame, names: list[str], ax=None, title: str = ""
 
 def plot_nash(decks: pd.DataFrame, ax=None):
     """Each deck's weight in the Nash mix with its bootstrap 95% interval."""
-    from analysis.plots import ACCENT, _ax, _err
+    from analysis.plots import ACCENT, axes_for, error_bars
 
-    ax = _ax(ax, (6.4, 0.5 * len(decks) + 1.4))
+    ax = axes_for(ax, (6.4, 0.5 * len(decks) + 1.4))
     y = np.arange(len(decks))[::-1]
     ax.barh(y, decks.nash, color="#9fb8d6", height=0.6)
-    ax.errorbar(decks.nash, y, xerr=_err(decks.nash, decks.nash_lo, decks.nash_hi),
+    ax.errorbar(decks.nash, y, xerr=error_bars(decks.nash, decks.nash_lo, decks.nash_hi),
                 fmt="none", ecolor=ACCENT, capsize=3)
     ax.set_yticks(y, list(decks.deck))
     ax.set_xlim(0, 1)
@@ -192,9 +192,9 @@ def add_section(page, result: dict, names: list[str], title: str = "Metagame") -
 
 def write_report(path: Path, result: dict, names: list[str], heading: str) -> None:
     """report.html and report.md of a meta folder: its one section."""
-    from analysis.report import Page, _write_atomic
+    from analysis.report import Page, write_atomic
 
     page = Page(heading)
     add_section(page, result, names)
-    _write_atomic(path / "report.html", "\n".join(page.html))
-    _write_atomic(path / "report.md", "\n".join(page.md))
+    write_atomic(path / "report.html", "\n".join(page.html))
+    write_atomic(path / "report.md", "\n".join(page.md))

@@ -8,7 +8,7 @@ SEAT_COLOURS = ("#1f5fa8", "#c0392b")  # deck A blue, deck B red
 ACCENT = "#2c3e50"
 
 
-def _ax(ax, size=(6.4, 4.0)):
+def axes_for(ax, size=(6.4, 4.0)):
     import matplotlib
 
     matplotlib.use("Agg", force=False)
@@ -23,7 +23,7 @@ def _ax(ax, size=(6.4, 4.0)):
     return ax
 
 
-def _err(center, lo, hi):
+def error_bars(center, lo, hi):
     """Error-bar lengths, never negative (rounding can put a bound a hair past the rate)."""
     c = np.asarray(center, dtype=float)
     return [np.maximum(c - np.asarray(lo, dtype=float), 0),
@@ -32,10 +32,10 @@ def _err(center, lo, hi):
 
 def plot_headline(df, ax=None):
     """Horizontal bars of the headline rates with their 95% intervals."""
-    ax = _ax(ax, (7.0, 0.45 * len(df) + 1.2))
+    ax = axes_for(ax, (7.0, 0.45 * len(df) + 1.2))
     y = np.arange(len(df))[::-1]
     ax.barh(y, df.rate, color="#9fb8d6", height=0.6)
-    ax.errorbar(df.rate, y, xerr=_err(df.rate, df.lo, df.hi), fmt="none",
+    ax.errorbar(df.rate, y, xerr=error_bars(df.rate, df.lo, df.hi), fmt="none",
                 ecolor=ACCENT, capsize=3)
     ax.axvline(0.5, color="#888888", linestyle=":", linewidth=1)
     ax.set_yticks(y, [f"{q}  (n={n:,})" for q, n in zip(df.quantity, df.n, strict=True)])
@@ -93,7 +93,7 @@ def plot_survival(df, ax=None, labels=("A", "B"), xlabel="value",
     """The share of counts reaching each value per seat with 95% bands (Kaplan-Meier when
     df is measure_km's), drawn over bin numbers with the bins' labels; the exact curve
     dashed where present."""
-    ax = _ax(ax)
+    ax = axes_for(ax)
     df = _shown(df)
     for seat in (0, 1):
         d = df[(df.seat == seat) & df.rate.notna()]
@@ -116,13 +116,13 @@ def plot_hazard(df, ax=None, labels=("A", "B"), xlabel="value",
                 ylabel="share ending here, of those reaching it"):
     """Per-bin hazard: the share of counts that stop at this value among those at risk
     there, with Wilson 95% intervals."""
-    ax = _ax(ax)
+    ax = axes_for(ax)
     df = _shown(df)
     for seat in (0, 1):
         d = df[(df.seat == seat) & df.hazard.notna()]
         c = SEAT_COLOURS[seat]
         ax.errorbar(d.bin + (seat - 0.5) * 0.3, d.hazard,
-                    yerr=_err(d.hazard, d.hazard_lo, d.hazard_hi), fmt="o", color=c,
+                    yerr=error_bars(d.hazard, d.hazard_lo, d.hazard_hi), fmt="o", color=c,
                     capsize=3 if len(d) <= FEW_BINS else 0, markersize=3,
                     elinewidth=1, label=labels[seat])
     first = df[df.seat == df.seat.min()]
@@ -138,7 +138,7 @@ def plot_hazard(df, ax=None, labels=("A", "B"), xlabel="value",
 
 def plot_lengths(matches, column: str, label: str, ax=None):
     """Distribution of a per-match length measure."""
-    ax = _ax(ax)
+    ax = axes_for(ax)
     counts = matches[column].value_counts().sort_index()
     ax.bar(counts.index, counts / counts.sum(), color="#9fb8d6")
     ax.set_xlabel(label)
@@ -148,7 +148,7 @@ def plot_lengths(matches, column: str, label: str, ax=None):
 
 def plot_matrix(df, ax=None, row="entrant", col="opponent", title=""):
     """Heatmap of win rates (row's win rate against column) with the rate and interval."""
-    ax = _ax(ax, (6.4, 5.0))
+    ax = axes_for(ax, (6.4, 5.0))
     ax.grid(False)
     piv = df.pivot(index=row, columns=col, values="rate")
     lo = df.pivot(index=row, columns=col, values="lo")
@@ -177,12 +177,12 @@ def plot_verdicts(df, ax=None):
     """Each card's causal worth per copy against the median of the other cards of its deck,
     with 95% intervals, coloured by verdict."""
     d = df.sort_values(["deck", "relative"])
-    ax = _ax(ax, (7.0, 0.28 * len(d) + 1.5))
+    ax = axes_for(ax, (7.0, 0.28 * len(d) + 1.5))
     y = np.arange(len(d))
     for verdict, c in VERDICT_COLOURS.items():
         s = (d.verdict == verdict).to_numpy()
         if s.any():
-            ax.errorbar(d.relative[s], y[s], xerr=_err(d.relative[s], d.relative_lo[s],
+            ax.errorbar(d.relative[s], y[s], xerr=error_bars(d.relative[s], d.relative_lo[s],
                                                        d.relative_hi[s]),
                         fmt="o", color=c, capsize=2, label=verdict)
     ax.axvline(0, color="#888888", linewidth=1)
@@ -194,7 +194,7 @@ def plot_verdicts(df, ax=None):
 
 def plot_curve(df, x, ax=None, label="", exact=None):
     """A response curve (sweep or sensitivity): rate with its 95% band against x."""
-    ax = _ax(ax)
+    ax = axes_for(ax)
     ax.plot(df[x], df.rate, "o-", color=SEAT_COLOURS[0], label=label or "simulated")
     ax.fill_between(df[x], df.lo, df.hi, color=SEAT_COLOURS[0], alpha=0.2)
     if exact is not None:
@@ -208,9 +208,9 @@ def plot_curve(df, x, ax=None, label="", exact=None):
 def plot_deltas(df, ax=None, label="delta"):
     """Paired deltas with intervals, one row per item (sensitivity, what-if)."""
     d = df.sort_values("delta")
-    ax = _ax(ax, (7.0, 0.3 * len(d) + 1.5))
+    ax = axes_for(ax, (7.0, 0.3 * len(d) + 1.5))
     y = np.arange(len(d))
-    ax.errorbar(d.delta, y, xerr=_err(d.delta, d.lo, d.hi), fmt="o", color=ACCENT,
+    ax.errorbar(d.delta, y, xerr=error_bars(d.delta, d.lo, d.hi), fmt="o", color=ACCENT,
                 capsize=2)
     ax.axvline(0, color="#888888", linewidth=1)
     ax.set_yticks(y, d.item)

@@ -133,8 +133,8 @@ def build_report(run_path: Path | str) -> tuple[Path, Path]:
 
     out_html = run.path / "report.html"
     out_md = run.path / "report.md"
-    _write_atomic(out_html, "\n".join(page.html))
-    _write_atomic(out_md, "\n".join(page.md))
+    write_atomic(out_html, "\n".join(page.html))
+    write_atomic(out_md, "\n".join(page.md))
     return out_html, out_md
 
 
@@ -239,7 +239,8 @@ def _dead_cards_section(page: Page, run) -> None:
                          "played"]])
 
 
-def _write_atomic(path: Path, text: str) -> None:
+def write_atomic(path: Path, text: str) -> None:
+    """Write a text file whole or not at all: a reader never sees half a report."""
     tmp = path.with_name(f".{path.name}.tmp")
     tmp.write_text(text, encoding="utf-8")
     os.replace(tmp, path)
