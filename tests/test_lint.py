@@ -3,6 +3,7 @@ expected values from the rules as written (docs/encounter-rules.md)."""
 
 import json
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -12,7 +13,24 @@ from sim.lint import folder_policies, lint
 from .conftest import ROOT
 from .test_cli import cardlab
 
-ENCOUNTER = ROOT / "decks" / "encounter"
+
+def sample_pair(name: str):
+    """A copy of a game folder with only its two [defaults] decks: the findings below are
+    about those two decks (the field's other decks add pairings and cards of their own)."""
+    import tempfile
+    import tomllib
+
+    src = ROOT / "decks" / name
+    dst = Path(tempfile.mkdtemp(prefix="cardlab-lint-")) / name
+    shutil.copytree(src, dst)
+    keep = set(tomllib.loads((src / "game.toml").read_text())["defaults"]["decks"])
+    for deck in dst.glob("*.deck"):
+        if deck.stem not in keep:
+            deck.unlink()
+    return dst
+
+
+ENCOUNTER = sample_pair("encounter")
 
 # The strike NPCs of the two sample decks (orc-warband: Goblin, Wolf Pack, Troll, Dragon,
 # Gladiator; grey-expedition: Politician, Drone) and the Damage a defender of orc-warband
@@ -140,8 +158,8 @@ def test_option_variants():
 
 def test_cli_writes_findings_and_exits_0(tmp_path):
     out = tmp_path / "lint.json"
-    res = cardlab("lint", "--folder", "payne", "-n", "30", "--policy", "plain", "--out",
-                  str(out))
+    res = cardlab("lint", "--folder", str(sample_pair("payne")), "-n", "30", "--policy",
+                  "plain", "--out", str(out))
     assert res.returncode == 0, res.stderr
     assert "lint of payne" in res.stdout and "dominated cards" in res.stdout
     data = json.loads(out.read_text(encoding="utf-8"))

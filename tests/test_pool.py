@@ -125,7 +125,8 @@ def test_sample_folder_round_trip():
     lenin = pool.lookup("Order of Lenin")
     assert pool.table[lenin, C_NBONUS] == 8
     assert NATIONS[pool.table[lenin, C_NATION]] == "USSR"
-    assert sorted(folder.decks) == list(DECKS)
+    # The two sample decks and the two more of the field (game.toml [field]).
+    assert sorted(folder.decks) == sorted([*DECKS, "us-lob-control", "ussr-blitz"])
     for deck in folder.decks.values():
         cards, bag = deck.cards(), deck.bag()
         assert cards.shape == (60,)
