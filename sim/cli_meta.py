@@ -64,6 +64,22 @@ def bar(quiet: bool, label: str):
     return b, lambda done, total: b.update(task, completed=done, total=total)
 
 
+def with_bar(b, what: str, work):
+    """Run `work` with the progress bar shown; on Ctrl-C, say that the finished `what` are
+    kept and how to resume, and exit 130."""
+    try:
+        if b:
+            b.start()
+        return guarded(work)
+    except KeyboardInterrupt:
+        typer.echo(f"\ninterrupted: finished {what} are kept. Resume with --resume RUN",
+                   err=True)
+        raise typer.Exit(130) from None
+    finally:
+        if b:
+            b.stop()
+
+
 def show_meta(result: dict, names: list[str], title: str) -> None:
     """The matrix (rate and interval per cell), the Nash mix and the health lines."""
     import pandas as pd
@@ -121,19 +137,9 @@ def meta(
         fail(f"unknown backend {backend!r}; one of loky, dask, serial")
     fld = load_field(folder, decks, policy, rules, sets)
     b, update = bar(quiet, "pairs")
-    try:
-        if b:
-            b.start()
-        result, path = guarded(lambda: play_meta(fld, matches, seed, results, run_id,
-                                                 workers or None, backend, scheduler,
-                                                 chunk_size, reps, resume, update))
-    except KeyboardInterrupt:
-        typer.echo("\ninterrupted: finished pairs are kept. Resume with --resume RUN",
-                   err=True)
-        raise typer.Exit(130) from None
-    finally:
-        if b:
-            b.stop()
+    result, path = with_bar(b, "pairs", lambda: play_meta(
+        fld, matches, seed, results, run_id, workers or None, backend, scheduler, chunk_size,
+        reps, resume, update))
     show_meta(result, fld.names, f"{fld.game.name}: row deck's win rate against the column "
               f"deck, {matches:,} matches a seat, 95% intervals")
     typer.echo(f"results: {path}")
@@ -184,18 +190,8 @@ def deckbuild(
             typer.echo(f"round {done}/{total}: best {best.name} ({best.parent}) "
                        f"{score[0]:.3f} +- {1.96 * score[1]:.3f}", err=True)
 
-    try:
-        if b:
-            b.start()
-        out = guarded(lambda: search_decks(fld, against, search, seed, results, run_id,
-                                           resume, progress))
-    except KeyboardInterrupt:
-        typer.echo("\ninterrupted: finished rounds are kept. Resume with --resume RUN",
-                   err=True)
-        raise typer.Exit(130) from None
-    finally:
-        if b:
-            b.stop()
+    out = with_bar(b, "rounds", lambda: search_decks(fld, against, search, seed, results,
+                                                     run_id, resume, progress))
     v = out["verdict"]
     print_frame(out["confirm"], f"held-out: each deck's win rate against the {against}, 95% "
                 "intervals", ["deck", "score", "lo", "hi", "n"])
