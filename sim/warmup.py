@@ -25,14 +25,20 @@ def _folder(game_name: str) -> Path | None:
 
 def is_compiled(game_name: str) -> bool:
     """True when this machine's cache holds the game's engine for its current sources."""
-    folder = _folder(game_name)
+    return _marked(_folder(game_name))
+
+
+def _marked(folder: Path | None) -> bool:
     return folder is not None and (folder / MARKER).is_file()
 
 
 def last_seconds(game_name: str, fallback: float) -> float:
     """How long the game's latest compile on this machine took (any earlier version of its
     sources), or the game's own figure when it never compiled here."""
-    folder = _folder(game_name)
+    return _last_seconds(_folder(game_name), fallback)
+
+
+def _last_seconds(folder: Path | None, fallback: float) -> float:
     if folder is None:
         return fallback
     seen = []
@@ -55,15 +61,15 @@ def ensure(game, matchup, quiet: bool = False) -> float | None:
     cache has no engine yet, say so on stderr while it compiles (a spinner on a terminal),
     then record the time it took. Returns the compile's seconds, or None when the engine was
     already cached."""
-    folder = _folder(game.name)
-    if is_compiled(game.name) or (folder is not None and any(folder.rglob("*.nbi"))):
+    folder = _folder(game.name)  # hashes the engine's sources: once a call
+    if _marked(folder) or (folder is not None and any(folder.rglob("*.nbi"))):
         # Cached, whole or in part (a run before the marker existed): a load, not a compile.
         game.run_batch(matchup, 1, 0)
         if folder is not None and not (folder / MARKER).is_file():
             (folder / MARKER).write_text(json.dumps({"game": game.name, "seconds": None}))
         return None
     note = (f"compiling the {game.title} engine (first run after an install or an engine "
-            f"change, {_about(last_seconds(game.name, game.compile_seconds))})")
+            f"change, {_about(_last_seconds(folder, game.compile_seconds))})")
     start = time.perf_counter()
     if quiet:
         game.run_batch(matchup, 1, 0)
