@@ -26,19 +26,23 @@ class Run:
         return self.manifest["schema"]
 
     @property
-    def deck_names(self) -> tuple[str, str]:
-        d = self.manifest["decks"]
-        return d[0]["name"], d[1]["name"]
+    def seats(self) -> int:
+        """Players at the table (two for runs written before tables of more)."""
+        return int(self.schema.get("seats", 2))
 
     @property
-    def policy_names(self) -> tuple[str, str]:
-        p = self.manifest["policies"]
-        return p[0]["name"], p[1]["name"]
+    def deck_names(self) -> tuple[str, ...]:
+        """Each seat's deck, A first."""
+        return tuple(d["name"] for d in self.manifest["decks"])
+
+    @property
+    def policy_names(self) -> tuple[str, ...]:
+        return tuple(p["name"] for p in self.manifest["policies"])
 
     @property
     def label(self) -> str:
-        (a, b), (pa, pb) = self.deck_names, self.policy_names
-        return f"{a} ({pa}) vs {b} ({pb})"
+        return " vs ".join(f"{d} ({p})" for d, p in zip(self.deck_names, self.policy_names,
+                                                        strict=True))
 
     @property
     def card_names(self) -> dict[str, str]:

@@ -18,10 +18,9 @@ def headline(run) -> pd.DataFrame:
     from analysis.quantities import evaluate, rate_specs
 
     m = run.matches
-    a, b = run.deck_names
-    pa, pb = run.policy_names
+    seats = tuple(f"{d} ({p})" for d, p in zip(run.deck_names, run.policy_names, strict=True))
     rows = []
-    for text, k, n in rate_specs(run.schema, (f"{a} ({pa})", f"{b} ({pb})")):
+    for text, k, n in rate_specs(run.schema, seats):
         rows.append((text, int(evaluate(m, k).sum()), int(evaluate(m, n).sum())))
     df = pd.DataFrame(rows, columns=["quantity", "k", "n"])
     df = df[(df.quantity != "draws") | (df.k > 0)].reset_index(drop=True)
@@ -29,10 +28,34 @@ def headline(run) -> pd.DataFrame:
 
 
 def first_player_edge(run, head: pd.DataFrame) -> pd.DataFrame:
-    """How much starting first is worth: P(first player wins) - 1/2, with its interval."""
+    """How much starting first is worth: P(first player wins) - 1/seats (a fair share),
+    with its interval."""
     r = head[head.quantity == f"{run.schema['first_player_label']} wins"].iloc[0]
+    fair = 1 / run.seats
     return pd.DataFrame([{"quantity": f"{run.schema['first_player_label']} edge", "n": r.n,
-                          "edge": r.rate - 0.5, "lo": r.lo - 0.5, "hi": r.hi - 0.5}])
+                          "edge": r.rate - fair, "lo": r.lo - fair, "hi": r.hi - fair}])
+
+
+def position_edge(run) -> pd.DataFrame:
+    """Wins by turn position (0 the first player, 1 the next in turn order ...), whoever's
+    deck sat there: k, n, rate with Wilson 95% interval, and the edge over a fair share
+    1/seats. Position p is seat (first + p) mod seats."""
+    fp = run.matches[run.schema["first_player"]].to_numpy()
+    winner = run.matches.winner.to_numpy()
+    n = len(winner)
+    rows = [(p, int((winner == (fp + p) % run.seats).sum()), n) for p in range(run.seats)]
+    out = with_rate(pd.DataFrame(rows, columns=["position", "k", "n"]))
+    fair = 1 / run.seats
+    out["edge"], out["edge_lo"], out["edge_hi"] = out.rate - fair, out.lo - fair, out.hi - fair
+    return out
+
+
+def seat_wins(run) -> pd.DataFrame:
+    """Each seat's wins: seat, deck, policy, k, n, rate with Wilson 95% interval."""
+    w = run.matches.winner.to_numpy()
+    rows = [(s, d, p, int((w == s).sum()), len(w)) for s, (d, p)
+            in enumerate(zip(run.deck_names, run.policy_names, strict=True))]
+    return with_rate(pd.DataFrame(rows, columns=["seat", "deck", "policy", "k", "n"]))
 
 
 def section_rates(run, rates) -> pd.DataFrame:
@@ -116,7 +139,8 @@ def seat_matrix(run) -> pd.DataFrame:
     """One run as a small matchup matrix: deck A's win rate by which seat started."""
     fp = run.schema["first_player"]
     who = run.schema["first_player_label"]
-    m = run.matches.assign(first=np.where(run.matches[fp] == 0, f"A is {who}", f"B is {who}"),
+    letters = np.array([f"{chr(65 + s)} is {who}" for s in range(run.seats)])
+    m = run.matches.assign(first=letters[run.matches[fp].to_numpy()],
                            a_wins=(run.matches.winner == 0).astype(int))
     g = m.groupby("first")["a_wins"].agg(k="sum", n="count").reset_index()
     return with_rate(g)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-SEAT_COLOURS = ("#1f5fa8", "#c0392b")  # deck A blue, deck B red
+SEAT_COLOURS = ("#1f5fa8", "#c0392b", "#1e8449", "#d68910")  # A blue, B red, C green, D amber
 ACCENT = "#2c3e50"
 
 
@@ -95,7 +95,7 @@ def plot_survival(df, ax=None, labels=("A", "B"), xlabel="value",
     dashed where present."""
     ax = axes_for(ax)
     df = _shown(df)
-    for seat in (0, 1):
+    for seat in sorted(df.seat.unique()):
         d = df[(df.seat == seat) & df.rate.notna()]
         c = SEAT_COLOURS[seat]
         ax.plot(d.bin, d.rate, "-", color=c, linewidth=2, label=f"{labels[seat]} (simulated)")
@@ -118,10 +118,12 @@ def plot_hazard(df, ax=None, labels=("A", "B"), xlabel="value",
     there, with Wilson 95% intervals."""
     ax = axes_for(ax)
     df = _shown(df)
-    for seat in (0, 1):
+    seats = sorted(df.seat.unique())
+    for seat in seats:
         d = df[(df.seat == seat) & df.hazard.notna()]
         c = SEAT_COLOURS[seat]
-        ax.errorbar(d.bin + (seat - 0.5) * 0.3, d.hazard,
+        # Seats side by side within a bin, centred on it.
+        ax.errorbar(d.bin + (seat - (len(seats) - 1) / 2) * 0.6 / len(seats), d.hazard,
                     yerr=error_bars(d.hazard, d.hazard_lo, d.hazard_hi), fmt="o", color=c,
                     capsize=3 if len(d) <= FEW_BINS else 0, markersize=3,
                     elinewidth=1, label=labels[seat])

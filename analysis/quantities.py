@@ -6,9 +6,14 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+SEAT_LETTERS = "abcdefgh"
 
-def label(text: str, decks: tuple[str, str]) -> str:
-    return text.replace("{a}", decks[0]).replace("{b}", decks[1])
+
+def label(text: str, decks: tuple[str, ...]) -> str:
+    """A schema label with {a}, {b}, {c} ... replaced by the deck of that seat."""
+    for letter, deck in zip(SEAT_LETTERS, decks, strict=False):
+        text = text.replace("{" + letter + "}", deck)
+    return text
 
 
 def evaluate(matches: pd.DataFrame, expr: str) -> np.ndarray:
@@ -18,12 +23,12 @@ def evaluate(matches: pd.DataFrame, expr: str) -> np.ndarray:
     return np.asarray(matches.eval(expr), dtype=np.float64)
 
 
-def rate_specs(schema: dict, decks: tuple[str, str]) -> list[tuple[str, str, str]]:
-    """(label, k expression, n expression) of every headline rate: each deck's wins,
+def rate_specs(schema: dict, decks: tuple[str, ...]) -> list[tuple[str, str, str]]:
+    """(label, k expression, n expression) of every headline rate: each seat's wins,
     draws, the first player's wins, each end reason, then the game's own rates."""
     fp = schema["first_player"]
-    specs = [(f"{decks[0]} wins", "winner == 0", ""), (f"{decks[1]} wins", "winner == 1", ""),
-             ("draws", "winner == -1", ""),
+    specs = [(f"{deck} wins", f"winner == {seat}", "") for seat, deck in enumerate(decks)]
+    specs += [("draws", "winner == -1", ""),
              (f"{schema['first_player_label']} wins", f"winner == {fp}", "")]
     end = schema.get("end_column")
     for code, reason in enumerate(schema.get("end_reasons", ())):
@@ -34,7 +39,7 @@ def rate_specs(schema: dict, decks: tuple[str, str]) -> list[tuple[str, str, str
     return specs
 
 
-def per_match(schema: dict, matches: pd.DataFrame, decks: tuple[str, str]) -> dict:
+def per_match(schema: dict, matches: pd.DataFrame, decks: tuple[str, ...]) -> dict:
     """Label -> (values per match, denominators per match or None): the headline rates,
     the game's section rates and the mean lengths, as what-ifs and diffs compare them."""
     sections = [(label(r["label"], decks), r["k"], r["n"])

@@ -93,15 +93,23 @@ def build_report(run_path: Path | str) -> tuple[Path, Path]:
     for measure, spec in schema.get("histograms", {}).items():
         _survival_section(page, run, measure, spec, seats)
 
-    page.section("Matchup", "Each deck's win rate against the other, and deck A's win rate "
-                 f"by which seat was the {schema['first_player_label']}.")
-    m = run.matches
-    (a, b), (pa, pb) = seats, run.policy_names
-    mat = metrics.with_rate(pd.DataFrame([
-        (f"{a} ({pa})", f"{b} ({pb})", int((m.winner == 0).sum()), len(m)),
-        (f"{b} ({pb})", f"{a} ({pa})", int((m.winner == 1).sum()), len(m))],
-        columns=["entrant", "opponent", "k", "n"]))
-    page.figure(plots.plot_matrix(mat, title="row's win rate against column"), "matchup")
+    if run.seats == 2:
+        page.section("Matchup", "Each deck's win rate against the other, and deck A's win "
+                     f"rate by which seat was the {schema['first_player_label']}.")
+        m = run.matches
+        (a, b), (pa, pb) = seats, run.policy_names
+        mat = metrics.with_rate(pd.DataFrame([
+            (f"{a} ({pa})", f"{b} ({pb})", int((m.winner == 0).sum()), len(m)),
+            (f"{b} ({pb})", f"{a} ({pa})", int((m.winner == 1).sum()), len(m))],
+            columns=["entrant", "opponent", "k", "n"]))
+        page.figure(plots.plot_matrix(mat, title="row's win rate against column"), "matchup")
+    else:
+        page.section("Seats", f"A table of {run.seats}: each seat's win rate, wins by turn "
+                     "position (0 the first player) with the edge over a fair share "
+                     f"1/{run.seats}, and deck A's win rate by which seat was the "
+                     f"{schema['first_player_label']}.")
+        page.table(metrics.seat_wins(run))
+        page.table(metrics.position_edge(run))
     page.table(metrics.seat_matrix(run))
 
     for title, note, rates in schema.get("sections", ()):

@@ -17,7 +17,7 @@ def headline_counts(run_path: Path | str, manifest: dict):
     import pyarrow.parquet as pq
 
     schema = manifest["schema"]
-    decks = (manifest["decks"][0]["name"], manifest["decks"][1]["name"])
+    decks = tuple(d["name"] for d in manifest["decks"])
     specs = rate_specs(schema, decks)
     k = np.zeros(len(specs))
     n = np.zeros(len(specs))

@@ -56,7 +56,7 @@ def histogram_survival(run, measure: str) -> pd.DataFrame:
     run's exact check covers the measure."""
     labels = run.bin_labels(measure)
     frames = []
-    for seat in (0, 1):
+    for seat in range(run.seats):
         counts = _ended(run, measure, seat, len(labels))
         reached = counts[::-1].cumsum()[::-1]
         frames.append(pd.DataFrame({
@@ -99,7 +99,7 @@ def measure_km(run, measure: str) -> pd.DataFrame:
     labels = run.bin_labels(measure)
     bins = np.arange(len(labels))
     frames = []
-    for seat in (0, 1):
+    for seat in range(run.seats):
         ended = _ended(run, measure, seat, len(labels))
         cut = _cut(run, measure, seat, len(labels))
         at_risk = (ended + cut)[::-1].cumsum()[::-1]

@@ -22,10 +22,12 @@ from sim.cli_shared import (
     RunId,
     Seed,
     Setup,
+    Table,
     console,
     fail,
     guarded,
     run_store,
+    split_list,
 )
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help=__doc__)
@@ -94,6 +96,7 @@ def simulate(
     rules: RuleChanges = None,
     sets: CardSets = None,
     folder: Folder = None,
+    table: Table = None,
     results: Results = Path("results"),
     run_id: RunId = None,
     resume: Annotated[str | None, typer.Option(help="finish an interrupted run")] = None,
@@ -116,7 +119,7 @@ def simulate(
     game = m = None
     if not resume:
         setup = Setup(folder, deck_a, deck_b, policy, policy_a, policy_b, tuple(rules or ()),
-                      tuple(sets or ()))
+                      tuple(sets or ()), tuple(split_list(table)))
         game, m, _ = setup.load()
     else:  # the engine ready before the progress bar starts
         from sim import game as registry
@@ -143,8 +146,8 @@ def print_summary(run_path: Path) -> None:
     rows, lengths, n = headline_counts(run_path, manifest)
     names = [d["name"] for d in manifest["decks"]]
     pols = [p["name"] for p in manifest["policies"]]
-    table = Table(title=f"{manifest['game']}: {names[0]} ({pols[0]}) vs {names[1]} "
-                  f"({pols[1]}), seed {manifest['seed']}")
+    seats = " vs ".join(f"{d} ({p})" for d, p in zip(names, pols, strict=True))
+    table = Table(title=f"{manifest['game']}: {seats}, seed {manifest['seed']}")
     for col in ("quantity", "count", "n", "rate", "95% interval"):
         table.add_column(col, justify="right" if col != "quantity" else "left")
     for r in rows.itertuples():

@@ -21,6 +21,9 @@ Policy = Annotated[str | None, typer.Option(
     "--policy", help="policy of both seats (default: the folder's game.toml)")]
 PolicyA = Annotated[str | None, typer.Option("--policy-a", help="policy of deck A")]
 PolicyB = Annotated[str | None, typer.Option("--policy-b", help="policy of deck B")]
+Table = Annotated[str | None, typer.Option(
+    "--table", help="decks of seats C, D ... of a game for more than two players, "
+    "comma-separated (default: the folder's [table] decks)")]
 RuleChanges = Annotated[list[str] | None, typer.Option(
     "--rules", help="rule option KEY=VALUE (repeatable)")]
 CardSets = Annotated[list[str] | None, typer.Option(
@@ -84,6 +87,7 @@ class Setup:
     policy_b: str | None = None
     rules: tuple[str, ...] = ()
     sets: tuple[str, ...] = ()
+    table: tuple[str, ...] = ()  # the decks of seats C, D ... where the game seats more
 
     def info(self):
         """The folder's game.toml (the first registered game's folder by default)."""
@@ -104,8 +108,12 @@ class Setup:
         pa = self.policy_a or self.policy or info.policy
         pb = self.policy_b or self.policy or info.policy
         changes = {**parse_overrides(list(self.rules)), **(rules or {})}
+        # Only a game seating more than two takes the decks of further seats.
+        more = {"table": self.table} if self.table else {}
+        if more and "table" not in inspect.signature(game.load_matchup).parameters:
+            fail(f"{game.title} seats two players; --table names the decks of further seats")
         m = guarded(lambda: game.load_matchup(info.path, deck_a, deck_b, pa, pb, changes,
-                                              list(self.sets)))
+                                              list(self.sets), **more))
         if engine:
             from sim.warmup import ensure
 
@@ -120,6 +128,7 @@ def _setup_template(
     policy: Policy = None,
     rules: RuleChanges = None,
     sets: CardSets = None,
+    table: Table = None,
 ):
     """The shared options' declarations, read by `with_setup`."""
 
@@ -139,6 +148,7 @@ def with_setup(fn):
         values = {name: kwargs.pop(name) for name in shared}
         values["rules"] = tuple(values["rules"] or ())
         values["sets"] = tuple(values["sets"] or ())
+        values["table"] = tuple(split_list(values["table"]))
         return fn(setup=Setup(**values), **kwargs)
 
     command.__signature__ = inspect.Signature(first + own + rest)

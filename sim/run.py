@@ -75,7 +75,7 @@ def new_manifest(game: Game, matchup, run_id: str, seed: int, matches: int, chun
         "versions": {"numba": numba.__version__, "numpy": numpy.__version__,
                      "pandas": pandas.__version__, "python": platform.python_version()},
         "game": game.name,
-        "schema": game.schema.to_json(),
+        "schema": game.schema_of(matchup).to_json(),
         **game.describe(matchup),
         "seed": seed,
         "matches": matches,
@@ -323,8 +323,9 @@ def write_exact_check(run: RunFolder, game: Game, matchup, manifest: dict) -> di
     exact value (exact_check.parquet) and summarise the check for the manifest."""
     from sim.store import totals
 
-    df = game.exact_check(matchup, LazyTotals(lambda: totals(run.path,
-                                                             histogram_bins(manifest))))
+    seats = manifest["schema"].get("seats", 2)
+    df = game.exact_check(matchup, LazyTotals(lambda: totals(run.path, histogram_bins(manifest),
+                                                             seats)))
     if df is None or not len(df):
         return None
     df.to_parquet(run.path / "exact_check.parquet", index=False)

@@ -134,9 +134,9 @@ def chunk_tables(rec: BatchRecords, card_ids: tuple[str, ...]):
     wide = np.hstack(blocks) if len(blocks) > 1 else blocks[0]
     col_measure = np.concatenate([np.full(b.shape[1], k, dtype=np.int8)
                                   for k, b in enumerate(blocks)])
-    col_seat = np.concatenate([np.repeat(np.arange(2, dtype=np.int8), c.shape[2])
+    col_seat = np.concatenate([np.repeat(np.arange(c.shape[1], dtype=np.int8), c.shape[2])
                                for c in rec.hists.values()] or [np.zeros(0, np.int8)])
-    col_value = np.concatenate([np.tile(np.arange(c.shape[2], dtype=np.int16), 2)
+    col_value = np.concatenate([np.tile(np.arange(c.shape[2], dtype=np.int16), c.shape[1])
                                 for c in rec.hists.values()] or [np.zeros(0, np.int16)])
     match, col = np.nonzero(wide)
     hists = pd.DataFrame({
@@ -146,7 +146,8 @@ def chunk_tables(rec: BatchRecords, card_ids: tuple[str, ...]):
         "value": col_value[col],
         "count": wide[match, col].astype(np.int32),
     })
-    seat, card = np.meshgrid(np.arange(2), np.arange(len(card_ids)), indexing="ij")
+    seat, card = np.meshgrid(np.arange(rec.card_stats.shape[0]), np.arange(len(card_ids)),
+                             indexing="ij")
     cards = pd.DataFrame({"seat": seat.ravel().astype(np.int8),
                           "card": np.array(card_ids, dtype=object)[card.ravel()]})
     for k, name in enumerate(rec.layout.card_stats):
@@ -203,9 +204,9 @@ def list_runs(root: Path) -> list[dict]:
 
 
 
-def totals(run_path: Path | str, bins: dict[str, int]) -> Totals:
+def totals(run_path: Path | str, bins: dict[str, int], seats: int = 2) -> Totals:
     """A run's sums, read chunk by chunk, so that a run of any size is summed in constant
-    memory; `bins` gives each histogram's bin count."""
+    memory; `bins` gives each histogram's bin count, `seats` the players at the table."""
     import pyarrow.parquet as pq
 
     out = None
@@ -229,11 +230,11 @@ def totals(run_path: Path | str, bins: dict[str, int]) -> Totals:
                 continue
             pick = codes == code
             flat = np.bincount(seat[pick].astype(np.int64) * bins[name] + value[pick],
-                               weights=count[pick], minlength=2 * bins[name])
-            hists[name] = flat.astype(np.int64).reshape(2, bins[name])
+                               weights=count[pick], minlength=seats * bins[name])
+            hists[name] = flat.astype(np.int64).reshape(seats, bins[name])
         for name, n in bins.items():
-            hists.setdefault(name, np.zeros((2, n), dtype=np.int64))
-        part = Totals.of_frame(matches, hists, frames)
+            hists.setdefault(name, np.zeros((seats, n), dtype=np.int64))
+        part = Totals.of_frame(matches, hists, frames, seats)
         out = part if out is None else out + part
     if out is None:
         raise StoreError(f"{run_path}: no complete chunks")
