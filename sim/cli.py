@@ -333,22 +333,27 @@ def exact(
 
 @app.command()
 def warm(folders: Annotated[list[str] | None, typer.Option(
-        "--folder", "-f", help="game folders or names (default: every registered game)")] = None):
+        "--folder", "-f", help="game folders or names (default: every registered game)")] = None,
+         jobs: Annotated[int, typer.Option(
+             "--jobs", "-j", min=0, help="games compiled at once, each in its own process "
+             "(0: one per core)")] = 0):
     """Compile each game's engine now (it is cached, keyed to the engine's sources), so that
     the first run after an install or an engine change starts at once; prints each game's
-    compile time."""
+    compile time. Games compile side by side, one per core."""
+    import os
     import time
 
     from sim import game as registry
-    from sim.warmup import ensure
+    from sim.warmup import warm_all
 
-    for folder in folders or registry.names():
-        start = time.perf_counter()
-        game, m, _ = Setup(folder).load(engine=False)
-        seconds = ensure(game, m, quiet=True)
-        took = time.perf_counter() - start
-        typer.echo(f"{game.name}: " + (f"compiled in {seconds:.1f} s" if seconds is not None
-                                       else f"already compiled (loaded in {took:.1f} s)"))
+    start = time.perf_counter()
+    folders = folders or registry.names()
+    guarded(lambda: [registry.get(registry.read_folder(f).game) for f in folders])
+    for name, seconds, took in warm_all(folders, jobs or os.cpu_count() or 1):
+        typer.echo(f"{name}: " + (f"compiled in {seconds:.1f} s" if seconds is not None
+                                  else f"already compiled (loaded in {took:.1f} s)"))
+    if len(folders) > 1:
+        typer.echo(f"{len(folders)} engines ready in {time.perf_counter() - start:.1f} s")
 
 
 def mount_all() -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 MARKER = "compiled.json"
@@ -88,3 +89,39 @@ def ensure(game, matchup, quiet: bool = False) -> float | None:
         print(f"compiled the {game.title} engine in {seconds:.0f} s", file=sys.stderr,
               flush=True)
     return seconds
+
+
+def warm_folder(folder: str) -> tuple[str, float | None, float]:
+    """Compile (or load) the engine of a game folder's default matchup: (game, compile
+    seconds or None when it was cached, seconds taken)."""
+    from sim import game as registry
+
+    start = time.perf_counter()
+    info = registry.read_folder(folder)
+    game = registry.get(info.game)
+    m = game.load_matchup(info.path, info.decks[0], info.decks[1], info.policy, info.policy,
+                          {}, [])
+    seconds = ensure(game, m, quiet=True)
+    return game.name, seconds, time.perf_counter() - start
+
+
+def warm_all(folders: list[str], jobs: int) -> Iterator[tuple[str, float | None, float]]:
+    """warm_folder of each folder, in the order they finish, `jobs` processes at once: numba
+    compiles a game on one core, so games compile side by side, the longest started first.
+    The folders are read here first, so that a bad one is this process's clear error."""
+    from sim import game as registry
+
+    games = [registry.get(registry.read_folder(f).game) for f in folders]
+    if jobs <= 1 or len(folders) <= 1:
+        yield from map(warm_folder, folders)
+        return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    order = sorted(range(len(folders)), key=lambda i: -last_seconds(games[i].name,
+                                                                    games[i].compile_seconds))
+    context = multiprocessing.get_context("spawn")  # a fresh interpreter: no inherited threads
+    with ProcessPoolExecutor(max_workers=min(jobs, len(folders)), mp_context=context) as pool:
+        futures = [pool.submit(warm_folder, folders[i]) for i in order]
+        for done in as_completed(futures):
+            yield done.result()

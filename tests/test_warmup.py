@@ -72,3 +72,13 @@ def test_warm_command_compiles_once_then_loads():
     assert second.stdout.startswith("payne: already compiled"), second.stdout
     bad = cardlab("warm", "--folder", "no-such-game")
     assert bad.returncode == 2 and "no such game folder" in bad.stderr
+
+
+def test_warm_compiles_games_side_by_side():
+    from .test_cli import cardlab
+
+    both = cardlab("warm", "--folder", "payne", "--folder", "paintline", "--jobs", "2")
+    assert both.returncode == 0, both.stderr
+    lines = both.stdout.splitlines()
+    assert sorted(line.split(":")[0] for line in lines[:2]) == ["paintline", "payne"]
+    assert lines[2].startswith("2 engines ready in ")
