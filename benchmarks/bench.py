@@ -68,8 +68,9 @@ def start_seconds(name: str) -> tuple[float, float]:
 
 def load(name: str, policy: str | None = None, rules: dict | None = None):
     from sim import game as registry
+    from sim.folders import default_folder, read_folder
 
-    info = registry.read_folder(registry.default_folder(name))
+    info = read_folder(default_folder(name))
     game = registry.get(name)
     p = policy or info.policy
     return game, game.load_matchup(info.path, *info.decks, p, p, rules or {}, []), info

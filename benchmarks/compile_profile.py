@@ -24,10 +24,11 @@ PROBE = r"""
 import collections, json, sys, time
 import numba.core.event as ev
 from sim import game as registry
+from sim.folders import read_folder
 
 name, rules = sys.argv[1], json.loads(sys.argv[2])
 g = registry.get(name)
-info = registry.read_folder(name)
+info = read_folder(name)
 m = g.load_matchup(info.path, *info.decks, info.policy, info.policy, rules, [])
 stack, rows = [], []
 

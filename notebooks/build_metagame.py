@@ -24,7 +24,8 @@ from pathlib import Path
 
 from IPython.display import Image, display
 
-from sim.game import get, read_folder
+from sim.folders import read_folder
+from sim.game import get
 from sim.meta import Field
 
 # Small match counts when the test suite runs the notebooks; full counts otherwise.

@@ -23,7 +23,8 @@ from pathlib import Path
 import pandas as pd
 
 from analysis.stats import paired_difference, wilson
-from sim.game import get, read_folder
+from sim.folders import read_folder
+from sim.game import get
 
 # Small match counts when the test suite runs the notebooks; full counts otherwise.
 GAMES = int(os.environ.get("CARDLAB_NOTEBOOK_GAMES", "20000"))

@@ -30,9 +30,10 @@ CARD_FIELD = "Order of Lenin.cost"
 RULE = "points_to_win"
 print(f"{MATCHES:,} paired matches a redraw")'''),
     new_code_cell('''from sim import game as registry
+from sim.folders import read_folder
 from sim.workbench import Workbench
 
-info = registry.read_folder(FOLDER)
+info = read_folder(FOLDER)
 game = registry.get(info.game)
 
 

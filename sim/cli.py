@@ -44,14 +44,15 @@ def games() -> None:
     from rich.table import Table
 
     from sim import game as registry
+    from sim.folders import default_folder, read_folder
 
     table = Table()
     for col in ("game", "title", "folder", "default decks", "policy"):
         table.add_column(col)
     for name in registry.names():
-        folder = registry.default_folder(name)
+        folder = default_folder(name)
         try:
-            info = registry.read_folder(folder)
+            info = read_folder(folder)
             table.add_row(name, info.title, str(folder), " vs ".join(info.decks), info.policy)
         except Exception as err:  # a broken folder is listed, not fatal
             table.add_row(name, "", str(folder), f"unreadable: {err}", "")
@@ -62,13 +63,14 @@ def games() -> None:
 def check(paths: list[Path] = typer.Argument(..., help="game folders, or files in one")):
     """Validate card pools, rule options and deck lists; report every problem."""
     from sim import game as registry
+    from sim.folders import read_folder
     from sim.problems import InputError
 
     notes, problems = [], []
     for path in paths:
         folder = path if path.is_dir() else path.parent
         try:
-            info = registry.read_folder(folder)
+            info = read_folder(folder)
             n, p = registry.get(info.game).check_paths([path])
             notes += n
             problems += p
@@ -344,11 +346,12 @@ def warm(folders: Annotated[list[str] | None, typer.Option(
     import time
 
     from sim import game as registry
+    from sim.folders import read_folder
     from sim.warmup import warm_all
 
     start = time.perf_counter()
     folders = folders or registry.names()
-    guarded(lambda: [registry.get(registry.read_folder(f).game) for f in folders])
+    guarded(lambda: [registry.get(read_folder(f).game) for f in folders])
     for name, seconds, took in warm_all(folders, jobs or os.cpu_count() or 1):
         typer.echo(f"{name}: " + (f"compiled in {seconds:.1f} s" if seconds is not None
                                   else f"already compiled (loaded in {took:.1f} s)"))

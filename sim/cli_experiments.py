@@ -268,10 +268,10 @@ def lint(
     findings: lint informs."""
     import json
 
-    from sim import game as registry
+    from sim.folders import default_folder
     from sim.lint import lint as run
 
-    target = folder or str(registry.default_folder())
+    target = folder or str(default_folder())
     res = guarded(lambda: run(target, policy, parse_overrides(rules), matches, seed))
     f = res.findings
     c = res.checked

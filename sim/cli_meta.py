@@ -38,10 +38,11 @@ def load_field(folder: str | None, decks: str | None, policy: str | None,
                rules: list[str] | None, sets: list[str] | None):
     """The Field of the options (the folder's [field] by default); exit 2 on bad input."""
     from sim import game as registry
+    from sim.folders import default_folder, read_folder
     from sim.meta import Field
 
-    fol = folder or str(registry.default_folder())
-    info = guarded(lambda: registry.read_folder(fol))
+    fol = folder or str(default_folder())
+    info = guarded(lambda: read_folder(fol))
     game = guarded(lambda: registry.get(info.game))
     names = split_list(decks) if decks is not None else list(info.field)
     fld = guarded(lambda: Field(game, info.path, names, policy or info.policy,

@@ -91,10 +91,10 @@ class Setup:
 
     def info(self):
         """The folder's game.toml (the first registered game's folder by default)."""
-        from sim import game as registry
+        from sim.folders import default_folder, read_folder
 
-        folder = self.folder or str(registry.default_folder())
-        return guarded(lambda: registry.read_folder(folder))
+        folder = self.folder or str(default_folder())
+        return guarded(lambda: read_folder(folder))
 
     def load(self, rules: dict | None = None, engine: bool = True):
         """(game, matchup, folder info) from the options, or a clear error and exit 2; with

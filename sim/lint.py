@@ -16,7 +16,8 @@ import numpy as np
 import pandas as pd
 
 from analysis.usage import card_usage
-from sim.game import Game, get, read_folder
+from sim.folders import read_folder
+from sim.game import Game, get
 from sim.problems import InputError, Problem
 
 # Matches of the first pass over every setting: a change that matters nearly always shows

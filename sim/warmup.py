@@ -95,9 +95,10 @@ def warm_folder(folder: str) -> tuple[str, float | None, float]:
     """Compile (or load) the engine of a game folder's default matchup: (game, compile
     seconds or None when it was cached, seconds taken)."""
     from sim import game as registry
+    from sim.folders import read_folder
 
     start = time.perf_counter()
-    info = registry.read_folder(folder)
+    info = read_folder(folder)
     game = registry.get(info.game)
     m = game.load_matchup(info.path, info.decks[0], info.decks[1], info.policy, info.policy,
                           {}, [])
@@ -110,8 +111,9 @@ def warm_all(folders: list[str], jobs: int) -> Iterator[tuple[str, float | None,
     compiles a game on one core, so games compile side by side, the longest started first.
     The folders are read here first, so that a bad one is this process's clear error."""
     from sim import game as registry
+    from sim.folders import read_folder
 
-    games = [registry.get(registry.read_folder(f).game) for f in folders]
+    games = [registry.get(read_folder(f).game) for f in folders]
     if jobs <= 1 or len(folders) <= 1:
         yield from map(warm_folder, folders)
         return

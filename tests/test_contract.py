@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from sim import game as registry
+from sim.folders import read_folder
 
 from .conftest import ROOT
 from .test_cli import cardlab
@@ -19,7 +20,7 @@ N = 40
 
 def default_matchup(name, policy=None, rules=None):
     g = registry.get(name)
-    info = registry.read_folder(ROOT / "decks" / name)
+    info = read_folder(ROOT / "decks" / name)
     p = policy or info.policy
     return g, g.load_matchup(info.path, *info.decks, p, p, rules or {}, []), info
 
@@ -31,7 +32,7 @@ def policies(name) -> list[str]:
 
 @pytest.mark.parametrize("name", GAMES)
 def test_folder_names_its_game_and_is_valid(name):
-    info = registry.read_folder(ROOT / "decks" / name)
+    info = read_folder(ROOT / "decks" / name)
     assert info.game == name and len(info.decks) == 2
     out = cardlab("check", str(ROOT / "decks" / name))
     assert out.returncode == 0, out.stderr
@@ -45,7 +46,7 @@ def test_kernel_equals_reference_for_every_pair_of_policies(name):
     decisions, so a wrong decision in either engine shows here as a different record."""
     names = policies(name)
     g = registry.get(name)
-    info = registry.read_folder(ROOT / "decks" / name)
+    info = read_folder(ROOT / "decks" / name)
     for i, first in enumerate(names):
         for j, second in enumerate(names):
             k = i * len(names) + j

@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from analysis.stats import Z95
-from sim.game import get, read_folder
+from sim.folders import read_folder
+from sim.game import get
 
 from .conftest import FOLDER
 

@@ -9,7 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sim.game import get, read_folder
+from sim.folders import read_folder
+from sim.game import get
 from sim.payne import pool as T
 from sim.payne.policy import load_policies
 from sim.problems import InputError

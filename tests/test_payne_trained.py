@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from analysis.stats import wilson
-from sim.game import read_folder
+from sim.folders import read_folder
 from sim.jit import pure
 from sim.payne import pool as T
 from sim.payne.policy import choose_fielding

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from sim import game as registry
+from sim.folders import read_folder
 from sim.problems import InputError
 from sim.tune import bisect, search_integers
 
@@ -192,7 +193,7 @@ def test_solvers_run_on_every_registered_game(name, tmp_path):
     from sim.tune import tune
 
     g = registry.get(name)
-    info = registry.read_folder(ROOT / "decks" / name)
+    info = read_folder(ROOT / "decks" / name)
     p = info.policy
 
     def load(extra, pa=p, pb=p):
