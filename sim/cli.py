@@ -210,7 +210,7 @@ def replay(run: str = typer.Argument(..., help="run id"),
     df = read_table(folder.path, "matches")
     row = df[df.match_index == match]
     if len(row):
-        stored = row[list(manifest["schema"]["match_columns"])].to_numpy()[0]
+        stored = row[list(game.schema_of(m).match_columns)].to_numpy()[0]
         same = np.array_equal(stored, g.record)
         typer.echo(f"record {'matches' if same else 'DIFFERS FROM'} the batch record of match "
                    f"{match}")
