@@ -54,7 +54,7 @@ VARIANTS = {
     "play_loot": [{"play_loot": "paid"}, {"play_loot": "paid", "cost_currency": "discard"},
                   {"play_loot": "paid", "cost_currency": "twilight"}],
     "settle_heal": [{"settle_heal": 2}],
-    "deck_out": [{"deck_out": "lose_on_empty_draw"}],
+    "deck_out": [{"deck_out": "lose_on_empty_draw", "draw_deck_size": 24}],
     "max_turns": [{"max_turns": 9}],
     "max_copies": [{"max_copies": 6}],
     "draw_deck_size": [{"draw_deck_size": 24}],
@@ -66,6 +66,7 @@ VARIANTS = {
     "encounter_arg": [{"encounter_mode": True, "encounter_objective": "DEFEAT",
                        "encounter_arg": 2}],
     "encounter_points": [{"encounter_mode": True, "encounter_points": 7, "settle_heal": 1}],
+    "choose_first": [{"choose_first": "once"}],
 }
 # Decks that bring every choice and a unique card both players hold (Knight Errant): A's
 # Wound (Sniper Shot), Revive (Second Chance), Cancel (Banish), character actions (Sharp

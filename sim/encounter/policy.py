@@ -8,6 +8,7 @@ from sim.encounter import codes as K
 from sim.encounter import state as S
 from sim.encounter.params import (
     AGGRESSIVE,
+    BEHIND,
     CAREFUL,
     FIRST,
     M_BUDGET,
@@ -43,13 +44,17 @@ OPT_HAND, OPT_ABILITY = 0, 1  # 1 an in-play card's ability (where: keyword slot
 
 @njit
 def choose_first(C, p):
-    """The chooser's pick of the first player (first: itself, second: the other, random:
-    a coin on its policy stream)."""
+    """The chooser's pick of the first player (first: itself, second: the other, behind:
+    itself while it has fewer points than the other, else the other; random: a coin on its
+    policy stream)."""
     how = C[7][p, M_FIRST]
     if how == FIRST:
         return p
     if how == SECOND:
         return 1 - p
+    if how == BEHIND:
+        P = C[2]
+        return p if P[p, S.POINTS] < P[1 - p, S.POINTS] else 1 - p
     return rand(C, S.POLICY, p, 2)
 
 

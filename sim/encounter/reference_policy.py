@@ -67,6 +67,9 @@ class Player:
         how = self.words["first"]
         if how == "random":
             return self.draw(2)
+        if how == "behind":
+            behind = self.seat.points < self.g.other(self.seat).points
+            return self.seat.index if behind else 1 - self.seat.index
         return self.seat.index if how == "first" else 1 - self.seat.index
 
     def may_play(self, card: Card) -> bool:

@@ -105,7 +105,7 @@ class Match:
         self.log: list[tuple[int, int, int, int, int, int]] = []
         self.notes: list[tuple[int, int, int]] = []  # (seat, card, statistic)
         self.seats: list[Seat] = []
-        self.turn = self.active = self.first = 0
+        self.turn = self.active = self.first = self.chooser = 0
         self.over, self.winner, self.end = False, 0, 0
         self.quest: Card | None = None
         self.budget = self.hex = self.ambush = self.wins = self.pc_wounds_this_turn = 0
