@@ -50,7 +50,7 @@ VARIANTS = {
     "quest_mandatory": [{"quest_mandatory": True}],
     "strikers_after": [{"strikers_after": "hand"}],
     "unique_scope": [{"unique_scope": "table"}],
-    "ability_limit": [{"ability_limit": "step"}],
+    "ability_limit": [{"ability_limit": "turn"}, {"ability_limit": "step"}],
     "play_loot": [{"play_loot": "paid"}, {"play_loot": "paid", "cost_currency": "discard"},
                   {"play_loot": "paid", "cost_currency": "twilight"}],
     "settle_heal": [{"settle_heal": 2}],

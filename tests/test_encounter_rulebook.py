@@ -8,13 +8,18 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from sim.encounter import codes as K
+from sim.encounter import effects as Ef
 from sim.encounter import policy as Po
+from sim.encounter import rules as Ru
 from sim.encounter import state as S
+from sim.encounter import turn as Tu
 from sim.encounter.params import policy_vector
 from sim.encounter.reference import Table
 from sim.game import get
 
-from .test_encounter_decisions import build, random_picks, twin
+from .test_encounter_decisions import build, card, random_picks, twin
+from .test_encounter_scenarios import Both, boost
 
 FOLDER = Path(__file__).resolve().parents[1] / "decks" / "encounter"
 GAME = get("encounter")
@@ -130,3 +135,78 @@ def test_the_encounter_mode_chain_follows_the_choice_of_every_round(how):
         assert each["killed"] == pytest.approx(once["killed"])
     table = exact_check(m, GAME.run_batch(m, 20000, 2).totals())
     assert (table.z.abs() < 4).all(), table
+
+
+# -- 2. "You may use each ability as many times as you like (even repeatedly during the same
+# step), as long as you meet the requirements for it and pay its costs." ------------------
+def costed(b, name_, cost):
+    """The card's ability costs `cost` in both engines."""
+    c = card(name_)
+    T = b.C[0].copy()
+    T[c, K.C_ABCOST] = cost
+    b.C = (T, *b.C[1:])
+    b.g.cards[c].ability_cost = cost
+
+
+def uses(b, name_):
+    """Uses of the card's ability in each engine's log (they must agree)."""
+    kernel = sum(1 for r in b.C[8][: b.G[S.LOG_N]] if r[2] == S.EV_MANEUVER
+                 and r[3] == card(name_))
+    assert kernel == sum(1 for r in b.g.log if r[2] == S.EV_MANEUVER and r[3] == card(name_))
+    return kernel
+
+
+@pytest.mark.parametrize("limit, cost, pool, used, wounds", [
+    ("unlimited", 0, 3, 3, 0), ("turn", 0, 3, 1, 2), ("step", 0, 3, 1, 2),
+    ("unlimited", 1, 2, 2, 1), ("turn", 1, 2, 1, 2), ("unlimited", 2, 3, 1, 2)])
+def test_a_heal_ability_is_used_as_often_as_it_heals_and_is_paid(limit, cost, pool, used,
+                                                                  wounds):
+    """The Orc's PC has 3 wounds and Medic (support, Heal 1 at the boost step) in play.
+    unlimited: careful heals at every use while a wound is left, each use paying the
+    ability's cost from the pool; turn and step: one use in the boost step."""
+    b = Both(rules={"ability_limit": limit}, pc_wounds=3)
+    costed(b, "Medic", cost)
+    twin(Ef.enter_npc)(b.C, 0, card("Medic"))
+    b.g.enter_npc(b.g.seats[0], b.g.cards[card("Medic")])
+    b.pool(0, pool)
+    boost(b)
+    assert uses(b, "Medic") == used
+    assert int(b.P[0, S.PC_WOUNDS]) == b.g.seats[0].pc.wounds == wounds
+    assert b.same(0)[3] == pool - used * cost
+
+
+@pytest.mark.parametrize("limit, used, over", [("unlimited", 2, False), ("turn", 1, True)])
+def test_a_ward_ability_is_used_until_the_kill_is_prevented(limit, used, over):
+    """The Orc's PC (strength 6 + Brawny 1, toughness 4 + Thick Hide 1 + Mirror Shield 1,
+    5 wounds: 1 left) defends against Dragon (strength 7, intelligence 2 against the PC's
+    2: the striker wins the tie; Damage 1, so 2 wounds). Mirror Shield's Ward 1: unlimited,
+    used twice (each use prevents one of the two wounds), then no more; the PC lives.
+    turn: once, and the PC is killed."""
+    b = Both(rules={"ability_limit": limit}, pc_wounds=5)
+    shield = card("Mirror Shield")
+    twin(Ru.push)(b.P, 0, S.LOOTS, S.LOOTS_N, shield)
+    b.g.seats[0].loot_in_play.append(b.g.cards[shield])
+    b.strikers("Dragon")
+    assert twin(Ru.stat)(b.C, 0, -1, K.C_STR) == 7
+    b.step(lambda C: twin(Tu.combat)(C, 0, -1),
+           lambda g: g.fight(g.strikers[0], g.seats[0].pc))
+    assert uses(b, "Mirror Shield") == used
+    assert b.end() == ((True, (1, K.END_KILLED)) if over else (False, None))
+
+
+@pytest.mark.parametrize("currency", ["pool", "discard", "twilight"])
+def test_paid_abilities_in_whole_matches(currency):
+    """Medic, Ward Stone and Mirror Shield cost 1 a use: the engines agree for random and
+    careful players under every cost currency, and the costs change the records."""
+    pool = GAME.load_matchup(FOLDER, "orc-warband", "grey-expedition", "random", "careful",
+                             {"cost_currency": currency}, []).pool
+    table = pool.table.copy()
+    for n in ("Medic", "Ward Stone", "Mirror Shield"):
+        table[pool.lookup(n), K.C_ABCOST] = 1
+    for a, b_ in (("random", "careful"), ("careful", "random")):
+        m = GAME.load_matchup(FOLDER, "orc-warband", "grey-expedition", a, b_,
+                              {"cost_currency": currency}, [])
+        paid = replace(m, pool=pool.with_table(table))
+        kernel = GAME.run_batch(paid, 30, 6, 0, 2)
+        assert kernel.same_as(GAME.reference_batch(paid, 30, 6, 0, 2)), (currency, a)
+        assert not kernel.same_as(GAME.run_batch(m, 30, 6, 0, 2))

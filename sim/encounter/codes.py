@@ -23,7 +23,8 @@ STEP_KEYWORDS = (MIGHT, WARD, HEAL, DRAW, REVIVE, CANCEL, WOUND)
 (C_KIND, C_NATURE, C_UNIQUE, C_RACE, C_REQUIRES, C_COST, C_STEP, C_DEX, C_INT, C_STR,
  C_TOUGH, C_TERRAIN, C_QCOST, C_QPOINTS, C_LPOINTS, C_OBJ1, C_OARG1, C_OBJ2, C_OARG2,
  C_AB1, C_ARG1, C_AB2, C_ARG2) = range(23)
-N_COLS = 23
+C_ABCOST = 23  # what one use of the card's in-play ability costs
+N_COLS = 24
 STAT_COLS = (C_DEX, C_INT, C_STR, C_TOUGH)
 
 # Rule options: name -> (allowed words or a type, default). Word options become their index.
@@ -38,7 +39,7 @@ RULES: dict[str, tuple[object, object]] = {
     "quest_mandatory": (bool, False),
     "strikers_after": (("discard", "hand"), "discard"),
     "unique_scope": (("player", "table"), "player"),
-    "ability_limit": (("turn", "step"), "turn"),
+    "ability_limit": (("turn", "step", "unlimited"), "unlimited"),
     "play_loot": (("free", "paid"), "free"),
     "settle_heal": (int, 0),
     "deck_out": (("play_on", "lose_on_empty_draw"), "play_on"),
@@ -68,6 +69,7 @@ N_RULES = R_ESTR_LIST + MAX_STRENGTHS
 CUR_POOL, CUR_DISCARD, CUR_TWILIGHT = 0, 1, 2
 TIE_INT, TIE_STRIKER, TIE_DEFENDER, TIE_NONE = 0, 1, 2, 3
 CHOOSE_ONCE, CHOOSE_EACH_TURN = 0, 1
+AB_TURN, AB_STEP, AB_UNLIMITED = 0, 1, 2
 
 # How a match ended.
 END_REASONS = ("points", "pc_killed", "deck_out", "turn_cap")

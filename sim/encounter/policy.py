@@ -190,6 +190,9 @@ def boost_score(C, p, kind, card, kw, arg):
                 w += P[p, S.PWOUND + k]
             return 500 if w > 0 else -1
         if kw == K.DRAW:
+            if (kind == OPT_ABILITY and C[1][K.R_ABILITY] == K.AB_UNLIMITED
+                    and P[p, S.DECK_N] == 0):
+                return -1  # a repeatable Draw stops when it would draw nothing
             return M[p, M_DRAW]
         if kw == K.REVIVE:
             for i in range(P[p, S.DISC_N]):

@@ -15,13 +15,13 @@ from sim.problems import InputError, Problem, suggest
 COLUMNS = (
     "id", "name", "kind", "nature", "unique", "race", "requires", "cost", "step", "dex",
     "int", "str", "tough", "terrain", "quest_cost", "quest_points", "loot_points", "obj1",
-    "oarg1", "obj2", "oarg2", "ability1", "arg1", "ability2", "arg2", "text",
+    "oarg1", "obj2", "oarg2", "ability1", "arg1", "ability2", "arg2", "ability_cost", "text",
 )  # fmt: skip
 INT_FIELDS = {
     "unique": K.C_UNIQUE, "cost": K.C_COST, "dex": K.C_DEX, "int": K.C_INT, "str": K.C_STR,
     "tough": K.C_TOUGH, "terrain": K.C_TERRAIN, "quest_cost": K.C_QCOST,
     "quest_points": K.C_QPOINTS, "loot_points": K.C_LPOINTS, "oarg1": K.C_OARG1,
-    "oarg2": K.C_OARG2, "arg1": K.C_ARG1, "arg2": K.C_ARG2,
+    "oarg2": K.C_OARG2, "arg1": K.C_ARG1, "arg2": K.C_ARG2, "ability_cost": K.C_ABCOST,
 }  # fmt: skip
 NATURES_OF = {"npc": ("party", "support", "strike"),
               "action": ("bulwark", "character", "instant", "strike")}
@@ -130,6 +130,11 @@ def check_card(r) -> list[str]:
         bad("cost must be >= 0")
     if kind == K.LOCATION and r[K.C_COST]:
         bad("locations have no cost")
+    if r[K.C_ABCOST] < 0:
+        bad("ability_cost must be >= 0")
+    if r[K.C_ABCOST] and not has_ability(r):
+        bad("only a card with an in-play ability (a keyword with a step on a card that stays "
+            "in play) has an ability_cost")
     if kind == K.BLANK and (r[K.C_AB1] or r[K.C_AB2] or any(
             r[c] for c in (K.C_DEX, K.C_INT, K.C_STR, K.C_TOUGH, K.C_COST))):
         bad("a blank does nothing")
@@ -146,6 +151,17 @@ def check_card(r) -> list[str]:
     if kind == K.ACTION and nat in (K.INSTANT, K.STRIKE_ACTION) and r[K.C_AB1] == 0:
         bad("an instant or strike action needs a keyword")
     return out
+
+
+def has_ability(r) -> bool:
+    """Whether a card offers an in-play ability: a keyword of some step on a card that
+    stays in play (characteristic, party or support NPC, bulwark or character action,
+    loot)."""
+    kind, nat = r[K.C_KIND], r[K.C_NATURE]
+    stays = kind in (K.CHARACTERISTIC, K.LOOT) or (kind == K.NPC and nat != K.STRIKE) or (
+        kind == K.ACTION and nat in (K.BULWARK, K.CHARACTER))
+    return stays and r[K.C_STEP] != 0 and any(
+        r[c] in K.STEP_KEYWORDS for c in (K.C_AB1, K.C_AB2))
 
 
 CARDS = Cards(
@@ -165,7 +181,8 @@ CARDS = Cards(
              Column("ability1", K.C_AB1, K.KEYWORDS, what="keyword", fold=str.capitalize),
              Column("arg1", K.C_ARG1, default=0),
              Column("ability2", K.C_AB2, K.KEYWORDS, what="keyword", fold=str.capitalize),
-             Column("arg2", K.C_ARG2, default=0), Column("text")),
+             Column("arg2", K.C_ARG2, default=0),
+             Column("ability_cost", K.C_ABCOST, default=0), Column("text")),
     width=K.N_COLS, kind_slot=K.C_KIND, kinds=K.KINDS, check=check_card)
 
 
