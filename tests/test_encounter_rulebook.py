@@ -210,3 +210,70 @@ def test_paid_abilities_in_whole_matches(currency):
         kernel = GAME.run_batch(paid, 30, 6, 0, 2)
         assert kernel.same_as(GAME.reference_batch(paid, 30, 6, 0, 2)), (currency, a)
         assert not kernel.same_as(GAME.run_batch(m, 30, 6, 0, 2))
+
+
+# -- 3. "Some strike cards play to characters or your bulwark. Other strike cards are
+# actually instant actions, which are discarded after resolving." -----------------------
+def test_a_strike_card_that_stays_goes_to_its_owners_bulwark_and_raises_later_budgets():
+    """Grey answers the Orc's Warband Muster (quest cost 4) with War Camp (strike action,
+    cost 2, stays = bulwark, Budget 1): it is not discarded but stays in Grey's bulwark,
+    2 of the budget spent; from then on Budget 1 adds 1 to the strike budget of each of
+    the Orc's quests (4 + 1 = 5)."""
+    b = Both(rules={"quest_mandatory": True})
+    b.hand(0, "Warband Muster")
+    b.hand(1, "War Camp")
+    b.step(twin(Tu.quest_step), lambda g: g.quest_step())
+    hand, pile, _, _ = b.same(1)
+    assert hand == [] and pile == []
+    camp = card("War Camp")
+    assert list(b.P[1, S.BULW: S.BULW + b.P[1, S.BULW_N]]) == [camp]
+    assert [c.id for c in b.g.seats[1].bulwark] == [camp]
+    assert int(b.G[S.BUDGET]) == b.g.budget == 0  # 4 - 2, the rest lost
+    q = card("Warband Muster")
+    assert twin(Tu.strike_budget)(b.C, q) == b.g.strike_budget(b.g.cards[q]) == 5
+
+
+@pytest.mark.parametrize("pair", [("random", "random"), ("careful", "aggressive"),
+                                  ("aggressive", "careful"), ("trained", "random")])
+def test_the_engines_agree_on_a_deck_with_strike_cards_that_stay(pair):
+    """Orc Raiders (Orc Warband with War Camp for Pitfall) against Grey: both engines play
+    the same matches, and they differ from Orc Warband's."""
+    raiders = GAME.load_matchup(FOLDER, "orc-raiders", "grey-expedition", *pair, {}, [])
+    kernel = GAME.run_batch(raiders, 30, 9, 0, 2)
+    assert kernel.same_as(GAME.reference_batch(raiders, 30, 9, 0, 2))
+    stayed = kernel.card_stats[0, card("War Camp"), S.ST_PLAYED]
+    assert stayed > 0
+    warband = GAME.load_matchup(FOLDER, "orc-warband", "grey-expedition", *pair, {}, [])
+    assert not np.array_equal(kernel.matches, GAME.run_batch(warband, 30, 9).matches)
+
+
+@pytest.mark.parametrize("cid, edit, words", [
+    ("war-camp", (",Budget,1,,,,bulwark,", ",Budget,1,,,,,"),
+     "needs a placement: stays = bulwark"),
+    ("war-camp", (",Budget,1,,,,bulwark,", ",Budget,1,,,,on-top,"),
+     "unknown placement 'on-top'"),
+    ("orc-grunt", ("orc-grunt,Orc Grunt,npc,party,0,,orc,1,,0,0,3,1,,,,,,,,,,,,,,,",
+      "orc-grunt,Orc Grunt,npc,party,0,,orc,1,,0,0,3,1,,,,,,,,,,,,,,bulwark,"),
+     "only a strike action stays"),
+])
+def test_a_strike_card_that_stays_needs_its_placement(tmp_path, cid, edit, words):
+    """cards.csv: a strike action with a lasting effect and no placement, an unknown
+    placement, a placement on a card that is not a strike action: `cardlab check` and
+    `simulate` name the file, the line and the card, and exit 2."""
+    import shutil
+
+    from .test_cli import cardlab
+
+    dst = tmp_path / "encounter"
+    shutil.copytree(FOLDER, dst)
+    cards = dst / "cards.csv"
+    text = cards.read_text(encoding="utf-8")
+    assert edit[0] in text
+    cards.write_text(text.replace(*edit, 1), encoding="utf-8")
+    out = cardlab("check", str(dst))
+    line = next(i for i, ln in enumerate(cards.read_text().splitlines(), 1)
+                if ln.startswith(cid + ","))
+    assert out.returncode == 2 and f"cards.csv:{line}: card {cid!r}" in out.stderr, out.stderr
+    assert words in out.stderr and "Traceback" not in out.stderr
+    sim = cardlab("simulate", "--folder", str(dst), "-n", "10", "--results", str(tmp_path))
+    assert sim.returncode == 2 and words in sim.stderr

@@ -24,7 +24,10 @@ STEP_KEYWORDS = (MIGHT, WARD, HEAL, DRAW, REVIVE, CANCEL, WOUND)
  C_TOUGH, C_TERRAIN, C_QCOST, C_QPOINTS, C_LPOINTS, C_OBJ1, C_OARG1, C_OBJ2, C_OARG2,
  C_AB1, C_ARG1, C_AB2, C_ARG2) = range(23)
 C_ABCOST = 23  # what one use of the card's in-play ability costs
-N_COLS = 24
+C_STAYS = 24  # a strike action's placement when it stays in play (STAYS), 0: discarded
+N_COLS = 25
+STAYS = ("", "bulwark")
+STAY_BULWARK = 1
 STAT_COLS = (C_DEX, C_INT, C_STR, C_TOUGH)
 
 # Rule options: name -> (allowed words or a type, default). Word options become their index.

@@ -310,6 +310,15 @@ def strike_score(C, b, card):
         power = T[card, K.C_STR] * 1000
         if M[b, M_STYLE] == AGGRESSIVE:
             return 1000000 + power
+    elif T[card, K.C_STAYS] == K.STAY_BULWARK:
+        # Its worth as a bulwark card of b's: stats for each party character, Budget and
+        # Sneak at their weights.
+        P = C[2]
+        power = ((T[card, K.C_STR] * 1000 + (T[card, K.C_INT] + T[card, K.C_DEX]) * M[b, M_MIND])
+                 * (1 + P[b, S.PARTY_N]) + card_kw(T, card, K.BUDGET) * M[b, M_BUDGET]
+                 + card_kw(T, card, K.SNEAK) * M[b, M_SNEAK])
+        if M[b, M_STYLE] == AGGRESSIVE:
+            return power
     else:
         power = arg * 1000 if kw != K.HEX else arg * M[b, M_HEX]
         if M[b, M_STYLE] == AGGRESSIVE:

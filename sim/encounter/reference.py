@@ -130,6 +130,7 @@ _SENTENCES = {
     S.EV_DECKOUT: "{who}'s draw deck is empty",
     S.EV_MULLIGAN: "{who} takes mulligan {a}",
     S.EV_ASIDE: "{who} sets {card} aside from the top of its {pile} deck",
+    S.EV_STAY: "strike: {card} stays in {who}'s bulwark",
 }
 
 

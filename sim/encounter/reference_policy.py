@@ -214,7 +214,13 @@ class Player:
             power = card.stats["str"] * 1000
             return power * 2 // (2 * card.cost + 1) if careful else 1000000 + power
         kw, n = card.abilities[0]
-        power = n * (self.words["hex_value"] if kw == K.HEX else 1000)
+        if card.stays == "bulwark":
+            w = self.words
+            power = (self.modifier_worth(card, 1 + len(self.seat.party))
+                     + card.keyword(K.BUDGET) * w["budget_value"]
+                     + card.keyword(K.SNEAK) * w["sneak_value"])
+        else:
+            power = n * (self.words["hex_value"] if kw == K.HEX else 1000)
         return power * 2 // (2 * card.cost + 1) if careful else power
 
     def denied(self, card: Card) -> bool:

@@ -29,6 +29,7 @@ class Card:
         self.objectives = [(v[c], v[c + 1]) for c in (K.C_OBJ1, K.C_OBJ2) if v[c] != 0]
         self.abilities = [(v[K.C_AB1], v[K.C_ARG1]), (v[K.C_AB2], v[K.C_ARG2])]  # two slots
         self.ability_cost = v[K.C_ABCOST]  # paid on each use of an in-play ability
+        self.stays = K.STAYS[v[K.C_STAYS]]  # a strike action's placement, "" discarded
 
     def keyword(self, kw: int) -> int:
         """The argument this card gives a keyword (0 without it)."""
