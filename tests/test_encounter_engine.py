@@ -50,11 +50,11 @@ VARIANTS = {
     "quest_mandatory": [{"quest_mandatory": True}],
     "strikers_after": [{"strikers_after": "hand"}],
     "unique_scope": [{"unique_scope": "table"}],
-    "ability_limit": [{"ability_limit": "step"}],
+    "ability_limit": [{"ability_limit": "turn"}, {"ability_limit": "step"}],
     "play_loot": [{"play_loot": "paid"}, {"play_loot": "paid", "cost_currency": "discard"},
                   {"play_loot": "paid", "cost_currency": "twilight"}],
     "settle_heal": [{"settle_heal": 2}],
-    "deck_out": [{"deck_out": "lose_on_empty_draw"}],
+    "deck_out": [{"deck_out": "lose_on_empty_draw", "draw_deck_size": 24}],
     "max_turns": [{"max_turns": 9}],
     "max_copies": [{"max_copies": 6}],
     "draw_deck_size": [{"draw_deck_size": 24}],
@@ -66,6 +66,7 @@ VARIANTS = {
     "encounter_arg": [{"encounter_mode": True, "encounter_objective": "DEFEAT",
                        "encounter_arg": 2}],
     "encounter_points": [{"encounter_mode": True, "encounter_points": 7, "settle_heal": 1}],
+    "choose_first": [{"choose_first": "once"}],
 }
 # Decks that bring every choice and a unique card both players hold (Knight Errant): A's
 # Wound (Sniper Shot), Revive (Second Chance), Cancel (Banish), character actions (Sharp
@@ -167,8 +168,8 @@ def test_sample_decks_rarely_reach_the_turn_cap():
 
 def test_validator_is_clean_on_the_sample_folder():
     notes, problems = GAME.check_paths([FOLDER])
-    # The folder, then one line per deck (four: the field of game.toml).
-    assert problems == [] and len(notes) == 5
+    # The folder, then one line per deck (the four of game.toml's field and Orc Raiders).
+    assert problems == [] and len(notes) == 6
 
 
 def _copy(tmp_path):

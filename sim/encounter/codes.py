@@ -23,7 +23,11 @@ STEP_KEYWORDS = (MIGHT, WARD, HEAL, DRAW, REVIVE, CANCEL, WOUND)
 (C_KIND, C_NATURE, C_UNIQUE, C_RACE, C_REQUIRES, C_COST, C_STEP, C_DEX, C_INT, C_STR,
  C_TOUGH, C_TERRAIN, C_QCOST, C_QPOINTS, C_LPOINTS, C_OBJ1, C_OARG1, C_OBJ2, C_OARG2,
  C_AB1, C_ARG1, C_AB2, C_ARG2) = range(23)
-N_COLS = 23
+C_ABCOST = 23  # what one use of the card's in-play ability costs
+C_STAYS = 24  # a strike action's placement when it stays in play (STAYS), 0: discarded
+N_COLS = 25
+STAYS = ("", "bulwark")
+STAY_BULWARK = 1
 STAT_COLS = (C_DEX, C_INT, C_STR, C_TOUGH)
 
 # Rule options: name -> (allowed words or a type, default). Word options become their index.
@@ -38,7 +42,7 @@ RULES: dict[str, tuple[object, object]] = {
     "quest_mandatory": (bool, False),
     "strikers_after": (("discard", "hand"), "discard"),
     "unique_scope": (("player", "table"), "player"),
-    "ability_limit": (("turn", "step"), "turn"),
+    "ability_limit": (("turn", "step", "unlimited"), "unlimited"),
     "play_loot": (("free", "paid"), "free"),
     "settle_heal": (int, 0),
     "deck_out": (("play_on", "lose_on_empty_draw"), "play_on"),
@@ -52,6 +56,7 @@ RULES: dict[str, tuple[object, object]] = {
     "encounter_objective": (("UNHURT", "DEFEAT"), "UNHURT"),
     "encounter_arg": (int, 0),
     "encounter_points": (int, 5),
+    "choose_first": (("once", "each_turn"), "each_turn"),
 }
 INT_LIMITS = {"points_to_win": (1, 999), "hand_size": (1, 30), "mulligans": (0, 9),
               "pool_per_turn": (0, 99), "settle_heal": (0, 99), "max_turns": (1, 10000),
@@ -60,12 +65,14 @@ INT_LIMITS = {"points_to_win": (1, 999), "hand_size": (1, 30), "mulligans": (0, 
               "encounter_points": (1, 999)}
 (R_POINTS, R_HAND, R_MULLIGANS, R_CURRENCY, R_POOL, R_TIE, R_DEFEND, R_QMAND, R_AFTER,
  R_UNIQUE, R_ABILITY, R_LOOT, R_HEAL, R_DECKOUT, R_MAXTURNS, R_COPIES, R_DRAWSIZE,
- R_LOOTSIZE, R_EMODE, R_EK, R_ESTR, R_EOBJ, R_EARG, R_EPTS) = range(24)
+ R_LOOTSIZE, R_EMODE, R_EK, R_ESTR, R_EOBJ, R_EARG, R_EPTS, R_CHOOSE) = range(25)
 MAX_STRENGTHS = 16
-R_ESTR_LIST = 24  # R_ESTR holds how many strengths the list has; the list follows here
+R_ESTR_LIST = 25  # R_ESTR holds how many strengths the list has; the list follows here
 N_RULES = R_ESTR_LIST + MAX_STRENGTHS
 CUR_POOL, CUR_DISCARD, CUR_TWILIGHT = 0, 1, 2
 TIE_INT, TIE_STRIKER, TIE_DEFENDER, TIE_NONE = 0, 1, 2, 3
+CHOOSE_ONCE, CHOOSE_EACH_TURN = 0, 1
+AB_TURN, AB_STEP, AB_UNLIMITED = 0, 1, 2
 
 # How a match ended.
 END_REASONS = ("points", "pc_killed", "deck_out", "turn_cap")

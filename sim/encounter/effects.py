@@ -179,9 +179,11 @@ def usable(C, p, kw, arg, step):
 @njit(inline="always")
 def list_maneuvers(C, p, step, n):
     """Append p's maneuvers for this step to the option rows from row n: instants in hand it
-    can pay for, abilities of its cards in play not yet used (ability_limit)."""
-    T, P, X, OP = C[0], C[2], C[4], C[9]
+    can pay for, abilities of its cards in play not used up (ability_limit) whose
+    ability_cost it can pay."""
+    T, R, P, X, OP = C[0], C[1], C[2], C[4], C[9]
     in_hand, in_play = not lacks(P, p, step), not lacks(P, p, S.PLAY_BIT + step)
+    limited = R[K.R_ABILITY] != K.AB_UNLIMITED
     if not in_hand and not in_play:
         return n  # most windows: no card of p's acts in this step
     for i in range(P[p, S.HAND_N] if in_hand else 0):
@@ -195,7 +197,8 @@ def list_maneuvers(C, p, step, n):
                      (S.BULW, S.BULW_N), (S.PARTY, S.PARTY_N), (S.ATT, S.ATT_N)):
         for i in range(P[p, cnt] if in_play else 0):
             c = P[p, blk + i]
-            if T[c, K.C_STEP] != step or X[p, c, X_USES] >= copies_in_play(C, p, c):
+            if T[c, K.C_STEP] != step or (limited and X[p, c, X_USES] >= copies_in_play(
+                    C, p, c)) or not can_pay(C, p, T[c, K.C_ABCOST], 0):
                 continue
             for j in range(2):
                 kw, arg = T[c, K.C_AB1 + 2 * j], T[c, K.C_ARG1 + 2 * j]
@@ -233,12 +236,18 @@ def maneuver_score(C, p, kw, arg):
             return 100 if (after if p == G[S.ACTIVE] else -after) == 1 else -1
         if mine == 0:
             return -1
+        # Under ability_limit = unlimited a Ward may be used again and again: the ward
+        # already in force counts, so that the uses stop once the kill is prevented.
+        again = C[1][K.R_ABILITY] == K.AB_UNLIMITED
         if p == G[S.ACTIVE]:
             hit = 1 + card_kw(T, G[S.SCARD + k], K.DAMAGE)
+            if again:
+                hit -= C[2][p, S.PC_WARD] if who < 0 else C[2][p, S.PWARD + who]
             return 50 if tough_left(C, p, who) <= hit else -1
         if not survivors_return(C):
             return -1
-        return 50 if T[G[S.SCARD + k], K.C_TOUGH] - G[S.SWOUND + k] <= 1 else -1
+        hit = 1 - G[S.SWARD + k] if again else 1
+        return 50 if T[G[S.SCARD + k], K.C_TOUGH] - G[S.SWOUND + k] <= hit else -1
     if kw == K.CANCEL or kw == K.WOUND:
         return 80
     return -1
@@ -247,7 +256,7 @@ def maneuver_score(C, p, kw, arg):
 @njit
 def use_option(C, p, i):
     """Carry out option row i for p: an instant from hand (paid, then discarded) or an
-    in-play ability (free, counted against ability_limit)."""
+    in-play ability (its ability_cost paid on each use, counted against ability_limit)."""
     T, P, X, OP = C[0], C[2], C[4], C[9]
     c = OP[i, O_CARD]
     if OP[i, O_KIND] == OPT_HAND:
@@ -260,6 +269,7 @@ def use_option(C, p, i):
             resolve(C, p, T[c, K.C_AB2], T[c, K.C_ARG2], c)
     else:
         X[p, c, X_USES] += 1
+        pay(C, p, T[c, K.C_ABCOST])
         j = OP[i, O_WHERE]
         resolve(C, p, T[c, K.C_AB1 + 2 * j], T[c, K.C_ARG1 + 2 * j], c)
 

@@ -106,7 +106,7 @@ def set_up(C, D):
     else:
         chooser = rand(C, S.DICE, 0, 2)
     first = choose_first(C, chooser)
-    G[S.FIRST], G[S.ACTIVE] = first, first
+    G[S.FIRST], G[S.ACTIVE], G[S.CHOOSER] = first, first, chooser
     log(C, chooser, S.EV_FIRST, -1, first, i0 * 100 + i1)
 
 
@@ -119,6 +119,11 @@ def play_match(C, D):
         if G[S.TURN] >= R[K.R_MAXTURNS]:
             game_over(C, -1, K.END_CAP)
             break
+        if R[K.R_CHOOSE] == K.CHOOSE_EACH_TURN and G[S.TURN] > 0 and G[S.TURN] % 2 == 0:
+            # A new round (both players' turns): the chooser decides who goes first in it;
+            # set-up made the first round's choice.
+            G[S.ACTIVE] = choose_first(C, G[S.CHOOSER])
+            log(C, G[S.CHOOSER], S.EV_FIRST, -1, G[S.ACTIVE], -1)
         take_turn(C)
         G[S.ACTIVE] = 1 - G[S.ACTIVE]
 

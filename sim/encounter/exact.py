@@ -8,7 +8,7 @@ from math import comb, sqrt
 import numpy as np
 
 from sim.encounter import codes as K
-from sim.encounter.params import FIRST, M_FIRST, PICK_RANDOM
+from sim.encounter.params import BEHIND, FIRST, M_FIRST, PICK_RANDOM
 
 
 def combat_outcome(s_def, s_str, i_def, i_str, tie, dmg_def=0, dmg_str=0):
@@ -51,6 +51,26 @@ def p_first(m) -> float:
     return 1.0 if (how == FIRST) == (chooser == 0) else 0.0
 
 
+def _choosers(m) -> list[tuple[int, float]]:
+    """(seat that chooses who goes first, its probability): the PC of higher intelligence,
+    each seat half the time on a tie (the die)."""
+    i0, i1 = _pc(m, 0)["int"], _pc(m, 1)["int"]
+    if i0 == i1:
+        return [(0, 0.5), (1, 0.5)]
+    return [(0 if i0 > i1 else 1, 1.0)]
+
+
+def _first_of_round(how: int, chooser: int, done0: int, done1: int) -> dict[int, float]:
+    """{seat that goes first in a round: probability} by the chooser's `first` (behind:
+    itself while it has completed fewer quests, all worth the same points)."""
+    mine = (done0, done1)  # quests completed by seat 0 and seat 1
+    if how == PICK_RANDOM:
+        return {0: 0.5, 1: 0.5}
+    if how == FIRST or (how == BEHIND and mine[chooser] < mine[1 - chooser]):
+        return {chooser: 1.0}
+    return {1 - chooser: 1.0}
+
+
 def encounter_chain(m) -> dict:
     """Encounter mode exactly: per combat loss/win chances from the strength list, per turn
     Binomial losses stopped at death, points, settle_heal; the game as a Markov chain over
@@ -86,17 +106,26 @@ def encounter_chain(m) -> dict:
                     out[key] = out.get(key, 0.0) + pr
             table[w0] = out
         per.append((pc["tough"], table))
-    first = p_first(m)
     res = {"win_a": 0.0, "win_b": 0.0, "draw": 0.0, "killed": 0.0, "points": 0.0,
            "dead_a": 0.0, "dead_b": 0.0}
-    for f, pf in ((0, first), (1, 1.0 - first)):
-        if pf == 0:
-            continue
-        states = {(0, 0, 0, 0): pf}  # wounds a, wounds b, completions a, completions b
+    each_turn = r["choose_first"] == "each_turn"
+    for chooser, pc in _choosers(m):
+        how = int(m.policies[chooser][M_FIRST])
+        # State: wounds a, wounds b, completions a, completions b, the round's first seat.
+        states: dict = {}
+        for f, q in _first_of_round(how, chooser, 0, 0).items():
+            states[(0, 0, 0, 0, f)] = pc * q
         for turn in range(cap):
-            a = f if turn % 2 == 0 else 1 - f
+            if each_turn and turn > 0 and turn % 2 == 0:
+                again: dict = {}
+                for (wa, wb, ca, cb, _), pr in states.items():
+                    for f, q in _first_of_round(how, chooser, ca, cb).items():
+                        key = (wa, wb, ca, cb, f)
+                        again[key] = again.get(key, 0.0) + pr * q
+                states = again
             nxt: dict = {}
-            for (wa, wb, ca, cb), pr in states.items():
+            for (wa, wb, ca, cb, f), pr in states.items():
+                a = f if turn % 2 == 0 else 1 - f
                 w = (wa, wb)[a]
                 for (nw, done), q in per[a][1][w].items():
                     if nw < 0:
@@ -109,7 +138,7 @@ def encounter_chain(m) -> dict:
                         res["win_a" if a == 0 else "win_b"] += pr * q
                         res["points"] += pr * q
                         continue
-                    key = (nw, wb, c, cb) if a == 0 else (wa, nw, ca, c)
+                    key = (nw, wb, c, cb, f) if a == 0 else (wa, nw, ca, c, f)
                     nxt[key] = nxt.get(key, 0.0) + pr * q
             states = nxt
         res["draw"] += sum(states.values())

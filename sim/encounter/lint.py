@@ -40,7 +40,7 @@ LINT = Lint(
     rule_variants=rule_variants,
     cards=cards,
     dominance=Dominance(
-        costs=("cost", "quest_cost"),
+        costs=("cost", "quest_cost", "ability_cost"),
         benefits=("dex", "int", "str", "tough", "quest_points", "loot_points", "arg1", "arg2"),
         same=("nature", "unique", "race", "requires", "step", "terrain", "obj1", "oarg1",
               "obj2", "oarg2", "ability1", "ability2")),

@@ -26,7 +26,7 @@ PICK_RANDOM = 0
 PARAMS = {
     "style": (M_STYLE, STYLES, "random", None),
     "cost_ratio": (M_RATIO, None, 0.75, 0.75),
-    "first": (M_FIRST, ("random", "first", "second"), "random", "first"),
+    "first": (M_FIRST, ("random", "first", "second", "behind"), "random", "first"),
     "cancel": (M_CANCEL, ("random", "strongest"), "random", "strongest"),
     "wound_striker": (M_WOUND_S, ("random", "kill"), "random", "kill"),
     "wound_party": (M_WOUND_P, ("random", "weakest"), "random", "weakest"),
@@ -45,7 +45,7 @@ PARAMS = {
     "reserve": (M_RESERVE, None, 0, 0),
     "deny_defeat": (M_DENY, None, False, False),
 }
-FIRST, SECOND = 1, 2
+FIRST, SECOND, BEHIND = 1, 2, 3
 HEAL_MOST, HEAL_PC = 1, 2
 # Numbers: name -> (lowest, highest) accepted in policies.toml; weights in strength points.
 RANGES = {"cost_ratio": (0.0, 100.0), "heal_value": (0.0, 100.0), "mind_value": (0.0, 100.0),

@@ -8,6 +8,7 @@ from sim.encounter import codes as K
 from sim.encounter import state as S
 from sim.encounter.params import (
     AGGRESSIVE,
+    BEHIND,
     CAREFUL,
     FIRST,
     M_BUDGET,
@@ -43,13 +44,17 @@ OPT_HAND, OPT_ABILITY = 0, 1  # 1 an in-play card's ability (where: keyword slot
 
 @njit
 def choose_first(C, p):
-    """The chooser's pick of the first player (first: itself, second: the other, random:
-    a coin on its policy stream)."""
+    """The chooser's pick of the first player (first: itself, second: the other, behind:
+    itself while it has fewer points than the other, else the other; random: a coin on its
+    policy stream)."""
     how = C[7][p, M_FIRST]
     if how == FIRST:
         return p
     if how == SECOND:
         return 1 - p
+    if how == BEHIND:
+        P = C[2]
+        return p if P[p, S.POINTS] < P[1 - p, S.POINTS] else 1 - p
     return rand(C, S.POLICY, p, 2)
 
 
@@ -185,6 +190,9 @@ def boost_score(C, p, kind, card, kw, arg):
                 w += P[p, S.PWOUND + k]
             return 500 if w > 0 else -1
         if kw == K.DRAW:
+            if (kind == OPT_ABILITY and C[1][K.R_ABILITY] == K.AB_UNLIMITED
+                    and P[p, S.DECK_N] == 0):
+                return -1  # a repeatable Draw stops when it would draw nothing
             return M[p, M_DRAW]
         if kw == K.REVIVE:
             for i in range(P[p, S.DISC_N]):
@@ -302,6 +310,15 @@ def strike_score(C, b, card):
         power = T[card, K.C_STR] * 1000
         if M[b, M_STYLE] == AGGRESSIVE:
             return 1000000 + power
+    elif T[card, K.C_STAYS] == K.STAY_BULWARK:
+        # Its worth as a bulwark card of b's: stats for each party character, Budget and
+        # Sneak at their weights.
+        P = C[2]
+        power = ((T[card, K.C_STR] * 1000 + (T[card, K.C_INT] + T[card, K.C_DEX]) * M[b, M_MIND])
+                 * (1 + P[b, S.PARTY_N]) + card_kw(T, card, K.BUDGET) * M[b, M_BUDGET]
+                 + card_kw(T, card, K.SNEAK) * M[b, M_SNEAK])
+        if M[b, M_STYLE] == AGGRESSIVE:
+            return power
     else:
         power = arg * 1000 if kw != K.HEX else arg * M[b, M_HEX]
         if M[b, M_STYLE] == AGGRESSIVE:

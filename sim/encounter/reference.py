@@ -106,7 +106,7 @@ def replay(m, seed: int, match_index: int, rows: int = 100000) -> Replay:
 
 
 _SENTENCES = {
-    S.EV_FIRST: "{who} chooses who goes first (intelligence {b100} against {bm100}): {deck_a}",
+    S.EV_FIRST: "{who} chooses who goes first {why}: {deck_a}",
     S.EV_TURN: "-- turn {turn}: {who} (points {a}-{b})",
     S.EV_DRAW: "{who} draws {card}",
     S.EV_DISCARD: "{who} discards {card}",
@@ -130,6 +130,7 @@ _SENTENCES = {
     S.EV_DECKOUT: "{who}'s draw deck is empty",
     S.EV_MULLIGAN: "{who} takes mulligan {a}",
     S.EV_ASIDE: "{who} sets {card} aside from the top of its {pile} deck",
+    S.EV_STAY: "strike: {card} stays in {who}'s bulwark",
 }
 
 
@@ -143,8 +144,10 @@ def render(m, rows) -> list[str]:
             "turn": turn, "a": a, "b": b, "who": decks[seat] if seat >= 0 else "none (draw)",
             "card": names[card] if card >= 0 else ("the quest" if ev in (
                 S.EV_QUEST, S.EV_SCORE, S.EV_FAIL) else "striker"),
-            "b100": b // 100, "bm100": b % 100, "bm1000": b % 1000, "am1000": a % 1000,
+            "bm1000": b % 1000, "am1000": a % 1000,
             "deck_a": decks[a] if ev == S.EV_FIRST and 0 <= a < 2 else "",
+            "why": ("in this round" if b < 0 else
+                    f"(intelligence {b // 100} against {b % 100})"),
             "kw": K.KEYWORDS[a] if ev == S.EV_MANEUVER else "",
             "def_card": names[a // 1000] if ev == S.EV_COMBAT else "",
             "result": {1: "defender wins", -1: "striker wins", 0: "no winner"}.get(

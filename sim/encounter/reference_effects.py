@@ -171,7 +171,8 @@ class Effects(Match):
     # -- maneuvers -----------------------------------------------------------------------------
     def maneuvers(self, seat: Seat, step: int) -> list[Option]:
         """Instants of this step in hand the seat can pay for, then abilities of this step on
-        its cards in play not used up (one use a turn or step per copy in play)."""
+        its cards in play whose ability cost it can pay, not used up (one use a turn or step
+        per copy in play; any number under ability_limit = unlimited)."""
         out = []
         for i, c in enumerate(seat.hand):
             if (c.kind == K.ACTION and c.nature == K.INSTANT and c.step == step
@@ -179,8 +180,11 @@ class Effects(Match):
                                                                           step)):
                 out.append(Option(True, i, c))
         listed = set()
+        limited = self.rules["ability_limit"] != "unlimited"
         for c in seat.ability_cards():
-            if c.step != step or seat.uses.get(c.id, 0) >= self.copies_in_play(seat, c):
+            if c.step != step or not self.can_pay(seat, c.ability_cost, False):
+                continue
+            if limited and seat.uses.get(c.id, 0) >= self.copies_in_play(seat, c):
                 continue
             for j, (kw, arg) in enumerate(c.abilities):
                 if (kw != 0 and kw < K.DAMAGE and c.id not in listed
@@ -191,7 +195,7 @@ class Effects(Match):
 
     def use(self, seat: Seat, o: Option):
         """An instant from hand (paid, then discarded, every keyword resolved) or one use of
-        an in-play ability (free)."""
+        an in-play ability (its ability cost paid)."""
         c = o.card
         if o.from_hand:
             seat.hand.pop(o.where)
@@ -203,6 +207,7 @@ class Effects(Match):
                 self.resolve(seat, *c.abilities[1], c)
         else:
             seat.uses[c.id] = seat.uses.get(c.id, 0) + 1
+            self.pay(seat, c.ability_cost)
             self.resolve(seat, *c.abilities[o.where], c)
 
     def window(self, step: int):

@@ -61,12 +61,19 @@ class Player:
     def survivors_return(self) -> bool:
         return self.g.rules["strikers_after"] == "hand"
 
+    def repeatable(self) -> bool:
+        """ability_limit = unlimited: an ability may be used again and again."""
+        return self.g.rules["ability_limit"] == "unlimited"
+
     # -- 1-3: set-up and the hand --------------------------------------------------------------
     def goes_first(self) -> int:
         """The seat that goes first, when this seat chooses."""
         how = self.words["first"]
         if how == "random":
             return self.draw(2)
+        if how == "behind":
+            behind = self.seat.points < self.g.other(self.seat).points
+            return self.seat.index if behind else 1 - self.seat.index
         return self.seat.index if how == "first" else 1 - self.seat.index
 
     def may_play(self, card: Card) -> bool:
@@ -107,6 +114,8 @@ class Player:
             hurt = any(ch.wounds > 0 for ch in self.characters(self.seat))
             return 500 if hurt else -1
         if kw == K.DRAW:
+            if self.repeatable() and not o.from_hand and not self.seat.deck:
+                return -1
             return self.words["draw_value"]
         if kw == K.REVIVE:
             return 400
@@ -205,7 +214,13 @@ class Player:
             power = card.stats["str"] * 1000
             return power * 2 // (2 * card.cost + 1) if careful else 1000000 + power
         kw, n = card.abilities[0]
-        power = n * (self.words["hex_value"] if kw == K.HEX else 1000)
+        if card.stays == "bulwark":
+            w = self.words
+            power = (self.modifier_worth(card, 1 + len(self.seat.party))
+                     + card.keyword(K.BUDGET) * w["budget_value"]
+                     + card.keyword(K.SNEAK) * w["sneak_value"])
+        else:
+            power = n * (self.words["hex_value"] if kw == K.HEX else 1000)
         return power * 2 // (2 * card.cost + 1) if careful else power
 
     def denied(self, card: Card) -> bool:
@@ -241,11 +256,12 @@ class Player:
         if now == 0:
             return -1
         if mine == 1:
-            hit = 1 + striker.card.keyword(K.DAMAGE)
+            hit = 1 + striker.card.keyword(K.DAMAGE) - (defender.ward if self.repeatable() else 0)
             return 50 if g.toughness_left(g.a, defender) <= hit else -1
         if not self.survivors_return():
             return -1
-        return 50 if striker.card.stats["tough"] - striker.wounds <= 1 else -1
+        hit = 1 - (striker.ward if self.repeatable() else 0)
+        return 50 if striker.card.stats["tough"] - striker.wounds <= hit else -1
 
     # -- 8-10: the encounter and the loot --------------------------------------------------
     def striker(self, waiting: list):

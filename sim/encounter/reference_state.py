@@ -28,6 +28,8 @@ class Card:
             v[K.C_QCOST], v[K.C_QPOINTS], v[K.C_LPOINTS])
         self.objectives = [(v[c], v[c + 1]) for c in (K.C_OBJ1, K.C_OBJ2) if v[c] != 0]
         self.abilities = [(v[K.C_AB1], v[K.C_ARG1]), (v[K.C_AB2], v[K.C_ARG2])]  # two slots
+        self.ability_cost = v[K.C_ABCOST]  # paid on each use of an in-play ability
+        self.stays = K.STAYS[v[K.C_STAYS]]  # a strike action's placement, "" discarded
 
     def keyword(self, kw: int) -> int:
         """The argument this card gives a keyword (0 without it)."""
@@ -105,7 +107,7 @@ class Match:
         self.log: list[tuple[int, int, int, int, int, int]] = []
         self.notes: list[tuple[int, int, int]] = []  # (seat, card, statistic)
         self.seats: list[Seat] = []
-        self.turn = self.active = self.first = 0
+        self.turn = self.active = self.first = self.chooser = 0
         self.over, self.winner, self.end = False, 0, 0
         self.quest: Card | None = None
         self.budget = self.hex = self.ambush = self.wins = self.pc_wounds_this_turn = 0

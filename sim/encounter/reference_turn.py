@@ -58,6 +58,7 @@ class Encounter(Effects):
             chooser = 0 if wits[0] > wits[1] else 1
         else:
             chooser = self.rand(DICE, 0, 2)
+        self.chooser = chooser
         self.first = self.active = self.player(self.seats[chooser]).goes_first()
         self.say(chooser, S.EV_FIRST, -1, self.first, wits[0] * 100 + wits[1])
 
@@ -67,12 +68,17 @@ class Encounter(Effects):
 
     # -- the match -------------------------------------------------------------------------
     def play(self, decks):
-        """Set-up, then turns until points, a killed PC, deck-out or the turn cap."""
+        """Set-up, then rounds of two turns until points, a killed PC, deck-out or the turn
+        cap; under choose_first = each_turn the chooser picks who goes first in every round
+        (set-up picked the first round's), under once the turns simply alternate."""
         self.set_up(decks)
         while not self.over:
             if self.turn >= self.rules["max_turns"]:
                 self.game_over(-1, K.END_CAP)
                 break
+            if self.rules["choose_first"] == "each_turn" and self.turn > 0 and self.turn % 2 == 0:
+                self.active = self.player(self.seats[self.chooser]).goes_first()
+                self.say(self.chooser, S.EV_FIRST, -1, self.active, -1)
             self.take_turn()
             self.active = 1 - self.active
 
@@ -194,6 +200,10 @@ class Encounter(Effects):
             self.note(b.index, card, S.ST_PLAYED)
             return False
         self.played(b, card, True)
+        if card.stays == "bulwark":
+            b.bulwark.append(card)  # plays to its owner's bulwark and stays there
+            self.say(b.index, S.EV_STAY, card.id, K.STAY_BULWARK)
+            return False
         b.discard.append(card)
         self.resolve(b, *card.abilities[0], card)
         return self.over

@@ -84,6 +84,7 @@ STEP = 18
 PLAYED_N = 19
 COMPLETED = 20  # the quest was completed this turn
 NEED_N = 21  # unmet objectives listed at NEED_OBJ / NEED_ARG; -1: not read yet this choice
+CHOOSER = 22  # the seat that chooses who goes first (choose_first = each_turn: every round)
 CTR = 24  # 8 stream counters: purpose * 2 + seat
 SCARD = 32  # strikers: card, wounds, state (0 waiting, 1 fought, 2 gone), ward
 SWOUND = SCARD + CAP
@@ -109,3 +110,4 @@ LOG_COLS = 6
  EV_COMBAT, EV_WOUND, EV_KILL, EV_OBJECTIVE, EV_SCORE, EV_FAIL, EV_REVEAL, EV_LOOT,
  EV_END, EV_FIRST, EV_CANCEL, EV_HEAL, EV_REVIVE, EV_DECKOUT, EV_MULLIGAN,
  EV_ASIDE) = range(24)
+EV_STAY = 24  # a strike card stays in play (a: its placement, STAYS)

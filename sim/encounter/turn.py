@@ -177,6 +177,11 @@ def quest_step(C):
             G[S.SCARD + k], G[S.SWOUND + k], G[S.SSTATE + k], G[S.SWARD + k] = c, 0, 0, 0
             G[S.S_N] = k + 1
             note(C, b, c, S.ST_PLAYED)
+        elif T[c, K.C_STAYS] == K.STAY_BULWARK:
+            # A strike card that plays to its owner's bulwark stays there, a bulwark card.
+            played(C, b, c, True)
+            push(P, b, S.BULW, S.BULW_N, c)
+            log(C, b, S.EV_STAY, c, K.STAY_BULWARK, 0)
         else:
             played(C, b, c, True)
             discard(P, b, c)
