@@ -24,7 +24,7 @@ CARD_STATS_COMMON = {
 class Rate:
     """A headline rate: sum(k) / sum(n) over the matches table, where k and n are
     pandas `DataFrame.eval` expressions of its columns (n empty: one per match). Labels
-    may name the decks as {a} and {b}."""
+    may name the decks as {a}, {b}, {c} ... by seat."""
 
     label: str
     k: str
@@ -54,7 +54,9 @@ class Histogram:
 class Schema:
     """What a batch of a game writes, with meanings; analysis reads it from the manifest.
 
-    The matches table always starts with `winner` (0: deck A, 1: deck B, -1: a draw)."""
+    The matches table always starts with `winner` (the winning seat: 0 deck A, 1 deck B,
+    2 deck C ...; -1 a draw). A game with a rule for the number of players gives each
+    matchup's schema from its `schema_for`, with `seats` players."""
 
     match_columns: dict[str, str]
     first_player: str  # column with the seat that started the match
@@ -75,6 +77,7 @@ class Schema:
     # A pandas expression of the card statistics that counts a card played or used (e.g.
     # "played + hit"); a card of a flagged kind that scores 0 is dead. "": not declared.
     played: str = ""
+    seats: int = 2  # players at the table
 
     @property
     def all_card_stats(self) -> dict[str, str]:
@@ -85,7 +88,8 @@ class Schema:
         """The shape of a batch's arrays as plain names, what sim.records allocates."""
         return Layout(tuple(self.match_columns),
                       {name: h.bins for name, h in self.histograms.items()},
-                      tuple(self.all_card_stats), tuple(self.log_columns), self.log_rows)
+                      tuple(self.all_card_stats), tuple(self.log_columns), self.log_rows,
+                      self.seats)
 
     def to_json(self) -> dict:
         out = asdict(self)
@@ -284,6 +288,8 @@ class Game:
     - lint: Lint, optional: rule variants, the card table and its dominance declaration for
       `cardlab lint` (without it, lint tries value_edits and reports dead cards only).
     - building: Building, optional: decks as card counts for `cardlab deckbuild`.
+    - schema_for(matchup) -> Schema, optional: the schema of a matchup whose rules change
+      what a batch writes (the number of players); `schema` otherwise.
     - compile_seconds: what a first compile of the engine takes on a 2-core machine, said
       while it compiles until this machine has timed one (sim/warmup.py).
     A game module declares these under their names and builds its Game with `collect`.
@@ -312,7 +318,12 @@ class Game:
     tuning: Tuning | None = None
     lint: Lint | None = None
     building: Building | None = None
+    schema_for: Callable[[Any], Schema] | None = None
     compile_seconds: float = 60.0  # a first compile on a 2-core machine, until one is timed
+
+    def schema_of(self, matchup) -> Schema:
+        """What a batch of this matchup writes."""
+        return self.schema_for(matchup) if self.schema_for else self.schema
 
     @classmethod
     def collect(cls, names: dict, **own) -> Game:
@@ -370,6 +381,9 @@ class FolderInfo:
     policy: str
     trained: str | None = None  # the policy `cardlab train` made, that verdicts must hold under
     field: tuple[str, ...] = ()  # the decks `cardlab meta` plays by default ([field] decks)
+    # The decks of a table of more than two players, seat by seat ([table] decks; the
+    # field's by default): seats a command line leaves open take these.
+    table: tuple[str, ...] = ()
 
 
 def read_folder(folder: Path | str) -> FolderInfo:
@@ -404,10 +418,13 @@ def read_folder(folder: Path | str) -> FolderInfo:
     policy = defaults.get("policy", "random")
     trained = defaults.get("trained")
     field = data.get("field", {}).get("decks", decks)
-    if not (isinstance(field, list) and all(isinstance(d, str) for d in field)):
-        raise InputError([Problem(str(file), 0, "field.decks must list deck names")])
+    table = data.get("table", {}).get("decks", field)
+    for key, value in (("field", field), ("table", table)):
+        if not (isinstance(value, list) and all(isinstance(d, str) for d in value)):
+            raise InputError([Problem(str(file), 0, f"{key}.decks must list deck names")])
     return FolderInfo(path, game, str(data.get("title", game)), (decks[0], decks[1]),
-                      str(policy), str(trained) if trained else None, tuple(field))
+                      str(policy), str(trained) if trained else None, tuple(field),
+                      tuple(table))
 
 
 def default_folder(name: str | None = None) -> Path:

@@ -116,9 +116,8 @@ class Manifest:
         pols = manifest["policies"]
         fields = {f.name for f in dataclasses.fields(self.matchup)}
         folder = {"folder": manifest.get("folder", "")} if "folder" in fields else {}
-        m = self.matchup(pool=pool, rules=self.rules(manifest["rules"]),
-                         decks=(decks[0], decks[1]),
-                         policy_names=(pols[0]["name"], pols[1]["name"]),
-                         policies=(self.params(pols[0]["params"]),
-                                   self.params(pols[1]["params"])), **folder)
+        # Every seat's deck and policy (two, or as many as the table the run was made at).
+        m = self.matchup(pool=pool, rules=self.rules(manifest["rules"]), decks=decks,
+                         policy_names=tuple(p["name"] for p in pols),
+                         policies=tuple(self.params(p["params"]) for p in pols), **folder)
         return self.finish(m) if self.finish is not None else m

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-WINNER = 0  # every game's matches table starts with the winner: 0 A, 1 B, -1 a draw
+WINNER = 0  # every game's matches table starts with the winner: its seat (0 A, 1 B ...), -1 a draw
 DRAW = -1
 
 
@@ -24,6 +24,7 @@ class Layout:
     card_stats: tuple[str, ...]
     log_columns: tuple[str, ...] = ()
     log_rows: int = 0
+    seats: int = 2  # players at the table, each with its histograms and card statistics
 
 
 @dataclass
@@ -33,8 +34,8 @@ class BatchRecords:
     layout: Layout
     first_match: int
     matches: np.ndarray  # (n, match columns) int32
-    hists: dict[str, np.ndarray]  # measure -> (n, 2, bins) int32
-    card_stats: np.ndarray  # (2, cards, card stats) int64
+    hists: dict[str, np.ndarray]  # measure -> (n, seats, bins) int32
+    card_stats: np.ndarray  # (seats, cards, card stats) int64
     log: np.ndarray  # (n_log, log rows, log columns) int32
     log_n: np.ndarray  # (n_log,) int64
 
@@ -46,14 +47,14 @@ class BatchRecords:
         count (a rule can set it, e.g. the length of a ladder)."""
         layout = getattr(layout, "layout", layout)
         bins = bins or {}
-        hists = {name: np.zeros((n, 2, bins.get(name, b)), dtype=np.int32)
+        hists = {name: np.zeros((n, layout.seats, bins.get(name, b)), dtype=np.int32)
                  for name, b in layout.hist_bins.items()}
         n_log = min(n_log, n)
         return cls(
             layout, first_match,
             np.zeros((n, len(layout.match_columns)), dtype=np.int32),
             hists,
-            np.zeros((2, n_cards, len(layout.card_stats)), dtype=np.int64),
+            np.zeros((layout.seats, n_cards, len(layout.card_stats)), dtype=np.int64),
             np.zeros((n_log, layout.log_rows, len(layout.log_columns)), dtype=np.int32),
             np.zeros(n_log, dtype=np.int64),
         )
@@ -85,7 +86,7 @@ class BatchRecords:
         frame = self.matches_frame()
         return Totals.of_frame(frame,
                                {k: v.sum(axis=0, dtype=np.int64) for k, v in self.hists.items()},
-                               lambda columns=None: iter([frame]))
+                               lambda columns=None: iter([frame]), self.layout.seats)
 
     def same_as(self, other: BatchRecords) -> bool:
         """Every array equal, byte for byte."""
@@ -125,28 +126,30 @@ class Totals:
     chunk at a time, for any estimate an exact check wants."""
 
     n: int
-    wins: tuple[int, int]
+    wins: tuple[int, ...]  # per seat
     draws: int
     sums: dict[str, float]  # match column -> sum over matches
     squares: dict[str, float]  # match column -> sum of squares
-    hists: dict[str, np.ndarray]  # measure -> (2, bins) counts summed over matches
+    hists: dict[str, np.ndarray]  # measure -> (seats, bins) counts summed over matches
     # The matches tables, chunk by chunk, of the named columns (None: all of them).
     frames: Callable[[list[str] | None], Iterable] | None = None
 
     @classmethod
-    def of_frame(cls, matches, hists: dict[str, np.ndarray], frames=None) -> Totals:
+    def of_frame(cls, matches, hists: dict[str, np.ndarray], frames=None,
+                 seats: int = 2) -> Totals:
         """From a matches DataFrame (or a part of one) and summed histograms."""
         w = matches["winner"].to_numpy()
         cols = [c for c in matches.columns if c not in ("match_index",)]
-        return cls(len(w), (int((w == 0).sum()), int((w == 1).sum())), int((w == DRAW).sum()),
+        return cls(len(w), tuple(int((w == s).sum()) for s in range(seats)),
+                   int((w == DRAW).sum()),
                    {c: float(matches[c].sum()) for c in cols},
                    {c: float((matches[c].astype(np.float64) ** 2).sum()) for c in cols},
                    hists, frames)
 
     def __add__(self, other: Totals) -> Totals:
         hists = {k: self.hists[k] + other.hists[k] for k in self.hists}
-        return Totals(self.n + other.n, (self.wins[0] + other.wins[0],
-                                         self.wins[1] + other.wins[1]),
+        return Totals(self.n + other.n, tuple(a + b for a, b in zip(self.wins, other.wins,
+                                                                    strict=True)),
                       self.draws + other.draws,
                       {k: v + other.sums[k] for k, v in self.sums.items()},
                       {k: v + other.squares[k] for k, v in self.squares.items()}, hists,

@@ -66,8 +66,8 @@ class Player:
         """The seat that goes first, when this seat chooses."""
         how = self.words["first"]
         if how == "random":
-            return self.draw(2)
-        return self.seat.index if how == "first" else 1 - self.seat.index
+            return self.draw(self.g.n)
+        return self.seat.index if how == "first" else (self.seat.index + 1) % self.g.n
 
     def may_play(self, card: Card) -> bool:
         return card.requires in (0, self.seat.pc.card.race)
@@ -187,7 +187,7 @@ class Player:
     def passes_defeat_check(self, q: Card) -> bool:
         if not self.words["defeat_check"]:
             return True
-        sent = self.g.other(self.seat).sent
+        sent = self.seat.sent
         return not any(obj == K.O_DEFEAT and 0 <= sent < n for obj, n in q.objectives)
 
     # -- 6: strike -----------------------------------------------------------------------------

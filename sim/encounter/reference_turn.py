@@ -31,7 +31,7 @@ class Encounter(Effects):
     # -- set-up --------------------------------------------------------------------------------
     def set_up(self, decks):
         """PCs and starting characteristics; decks shuffled, opening hands (and mulligans);
-        the PC of higher intelligence chooses who goes first, a die on a tie."""
+        the PC of highest intelligence chooses who goes first, a die among the tied."""
         for p, deck in enumerate(decks):
             seat = Seat(p, self.cards[deck.pc])
             self.seats.append(seat)
@@ -54,12 +54,11 @@ class Encounter(Effects):
                 self.draw_opening_hand(seat)
             seat.opening_quests = sum(1 for c in seat.hand if c.kind == K.QUEST)
         wits = [pc_intelligence(seat) for seat in self.seats]
-        if wits[0] != wits[1]:
-            chooser = 0 if wits[0] > wits[1] else 1
-        else:
-            chooser = self.rand(DICE, 0, 2)
+        tied = [p for p, w in enumerate(wits) if w == max(wits)]
+        chooser = tied[self.rand(DICE, 0, len(tied))] if len(tied) > 1 else tied[0]
         self.first = self.active = self.player(self.seats[chooser]).goes_first()
-        self.say(chooser, S.EV_FIRST, -1, self.first, wits[0] * 100 + wits[1])
+        self.say(chooser, S.EV_FIRST, -1, self.first,
+                 wits[0] * 100 + wits[1] if self.n == 2 else max(wits))
 
     def draw_opening_hand(self, seat: Seat):
         for _ in range(self.rules["hand_size"]):
@@ -74,7 +73,9 @@ class Encounter(Effects):
                 self.game_over(-1, K.END_CAP)
                 break
             self.take_turn()
-            self.active = 1 - self.active
+            if self.turn_ends:
+                self.over = self.turn_ends = False  # the active player is out
+            self.active = self.to_the(self.a, 1).index
 
     def take_turn(self):
         """A's pool refilled, abilities back, then the six steps (or encounter mode)."""
@@ -97,6 +98,8 @@ class Encounter(Effects):
                     self.score_step()
             if not self.over:
                 self.settle_step()
+            elif self.turn_ends:
+                self.strikers_leave()
         self.end_turn()
 
     def abilities_come_back(self):
@@ -122,7 +125,7 @@ class Encounter(Effects):
             if self.draw(a) is None:
                 self.say(a.index, S.EV_DECKOUT)
                 if self.rules["deck_out"] == "lose_on_empty_draw":
-                    self.game_over(1 - a.index, K.END_DECKOUT)
+                    self.lose(a, K.END_DECKOUT)
                 break
 
     # -- 2. boost --------------------------------------------------------------------------
@@ -144,19 +147,18 @@ class Encounter(Effects):
                 self.use(a, o)
 
     # -- 3. quest --------------------------------------------------------------------------
-    def strike_budget(self, quest) -> int:
-        """Quest cost + B's Budget - A's Sneak, floor 0 (twilight: plus A's threat)."""
-        a = self.a
-        v = quest.quest_cost + self.seat_keyword(self.b, K.BUDGET) - self.seat_keyword(a, K.SNEAK)
-        if self.rules["cost_currency"] == "twilight":
-            v += a.threat
-            a.threat = 0
-        return max(v, 0)
+    def strike_budget(self, quest, b: Seat, threat: int) -> int:
+        """Quest cost + opponent b's Budget - A's Sneak, floor 0 (twilight: plus A's
+        threat, the same for every opponent)."""
+        v = quest.quest_cost + self.seat_keyword(b, K.BUDGET) - self.seat_keyword(self.a,
+                                                                                K.SNEAK)
+        return max(v + threat, 0)
 
     def quest_step(self) -> bool:
-        """A may play a quest; B spends the strike budget on strike cards; a window. False
-        when A plays no quest."""
-        a, b = self.a, self.b
+        """A may play a quest; each opponent in turn, counterclockwise from A's right,
+        spends its own strike budget on strike cards; a window. False when A plays no
+        quest."""
+        a = self.a
         self.start_step()
         playable = [i for i, c in enumerate(a.hand) if c.kind == K.QUEST and self.race_ok(a, c)]
         i = self.player(a).quest(playable, self.rules["quest_mandatory"])
@@ -166,31 +168,39 @@ class Encounter(Effects):
         a.quests_attempted += 1
         self.note(a.index, q, S.ST_PLAYED)
         self.note(a.index, q, S.ST_USED)
-        self.budget = self.strike_budget(q)
-        self.say(a.index, S.EV_QUEST, q.id, self.budget)
-        for _ in range(S.CAP):
-            strikes = [i for i, c in enumerate(b.hand)
-                       if c.is_strike() and c.cost <= self.budget and self.race_ok(b, c)
-                       and self.unique_ok(b, c)]
-            i = self.player(b).strike(strikes)
-            if i is None:
-                break
-            if self.play_strike(b.hand.pop(i)):
-                return True
-        b.sent = len(self.strikers)
+        threat = 0
+        if self.rules["cost_currency"] == "twilight":
+            threat, a.threat = a.threat, 0
+        for n, b in enumerate(self.opponents()):
+            self.budget = self.strike_budget(q, b, threat)
+            if n == 0:
+                self.say(a.index, S.EV_QUEST, q.id, self.budget)
+            else:
+                self.say(b.index, S.EV_BUDGET, q.id, self.budget)
+            for _ in range(S.CAP):
+                strikes = [i for i, c in enumerate(b.hand)
+                           if c.is_strike() and c.cost <= self.budget and self.race_ok(b, c)
+                           and self.unique_ok(b, c)]
+                i = self.player(b).strike(strikes)
+                if i is None:
+                    break
+                if self.play_strike(b, b.hand.pop(i)):
+                    return True
+            if self.rules["cost_currency"] == "twilight":
+                b.left = self.budget
+        a.sent = len(self.strikers)
         if self.rules["cost_currency"] != "twilight":
             self.budget = 0  # leftover budget is lost (twilight: it pays B's costs)
         self.window(K.S_QUEST)
         return True
 
-    def play_strike(self, card) -> bool:
-        """B pays a strike card from the budget: an NPC joins the strikers, an action resolves
-        and is discarded. True when that ended the game."""
-        b = self.b
+    def play_strike(self, b: Seat, card) -> bool:
+        """Opponent b pays a strike card from its budget: an NPC joins the strikers, an
+        action resolves and is discarded. True when that ended the game (or A's turn)."""
         self.budget -= card.cost
         self.say(b.index, S.EV_STRIKE, card.id, card.cost, self.budget)
         if card.nature == K.STRIKE:
-            self.strikers.append(Striker(card))
+            self.strikers.append(Striker(card, b))
             self.note(b.index, card, S.ST_PLAYED)
             return False
         self.played(b, card, True)
@@ -200,15 +210,19 @@ class Encounter(Effects):
 
     # -- 4. encounter ----------------------------------------------------------------------
     def encounter_step(self):
-        """A window; then B sends each striker in turn, A picks a defender, they fight."""
+        """A window; then the opponents in turn, counterclockwise from A's right, each send
+        one of their waiting strikers (one with none waiting is passed over), A picks a
+        defender, they fight."""
         a = self.a
         self.start_step()
         self.window(K.S_ENCOUNTER)
+        chooser = a
         for _ in range(len(self.strikers)):
             if self.over:
                 return
-            waiting = [s for s in self.strikers if s.state == WAITING]
-            striker = self.player(self.b).striker(waiting)
+            chooser = self.next_chooser(chooser)
+            waiting = [s for s in self.strikers if s.state == WAITING and s.owner is chooser]
+            striker = self.player(chooser).striker(waiting)
             if striker is None:
                 return
             # The PC may always defend; a party NPC unless it has defended (defend_limit).
@@ -218,10 +232,21 @@ class Encounter(Effects):
             defender.defended = True
             self.fight(striker, defender)
 
+    def next_chooser(self, last: Seat) -> Seat:
+        """The first opponent to the right of the last chooser (A at first) with a striker
+        waiting; when none has one, the opponent right after the last chooser."""
+        order = self.opponents()
+        start = 0 if last is self.a else (order.index(last) + 1) % len(order)
+        turn = order[start:] + order[:start]
+        for seat in turn:
+            if any(s.owner is seat and s.state == WAITING for s in self.strikers):
+                return seat
+        return turn[0]
+
     def fight(self, striker: Striker, defender: Character):
         """A combat window, then higher strength wins (combat_tie); the loser takes 1 wound
         plus the winner's Damage. A surviving striker fights no more this turn."""
-        a, b = self.a, self.b
+        a, b = self.a, striker.owner
         self.combat, self.might = (striker, defender), [0, 0]
         if not defender.is_pc:
             self.note(a.index, defender.card, S.ST_USED)
@@ -306,16 +331,21 @@ class Encounter(Effects):
     # -- 6. settle -------------------------------------------------------------------------
     def settle_step(self):
         """A window; surviving strikers leave (strikers_after); A's characters heal."""
-        a, b = self.a, self.b
+        a = self.a
         self.start_step()
         self.window(K.S_SETTLE)
-        for s in self.strikers:
-            if s.state != GONE:
-                (b.hand if self.rules["strikers_after"] == "hand" else b.discard).append(s.card)
-        self.strikers = []
+        self.strikers_leave()
         if self.rules["settle_heal"] > 0 and not self.over:
             for ch in (a.pc, *a.party):
                 self.heal(ch, self.rules["settle_heal"])
+
+    def strikers_leave(self):
+        """Strikers not gone go to their owners' discard piles (strikers_after: hands)."""
+        for s in self.strikers:
+            if s.state != GONE:
+                pile = "hand" if self.rules["strikers_after"] == "hand" else "discard"
+                getattr(s.owner, pile).append(s.card)
+        self.strikers = []
 
     def end_turn(self):
         """Cards played this turn are judged (A's way when its quest was completed, B's way
@@ -327,7 +357,7 @@ class Encounter(Effects):
         self.quest, self.completed = None, False
         self.hex = self.ambush = self.wins = self.pc_wounds_this_turn = self.budget = 0
         for seat in self.seats:
-            seat.pc.ward = 0
+            seat.pc.ward = seat.left = 0
             for ch in seat.party:
                 ch.ward, ch.defended = 0, False
 
