@@ -51,7 +51,7 @@ class Character:
 class Striker:
     """A strike NPC an opponent (its owner) played against this turn's quest."""
 
-    def __init__(self, card: Card, owner: Seat):
+    def __init__(self, card: Card, owner: Seat | None = None):
         self.card, self.wounds, self.ward, self.state = card, 0, 0, WAITING
         self.owner = owner
 
