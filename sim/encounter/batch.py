@@ -149,11 +149,19 @@ def set_values(pool: Pool, sets: list[str]) -> Pool:
 
 
 def with_rules(m: Matchup, changes: dict) -> Matchup:
+    """The matchup under changed rules; a change of players keeps the first seats and fills
+    new ones from the folder's [table] decks, with B's policy."""
     rules = changed(m.rules, changes)
-    if rules["players"] != len(m.decks):
-        raise InputError([Problem("--rules", 0, "players changes the decks at the table: "
-                                  "load the matchup again with it")])
-    return replace(m, rules=rules)
+    seats = rules["players"]
+    if seats == len(m.decks):
+        return replace(m, rules=rules)
+    folder = Path(m.folder)
+    names = seat_decks(folder, m.decks[0].name, m.decks[1].name, [], seats)
+    decks = m.decks[:seats] + tuple(load_deck(folder / f"{d}.deck", m.pool, rules)
+                                    for d in names[len(m.decks):])
+    return replace(m, rules=rules, decks=decks,
+                   policy_names=(m.policy_names + m.policy_names[1:2] * seats)[:seats],
+                   policies=(m.policies + m.policies[1:2] * seats)[:seats])
 
 
 def run_batch(m: Matchup, n: int, seed: int, first_match: int = 0, n_log: int = 0
