@@ -59,7 +59,7 @@ def build(tables=({}, {}), party=(), pc_wounds=0, strikers=(), discard=(), rules
     M = np.stack(vecs)
     P, G, X, KY, OP = E.new_work(T.shape[0])
     pure(E.reset)(P, G, X)
-    keys = [py_stream_key(3, 0, s) for s in range(S.N_STREAMS)]
+    keys = [py_stream_key(3, 0, s) for s in range(S.N_PURPOSES * 2)]
     KY[:] = np.array(keys, dtype=np.uint64)
     cs = np.zeros((2, T.shape[0], S.N_CARD_STATS), np.int64)
     L = np.zeros((500, S.LOG_COLS), np.int32)
@@ -84,7 +84,8 @@ def build(tables=({}, {}), party=(), pc_wounds=0, strikers=(), discard=(), rules
     for n, state, w in strikers:
         k = G[S.S_N]
         G[S.SCARD + k], G[S.SSTATE + k], G[S.SWOUND + k], G[S.S_N] = card(n), state, w, k + 1
-        s = Striker(t.cards[card(n)])
+        G[S.SOWNER + k] = 1
+        s = Striker(t.cards[card(n)], g.seats[1])
         s.state, s.wounds = state, w
         g.strikers.append(s)
     for n in discard:
@@ -303,13 +304,13 @@ def test_defeat_quests_wait_for_strikers(check, sent, want):
     """careful holds Arena Champion (STR 7 and DEFEAT 1, 5 points) and Warband Muster
     (PARTY 2, 4 points) with two Orc Grunts: both objectives it can read hold, so it takes
     the most points, unless defeat_check is on and Grey sent no striker against its last
-    quest (DEFEAT 1 needs one striker to beat)."""
+    quest (DEFEAT 1 needs one striker to beat: the count is kept on the questing seat)."""
     C, g = build(({"defeat_check": check}, {}), party=(("Orc Grunt", 0), ("Orc Grunt", 0)))
     P = C[2]
     for n in ("Arena Champion", "Warband Muster"):
         pure(Ru.push)(P, 0, S.HAND, S.HAND_N, card(n))
         g.seats[0].hand.append(g.cards[card(n)])
-    P[1, S.SENT] = g.seats[1].sent = sent
+    P[0, S.SENT] = g.seats[0].sent = sent
     i = twin(Po.quest_pick)(C, 0, False)
     assert name(P[0, S.HAND + i]) == want
     a = g.seats[0]
@@ -329,7 +330,7 @@ def test_the_strikers_sent_against_a_quest_are_counted():
         pure(Ru.push)(P, 1, S.HAND, S.HAND_N, card(n))
         b.hand.append(g.cards[card(n)])
     assert twin(Tu.quest_step)(C) and g.quest_step()
-    assert P[1, S.SENT] == b.sent == C[3][S.S_N] == len(g.strikers) == 2
+    assert P[0, S.SENT] == g.seats[0].sent == C[3][S.S_N] == len(g.strikers) == 2
 
 
 def test_heal_value_makes_a_healer_worth_playing():

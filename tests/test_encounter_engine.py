@@ -67,6 +67,7 @@ VARIANTS = {
                        "encounter_arg": 2}],
     "encounter_points": [{"encounter_mode": True, "encounter_points": 7, "settle_heal": 1}],
     "choose_first": [{"choose_first": "once"}],
+    "players": [{"players": 3}, {"players": 4}],
 }
 # Decks that bring every choice and a unique card both players hold (Knight Errant): A's
 # Wound (Sniper Shot), Revive (Second Chance), Cancel (Banish), character actions (Sharp
@@ -83,7 +84,7 @@ def every_choice(m, option=None):
 
     pool = m.pool
     decks = []
-    for d, swaps in zip(m.decks, SWAPS, strict=True):
+    for d, swaps in zip(m.decks, SWAPS, strict=False):  # seats C, D keep their decks
         table = {pool.lookup(a): pool.lookup(b) for a, b in swaps.items()}
         decks.append(replace(d, draw=tuple(table.get(c, c) for c in d.draw)))
     orc = decks[0]
@@ -93,7 +94,7 @@ def every_choice(m, option=None):
         orc = replace(orc, draw=tuple(six))
     orc = replace(orc, draw=orc.draw[: m.rules["draw_deck_size"]],
                   loot=orc.loot[: m.rules["loot_deck_size"]])
-    return replace(m, decks=(orc, decks[1]))
+    return replace(m, decks=(orc, decks[1], *m.decks[2:]))
 
 
 def test_every_rule_option_has_a_variant():

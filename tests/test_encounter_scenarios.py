@@ -50,8 +50,8 @@ class Both:
         from sim.encounter.reference_state import Striker
         for n in names:
             k = self.G[S.S_N]
-            self.G[S.SCARD + k], self.G[S.S_N] = card(n), k + 1
-            self.g.strikers.append(Striker(self.g.cards[card(n)]))
+            self.G[S.SCARD + k], self.G[S.SOWNER + k], self.G[S.S_N] = card(n), 1, k + 1
+            self.g.strikers.append(Striker(self.g.cards[card(n)], self.g.seats[1]))
 
     def step(self, kernel_step, reference_step):
         """Play one step (or rule) in each engine."""

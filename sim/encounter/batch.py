@@ -1,5 +1,5 @@
-"""Matchups (two decks, two policies, one pool and rule set) and the batch wrappers around
-the compiled kernel and the plain-Python reference engine."""
+"""Matchups (a deck and a policy per seat, one pool and rule set) and the batch wrappers
+around the compiled kernel and the plain-Python reference engine."""
 
 from __future__ import annotations
 
@@ -13,21 +13,22 @@ from sim.encounter import state as S
 from sim.encounter.options import changed, load_rules, rules_vector
 from sim.encounter.params import load_policies
 from sim.encounter.pool import Deck, Pool, load_deck, load_pool
-from sim.encounter.schema import SCHEMA
+from sim.encounter.schema import schema_for
 from sim.problems import InputError, Problem, suggest
 from sim.records import BatchRecords, play_in_pieces
 
 
 @dataclass(frozen=True)
 class Matchup:
-    """Two decks, each with its policy, on one card pool under one rule set."""
+    """A deck per seat (rule option players: 2 to 4), each with its policy, on one card pool
+    under one rule set."""
 
     folder: str
     pool: Pool
     rules: dict
-    decks: tuple[Deck, Deck]
-    policy_names: tuple[str, str]
-    policies: tuple[np.ndarray, np.ndarray]
+    decks: tuple[Deck, ...]
+    policy_names: tuple[str, ...]
+    policies: tuple[np.ndarray, ...]
 
     def arrays(self):
         """The integer tables the kernel reads: cards, rules, policies, decks, in-deck."""
@@ -42,9 +43,12 @@ class Matchup:
             D_SIZE,
         )
 
-        n = len(self.pool)
-        D = np.zeros((2, D_SIZE), dtype=np.int64)
-        in_deck = np.zeros((2, n), dtype=np.int64)
+        n, seats = len(self.pool), len(self.decks)
+        if seats != self.rules.get("players", 2):
+            raise InputError([Problem("--rules", 0, f"players = {self.rules['players']} "
+                                      f"but the matchup has {seats} decks")])
+        D = np.zeros((seats, D_SIZE), dtype=np.int64)
+        in_deck = np.zeros((seats, n), dtype=np.int64)
         for p, deck in enumerate(self.decks):
             D[p, D_PC], D[p, D_CH1], D[p, D_CH2] = deck.pc, deck.chars[0], deck.chars[1]
             D[p, D_NDRAW], D[p, D_NLOOT] = len(deck.draw), len(deck.loot)
@@ -56,18 +60,46 @@ class Matchup:
         return self.pool.table, rules_vector(self.rules), M, D, in_deck
 
 
+def table_decks(folder: Path) -> tuple[str, ...]:
+    """The folder's decks for a table of more than two, seat by seat: game.toml's [table]
+    decks, else its [field] decks (none for a folder without a readable game.toml)."""
+    from sim.folders import read_folder
+
+    try:
+        return read_folder(folder).table
+    except InputError:
+        return ()
+
+
+def seat_decks(folder: Path, deck_a, deck_b, table, seats: int) -> list:
+    """The decks of every seat: A and B as given, then `table` for seats C, D ..., then
+    for the seats it leaves open the folder's table decks at those seats."""
+    names = [deck_a, deck_b, *table][:seats]
+    if len(names) < seats:
+        spare = table_decks(folder)
+        names += list(spare[len(names): seats])
+    if len(names) < seats:
+        raise InputError([Problem(str(folder / "game.toml"), 0, f"players = {seats} needs "
+                                  f"{seats} decks; {len(names)} given or named by [table] "
+                                  "decks")])
+    return names
+
+
 def load_matchup(folder, deck_a, deck_b, policy_a="careful", policy_b=None, rules=None,
-                 sets=None) -> Matchup:
-    """A matchup from a game folder: decks by file or name, policies by name, rule changes
-    as a dict, card value changes as "CARD.FIELD=VALUE"."""
+                 sets=None, table=()) -> Matchup:
+    """A matchup from a game folder: decks by file or name (`table`: those of seats C, D
+    ... at a table of more players; the folder's [table] decks fill the seats left open),
+    policies by name (seats after B play B's), rule changes as a dict, card value changes
+    as "CARD.FIELD=VALUE"."""
     folder = Path(folder)
     pool = load_pool(folder / "cards.csv")
     if sets:
         pool = set_values(pool, sets)
     base = load_rules(folder / "rules.toml")
     opts = changed(base, rules or {})
+    seats = opts["players"]
     decks = []
-    for d in (deck_a, deck_b):
+    for d in seat_decks(folder, deck_a, deck_b, table, seats):
         path = Path(d)
         if path.suffix != ".deck":
             path = folder / f"{d}.deck"
@@ -77,14 +109,14 @@ def load_matchup(folder, deck_a, deck_b, policy_a="careful", policy_b=None, rule
                                       f"known: {', '.join(known)}")])
         decks.append(load_deck(path, pool, opts))
     policies = load_policies(folder / "policies.toml")
-    names = (policy_a, policy_b or policy_a)
-    for name in names:
+    names = (policy_a, *[policy_b or policy_a] * (seats - 1))
+    for name in set(names):
         if name not in policies:
             raise InputError([Problem(str(folder / "policies.toml"), 0, f"unknown policy "
                                       f"{name!r}{suggest(name, policies)}; known: "
                                       f"{', '.join(policies)}")])
-    return Matchup(str(folder), pool, opts, (decks[0], decks[1]), names,
-                   (policies[names[0]], policies[names[1]]))
+    return Matchup(str(folder), pool, opts, tuple(decks), names,
+                   tuple(policies[name] for name in names))
 
 
 def set_values(pool: Pool, sets: list[str]) -> Pool:
@@ -116,7 +148,19 @@ def set_values(pool: Pool, sets: list[str]) -> Pool:
 
 
 def with_rules(m: Matchup, changes: dict) -> Matchup:
-    return replace(m, rules=changed(m.rules, changes))
+    """The matchup under changed rules; a change of players keeps the first seats and fills
+    new ones from the folder's [table] decks, with B's policy."""
+    rules = changed(m.rules, changes)
+    seats = rules["players"]
+    if seats == len(m.decks):
+        return replace(m, rules=rules)
+    folder = Path(m.folder)
+    names = seat_decks(folder, m.decks[0].name, m.decks[1].name, [], seats)
+    decks = m.decks[:seats] + tuple(load_deck(folder / f"{d}.deck", m.pool, rules)
+                                    for d in names[len(m.decks):])
+    return replace(m, rules=rules, decks=decks,
+                   policy_names=(m.policy_names + m.policy_names[1:2] * seats)[:seats],
+                   policies=(m.policies + m.policies[1:2] * seats)[:seats])
 
 
 def run_batch(m: Matchup, n: int, seed: int, first_match: int = 0, n_log: int = 0
@@ -130,9 +174,9 @@ def run_batch(m: Matchup, n: int, seed: int, first_match: int = 0, n_log: int = 
     def play(rec: BatchRecords, card_stats: np.ndarray, lo: int, hi: int) -> None:
         play_piece(lo, hi, T, R, M, D, in_deck, seed, first_match, rec.matches,
                    rec.hists["pc_death"], card_stats, rec.log, rec.log_n, no_log,
-                   new_work(T.shape[0]))
+                   new_work(T.shape[0], len(m.decks)))
 
-    return play_in_pieces(SCHEMA, n, len(m.pool), seed, first_match, n_log, play)
+    return play_in_pieces(schema_for(m), n, len(m.pool), seed, first_match, n_log, play)
 
 
 def reference_batch(m: Matchup, n: int, seed: int, first_match: int = 0, n_log: int = 0

@@ -57,18 +57,20 @@ RULES: dict[str, tuple[object, object]] = {
     "encounter_arg": (int, 0),
     "encounter_points": (int, 5),
     "choose_first": (("once", "each_turn"), "each_turn"),
+    "players": (int, 2),  # stored at R_PLAYERS, after the strengths list
 }
 INT_LIMITS = {"points_to_win": (1, 999), "hand_size": (1, 30), "mulligans": (0, 9),
               "pool_per_turn": (0, 99), "settle_heal": (0, 99), "max_turns": (1, 10000),
               "max_copies": (1, 60), "draw_deck_size": (1, 60), "loot_deck_size": (0, 60),
               "encounter_strikers": (0, 16), "encounter_arg": (0, 99),
-              "encounter_points": (1, 999)}
+              "encounter_points": (1, 999), "players": (2, 4)}
 (R_POINTS, R_HAND, R_MULLIGANS, R_CURRENCY, R_POOL, R_TIE, R_DEFEND, R_QMAND, R_AFTER,
  R_UNIQUE, R_ABILITY, R_LOOT, R_HEAL, R_DECKOUT, R_MAXTURNS, R_COPIES, R_DRAWSIZE,
  R_LOOTSIZE, R_EMODE, R_EK, R_ESTR, R_EOBJ, R_EARG, R_EPTS, R_CHOOSE) = range(25)
 MAX_STRENGTHS = 16
 R_ESTR_LIST = 25  # R_ESTR holds how many strengths the list has; the list follows here
-N_RULES = R_ESTR_LIST + MAX_STRENGTHS
+R_PLAYERS = R_ESTR_LIST + MAX_STRENGTHS  # seats at the table
+N_RULES = R_PLAYERS + 1
 CUR_POOL, CUR_DISCARD, CUR_TWILIGHT = 0, 1, 2
 TIE_INT, TIE_STRIKER, TIE_DEFENDER, TIE_NONE = 0, 1, 2, 3
 CHOOSE_ONCE, CHOOSE_EACH_TURN = 0, 1

@@ -25,6 +25,7 @@ from sim.encounter.rules import (
     heal,
     lacks,
     log,
+    next_seat,
     note,
     push,
     race_ok,
@@ -60,7 +61,7 @@ def can_pay(C, p, cost, from_hand):
         return P[p, S.POOL] >= cost
     if cur == K.CUR_DISCARD:
         return P[p, S.HAND_N] - from_hand >= cost
-    return p == G[S.ACTIVE] or G[S.BUDGET] >= cost
+    return p == G[S.ACTIVE] or P[p, S.LEFT] >= cost
 
 
 @njit
@@ -78,7 +79,7 @@ def pay(C, p, cost):
     elif p == G[S.ACTIVE]:
         P[p, S.THREAT] += cost
     else:
-        G[S.BUDGET] -= cost
+        P[p, S.LEFT] -= cost
 
 
 @njit
@@ -146,7 +147,7 @@ def resolve(C, p, kw, arg, src):
         k = cancel_target(C, p, arg) if p == a else -1
         if k >= 0:
             G[S.SSTATE + k] = 2
-            discard(P, 1 - a, G[S.SCARD + k])
+            discard(P, G[S.SOWNER + k], G[S.SCARD + k])
             log(C, p, S.EV_CANCEL, G[S.SCARD + k], 0, 0)
     elif kw == K.WOUND:
         if p == a:
@@ -276,14 +277,22 @@ def use_option(C, p, i):
 
 @njit
 def window(C, step):
-    """A maneuver window: players act alternately, A first, one maneuver or a pass each;
-    two passes in a row close it."""
-    T, G, OP = C[0], C[3], C[9]
+    """A maneuver window: players act in turn, A first, then counterclockwise (a combat's:
+    A and the striker's owner only), one maneuver or a pass each; once every player in it
+    has passed in a row it closes."""
+    T, P, G, OP = C[0], C[2], C[3], C[9]
     G[S.STEP] = step
-    p = G[S.ACTIVE]
+    a = p = G[S.ACTIVE]
+    b = G[S.SOWNER + G[S.C_STRIKER]] if step == K.S_COMBAT else -1
+    n_in = 2
+    if b < 0:
+        n_in = 0
+        for q in range(C[1][K.R_PLAYERS]):
+            if P[q, S.OUT] == 0:
+                n_in += 1
     passes = 0
     for _ in range(4 * S.CAP):
-        if passes >= 2 or G[S.OVER]:
+        if passes >= n_in or G[S.OVER]:
             break
         n = list_maneuvers(C, p, step, 0)
         for i in range(n):
@@ -296,7 +305,7 @@ def window(C, step):
         else:
             passes = 0
             use_option(C, p, pick)
-        p = 1 - p
+        p = (b if p == a else a) if b >= 0 else next_seat(C, p, -1)
 
 
 @njit

@@ -9,7 +9,16 @@ import numpy as np
 from sim.encounter import codes as K
 from sim.encounter import state as S
 from sim.encounter.policy import choose_first, mulligan
-from sim.encounter.rules import X_DRAWN, card_may, draw_card, game_over, log, push, rand
+from sim.encounter.rules import (
+    X_DRAWN,
+    card_may,
+    draw_card,
+    game_over,
+    log,
+    next_seat,
+    push,
+    rand,
+)
 from sim.encounter.turn import take_turn
 from sim.jit import njit
 from sim.rng import stream_key
@@ -18,6 +27,10 @@ from sim.rng import stream_key
 D_PC, D_CH1, D_CH2, D_NDRAW, D_NLOOT, D_DRAW = 0, 1, 2, 3, 4, 8
 D_LOOT = D_DRAW + S.CAP
 D_SIZE = D_LOOT + S.CAP
+PER_SEAT_NAMES = ("points", "quests_attempted", "quests_completed", "pc_wounds",
+                  "party_wounds", "strikes_faced", "strikers_defeated", "pc_death_turn",
+                  "opening_quests")
+SEAT_LETTERS = "abcd"
 MATCH_COLUMNS = (
     "winner", "end", "first_player", "turns",
     "points_a", "points_b", "quests_attempted_a", "quests_attempted_b",
@@ -29,13 +42,24 @@ MATCH_COLUMNS = (
 PER_SEAT = (S.POINTS, S.Q_ATT, S.Q_DONE, S.PC_WOUNDS_ALL, S.PARTY_WOUNDS_ALL, S.FACED,
             S.DEFEATED, S.DEATH_TURN, S.OPEN_Q)
 DEATH_BINS = 64
+
+
+def match_columns(seats: int) -> tuple[str, ...]:
+    """The matches table's columns for a table of `seats` players (two: MATCH_COLUMNS)."""
+    return ("winner", "end", "first_player", "turns") + tuple(
+        f"{name}_{SEAT_LETTERS[p]}" for name in PER_SEAT_NAMES for p in range(seats))
+
+
+assert match_columns(2) == MATCH_COLUMNS
 MAX_OPTIONS = 4 * S.CAP
 
 
-def new_work(n_cards):
+def new_work(n_cards, seats=2):
     """Scratch a thread reuses from match to match."""
-    return (np.zeros((2, S.PLAYER_SIZE), dtype=np.int64), np.zeros(S.GAME_SIZE, dtype=np.int64),
-            np.zeros((2, n_cards, 2), dtype=np.int64), np.zeros(S.N_STREAMS, dtype=np.uint64),
+    return (np.zeros((seats, S.PLAYER_SIZE), dtype=np.int64),
+            np.zeros(S.GAME_SIZE, dtype=np.int64),
+            np.zeros((seats, n_cards, 2), dtype=np.int64),
+            np.zeros(S.N_PURPOSES * seats, dtype=np.uint64),
             np.zeros((MAX_OPTIONS, 4), dtype=np.int64))
 
 
@@ -54,7 +78,8 @@ def set_up(C, D):
     """Decks placed and shuffled, opening hands (and mulligans), who goes first."""
     T, R, P, G, X = C[0], C[1], C[2], C[3], C[4]
     emode = R[K.R_EMODE] == 1
-    for p in range(2):
+    n = R[K.R_PLAYERS]
+    for p in range(n):
         P[p, S.PC] = D[p, D_PC]
         P[p, S.LOC] = -1
         P[p, S.DEATH_TURN] = -1
@@ -95,19 +120,54 @@ def set_up(C, D):
         for i in range(P[p, S.HAND_N]):
             if T[P[p, S.HAND + i], K.C_KIND] == K.QUEST:
                 P[p, S.OPEN_Q] += 1
-    # The PC (with characteristics) of higher intelligence chooses; on a tie, a die.
-    i0, i1 = T[P[0, S.PC], K.C_INT], T[P[1, S.PC], K.C_INT]
-    for i in range(P[0, S.CHAR_N]):
-        i0 += T[P[0, S.CHARS + i], K.C_INT]
-    for i in range(P[1, S.CHAR_N]):
-        i1 += T[P[1, S.CHARS + i], K.C_INT]
-    if i0 != i1:
-        chooser = 0 if i0 > i1 else 1
-    else:
-        chooser = rand(C, S.DICE, 0, 2)
+    # The PC (with characteristics) of highest intelligence chooses; on a tie, a die (on
+    # seat A's dice stream) among the tied, in seat order.
+    best, tied = -1, 0
+    for p in range(n):
+        w = T[P[p, S.PC], K.C_INT]
+        for i in range(P[p, S.CHAR_N]):
+            w += T[P[p, S.CHARS + i], K.C_INT]
+        P[p, S.WITS] = w
+        if w > best:
+            best, tied = w, 1
+        elif w == best:
+            tied += 1
+    j = rand(C, S.DICE, 0, tied) if tied > 1 else 0
+    chooser = 0
+    for p in range(n):
+        if P[p, S.WITS] == best:
+            if j == 0:
+                chooser = p
+                break
+            j -= 1
+    wits = P[0, S.WITS] * 100 + P[1, S.WITS] if n == 2 else best
     first = choose_first(C, chooser)
     G[S.FIRST], G[S.ACTIVE], G[S.CHOOSER] = first, first, chooser
-    log(C, chooser, S.EV_FIRST, -1, first, i0 * 100 + i1)
+    log(C, chooser, S.EV_FIRST, -1, first, wits)
+
+
+@njit
+def round_over(C):
+    """Every player still in has taken its turn in this round."""
+    P, G = C[2], C[3]
+    for p in range(C[1][K.R_PLAYERS]):
+        if P[p, S.OUT] == 0 and (G[S.ROUND_PLAYED] >> p) & 1 == 0:
+            return False
+    return True
+
+
+@njit
+def round_chooser(C):
+    """Who picks the first player of a round: the set-up's chooser; when it is out, the
+    player still in of highest intelligence, the first in seat order on a tie."""
+    P, G = C[2], C[3]
+    if P[G[S.CHOOSER], S.OUT] == 0:
+        return G[S.CHOOSER]
+    best, who = -1, G[S.CHOOSER]
+    for p in range(C[1][K.R_PLAYERS]):
+        if P[p, S.OUT] == 0 and P[p, S.WITS] > best:
+            best, who = P[p, S.WITS], p
+    return who
 
 
 @njit
@@ -119,18 +179,23 @@ def play_match(C, D):
         if G[S.TURN] >= R[K.R_MAXTURNS]:
             game_over(C, -1, K.END_CAP)
             break
-        if R[K.R_CHOOSE] == K.CHOOSE_EACH_TURN and G[S.TURN] > 0 and G[S.TURN] % 2 == 0:
-            # A new round (both players' turns): the chooser decides who goes first in it;
-            # set-up made the first round's choice.
-            G[S.ACTIVE] = choose_first(C, G[S.CHOOSER])
-            log(C, G[S.CHOOSER], S.EV_FIRST, -1, G[S.ACTIVE], -1)
+        if R[K.R_CHOOSE] == K.CHOOSE_EACH_TURN and round_over(C):
+            # A new round, in which every player still in takes one turn: the chooser
+            # decides who goes first in it; set-up made the first round's choice.
+            G[S.ROUND_PLAYED] = 0
+            chooser = round_chooser(C)
+            G[S.ACTIVE] = choose_first(C, chooser)
+            log(C, chooser, S.EV_FIRST, -1, G[S.ACTIVE], -1)
         take_turn(C)
-        G[S.ACTIVE] = 1 - G[S.ACTIVE]
+        G[S.ROUND_PLAYED] |= 1 << G[S.ACTIVE]
+        if G[S.OVER] == 2:
+            G[S.OVER] = 0  # the active player is out, the others play on
+        G[S.ACTIVE] = next_seat(C, G[S.ACTIVE], 1)
 
 
 @njit
 def reset(P, G, X):
-    for p in range(2):
+    for p in range(P.shape[0]):
         for i in range(P.shape[1]):
             P[p, i] = 0
         for c in range(X.shape[1]):
@@ -145,10 +210,11 @@ def write_record(C, row, death, in_deck):
     """The match's row, its PC deaths, and the card statistics summed over matches."""
     P, G, X, CS = C[2], C[3], C[4], C[5]
     row[0], row[1], row[2], row[3] = G[S.WINNER], G[S.END], G[S.FIRST], G[S.TURN]
+    n = P.shape[0]
     for j in range(len(PER_SEAT)):
-        for p in range(2):
-            row[4 + 2 * j + p] = P[p, PER_SEAT[j]]
-    for p in range(2):
+        for p in range(n):
+            row[4 + n * j + p] = P[p, PER_SEAT[j]]
+    for p in range(n):
         t = P[p, S.DEATH_TURN]
         if t >= 0:
             death[p, t if t < death.shape[1] else death.shape[1] - 1] += 1
@@ -174,7 +240,7 @@ def play_piece(lo, hi, T, R, M, D, in_deck, seed, first, matches, death, card_st
     n_log = logs.shape[0]
     for i in range(lo, hi):
         reset(P, G, X)
-        for s in range(S.N_STREAMS):
+        for s in range(KY.shape[0]):
             KY[s] = stream_key(seed, first + i, s)
         L = logs[i] if i < n_log else no_log
         C = (T, R, P, G, X, card_stats, KY, M, L, OP)

@@ -151,8 +151,8 @@ def exact_check(m, totals):
     from sim.checks import CheckTable
 
     n = totals.n
-    if n == 0:
-        return None
+    if n == 0 or len(m.decks) > 2:
+        return None  # the exact answers are for two players
     table = CheckTable()
 
     def rate(quantity, seat, exact, expr):

@@ -17,6 +17,7 @@ from sim.encounter.lint import LINT as LINT
 from sim.encounter.pool import FILES, Deck, Pool, matchup_problems
 from sim.encounter.reference import replay as replay
 from sim.encounter.schema import SCHEMA as SCHEMA
+from sim.encounter.schema import schema_for as schema_for
 from sim.encounter.tuning import TUNING as TUNING
 from sim.encounter.variants import SWEEPS as SWEEPS
 from sim.encounter.variants import ablations as ablations

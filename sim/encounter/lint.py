@@ -18,7 +18,8 @@ def rule_variants(m) -> list[dict]:
     """Every other word of a word option, the other value of a flag, the next whole number
     of a numeric option, and encounter_strengths without its last strength."""
     choices = {k: kind for k, (kind, _) in K.RULES.items() if isinstance(kind, tuple)}
-    out = option_variants(m.rules, choices, K.INT_LIMITS, skip=("encounter_strengths",))
+    out = option_variants(m.rules, choices, K.INT_LIMITS, skip=("encounter_strengths",
+                                                                       "players"))
     strengths = list(m.rules["encounter_strengths"])
     out.append({"encounter_strengths": strengths[:-1] if len(strengths) > 1
                 else [min(strengths[0] + 1, 99)]})

@@ -100,6 +100,8 @@ def rules_vector(rules: dict) -> np.ndarray:
     """The int64 vector the engine reads."""
     R = np.zeros(K.N_RULES, dtype=np.int64)
     for i, (key, (kind, _)) in enumerate(K.RULES.items()):
+        if key == "players":
+            continue
         v = rules[key]
         if isinstance(kind, tuple):
             R[i] = kind.index(v)
@@ -110,4 +112,5 @@ def rules_vector(rules: dict) -> np.ndarray:
             R[i] = int(v)
     # The encounter objective is stored as its objective code.
     R[K.R_EOBJ] = K.O_UNHURT if rules["encounter_objective"] == "UNHURT" else K.O_DEFEAT
+    R[K.R_PLAYERS] = rules.get("players", 2)  # a run made before the option: two
     return R

@@ -30,6 +30,7 @@ from sim.encounter.params import (
 from sim.encounter.rules import (
     card_kw,
     combat_winner,
+    next_seat,
     objective_holds,
     party_strength,
     race_ok,
@@ -44,18 +45,31 @@ OPT_HAND, OPT_ABILITY = 0, 1  # 1 an in-play card's ability (where: keyword slot
 
 @njit
 def choose_first(C, p):
-    """The chooser's pick of the first player (first: itself, second: the other, behind:
-    itself while it has fewer points than the other, else the other; random: a coin on its
-    policy stream)."""
-    how = C[7][p, M_FIRST]
+    """The chooser's pick of the first player among those still in (first: itself; second:
+    the player to its left, who would play after it; behind: itself while it has fewer
+    points than the best of the others, else the player to its left; random: a draw over
+    the players still in, in seat order, on its policy stream)."""
+    how, n, P = C[7][p, M_FIRST], C[1][K.R_PLAYERS], C[2]
     if how == FIRST:
         return p
     if how == SECOND:
-        return 1 - p
+        return next_seat(C, p, 1)
     if how == BEHIND:
-        P = C[2]
-        return p if P[p, S.POINTS] < P[1 - p, S.POINTS] else 1 - p
-    return rand(C, S.POLICY, p, 2)
+        best = -1
+        for q in range(n):
+            if q != p and P[q, S.OUT] == 0 and P[q, S.POINTS] > best:
+                best = P[q, S.POINTS]
+        return p if P[p, S.POINTS] < best else next_seat(C, p, 1)
+    still = 0
+    for q in range(n):
+        still += P[q, S.OUT] == 0
+    k = rand(C, S.POLICY, p, still)
+    for q in range(n):
+        if P[q, S.OUT] == 0:
+            if k == 0:
+                return q
+            k -= 1
+    return p
 
 
 @njit(inline="always")
@@ -272,9 +286,9 @@ def quest_pick(C, p, forced):
                         C, p, obj, T[c, oc + 1]):
                     ok = False
         for oc in (K.C_OBJ1, K.C_OBJ2):
-            # DEFEAT n holds only if the other player sends n strikers: it is played when
-            # the other player sent at least n against this player's last quest.
-            sent = P[1 - p, S.SENT]
+            # DEFEAT n holds only if the opponents send n strikers: it is played when they
+            # sent at least n against this player's last quest.
+            sent = P[p, S.SENT]
             if M[p, M_DEFEAT] == 1 and T[c, oc] == K.O_DEFEAT and 0 <= sent < T[c, oc + 1]:
                 ok = False
         if ok and T[c, K.C_QPOINTS] > bv:
@@ -328,16 +342,17 @@ def strike_score(C, b, card):
 
 @njit
 def pick_striker(C, b):
-    """pick_striker: B sends its strongest striker first (random: uniform)."""
+    """pick_striker: opponent b sends its strongest waiting striker first (random:
+    uniform)."""
     T, G = C[0], C[3]
     n = 0
     for k in range(G[S.S_N]):
-        if G[S.SSTATE + k] == 0:
+        if G[S.SSTATE + k] == 0 and G[S.SOWNER + k] == b:
             n += 1
     j = rand(C, S.POLICY, b, n) if C[7][b, M_STYLE] == RANDOM else -1
     best, bv = -1, -1
     for k in range(G[S.S_N]):
-        if G[S.SSTATE + k] != 0:
+        if G[S.SSTATE + k] != 0 or G[S.SOWNER + k] != b:
             continue
         if j >= 0:
             if j == 0:

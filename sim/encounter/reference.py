@@ -14,7 +14,7 @@ from sim.encounter import state as S
 from sim.encounter.params import PARAMS
 from sim.encounter.reference_state import Card
 from sim.encounter.reference_turn import Encounter
-from sim.encounter.schema import SCHEMA
+from sim.encounter.schema import schema_for
 from sim.records import BatchRecords
 
 
@@ -77,7 +77,7 @@ def reference_batch(m, n: int, seed: int, first_match: int = 0, n_log: int = 0
         raise ValueError("seed must be in 0 .. 2**63 - 1")
     if n < 0 or first_match < 0:
         raise ValueError("n and first_match must be >= 0")
-    rec = BatchRecords.allocate(SCHEMA, n, len(m.pool), n_log, first_match)
+    rec = BatchRecords.allocate(schema_for(m), n, len(m.pool), n_log, first_match)
     t = Table(m)
     for i in range(n):
         logged = i < rec.log.shape[0]
@@ -112,6 +112,7 @@ _SENTENCES = {
     S.EV_DISCARD: "{who} discards {card}",
     S.EV_PLAY: "boost: {who} plays {card}",
     S.EV_QUEST: "quest: {who} plays {card}; strike budget {a}",
+    S.EV_BUDGET: "quest: {who}'s strike budget against {card}: {a}",
     S.EV_STRIKE: "strike: {who} plays {card} (cost {a}, budget left {b})",
     S.EV_MANEUVER: "{who} uses {card}: {kw} {b}",
     S.EV_COMBAT: "combat: {card} (strength {bm1000}) against {def_card} (strength "
@@ -145,9 +146,10 @@ def render(m, rows) -> list[str]:
             "card": names[card] if card >= 0 else ("the quest" if ev in (
                 S.EV_QUEST, S.EV_SCORE, S.EV_FAIL) else "striker"),
             "bm1000": b % 1000, "am1000": a % 1000,
-            "deck_a": decks[a] if ev == S.EV_FIRST and 0 <= a < 2 else "",
+            "deck_a": decks[a] if ev == S.EV_FIRST and 0 <= a < len(decks) else "",
             "why": ("in this round" if b < 0 else
-                    f"(intelligence {b // 100} against {b % 100})"),
+                    f"(intelligence {b // 100} against {b % 100})" if len(decks) == 2 else
+                    f"(highest intelligence {b})"),
             "kw": K.KEYWORDS[a] if ev == S.EV_MANEUVER else "",
             "def_card": names[a // 1000] if ev == S.EV_COMBAT else "",
             "result": {1: "defender wins", -1: "striker wins", 0: "no winner"}.get(

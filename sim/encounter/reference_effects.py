@@ -41,7 +41,7 @@ class Effects(Match):
             return seat.pool >= cost
         if currency == "discard":
             return len(seat.hand) - int(from_hand) >= cost
-        return seat is self.a or self.budget >= cost
+        return seat is self.a or seat.left >= cost
 
     def pay(self, seat: Seat, cost: int):
         """pool: from the pool; discard: that many cards from hand (the policy picks);
@@ -57,7 +57,7 @@ class Effects(Match):
         elif seat is self.a:
             seat.threat += cost
         else:
-            self.budget -= cost
+            seat.left -= cost
 
     def played(self, seat: Seat, card: Card, other: bool):
         """Count a play; an `other` card is judged by how its turn goes for its owner."""
@@ -108,7 +108,8 @@ class Effects(Match):
         if kw == K.MIGHT:
             self.might[0 if mine else 1] += arg
         elif kw == K.WARD:
-            who = self.player(seat).ward(self.striker_options())
+            who = self.player(seat).ward([s for s in self.striker_options()
+                                          if s.owner is seat])
             if who is not None:
                 who.ward += arg
         elif kw == K.HEAL:
@@ -128,7 +129,7 @@ class Effects(Match):
             s = self.player(seat).cancel(self.cancel_options(arg)) if mine else None
             if s is not None:
                 s.state = GONE
-                self.b.discard.append(s.card)
+                s.owner.discard.append(s.card)
                 self.say(seat.index, S.EV_CANCEL, s.card.id)
         elif kw == K.WOUND:
             if mine:
@@ -211,11 +212,13 @@ class Effects(Match):
             self.resolve(seat, *c.abilities[o.where], c)
 
     def window(self, step: int):
-        """Players act alternately, A first, one maneuver or a pass each; two passes in a
-        row close the window."""
+        """Players act in turn, A first, then counterclockwise (a combat's window: A and the
+        striker's owner), one maneuver or a pass each; it closes once every player in it
+        has passed in a row."""
         seat, passes = self.a, 0
+        sides = [self.a, self.combat[0].owner] if step == K.S_COMBAT else self.in_game()
         for _ in range(MAX_ACTIONS):
-            if passes >= 2 or self.over:
+            if passes >= len(sides) or self.over:
                 break
             o = self.player(seat).maneuver(self.maneuvers(seat, step))
             if o is None:
@@ -223,4 +226,7 @@ class Effects(Match):
             else:
                 passes = 0
                 self.use(seat, o)
-            seat = self.other(seat)
+            if step == K.S_COMBAT:
+                seat = sides[1] if seat is sides[0] else sides[0]
+            else:
+                seat = self.to_the(seat, -1)

@@ -70,11 +70,13 @@ class Player:
         """The seat that goes first, when this seat chooses."""
         how = self.words["first"]
         if how == "random":
-            return self.draw(2)
+            # A draw over the players still in, in seat order.
+            return self.g.in_game()[self.draw(len(self.g.in_game()))].index
+        after = self.g.to_the(self.seat, 1).index  # the player to its left
         if how == "behind":
-            behind = self.seat.points < self.g.other(self.seat).points
-            return self.seat.index if behind else 1 - self.seat.index
-        return self.seat.index if how == "first" else 1 - self.seat.index
+            others = [s.points for s in self.g.in_game() if s is not self.seat]
+            return self.seat.index if self.seat.points < max(others) else after
+        return self.seat.index if how == "first" else after
 
     def may_play(self, card: Card) -> bool:
         return card.requires in (0, self.seat.pc.card.race)
@@ -196,7 +198,7 @@ class Player:
     def passes_defeat_check(self, q: Card) -> bool:
         if not self.words["defeat_check"]:
             return True
-        sent = self.g.other(self.seat).sent
+        sent = self.seat.sent
         return not any(obj == K.O_DEFEAT and 0 <= sent < n for obj, n in q.objectives)
 
     # -- 6: strike -----------------------------------------------------------------------------

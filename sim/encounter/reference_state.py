@@ -7,7 +7,8 @@ from sim.encounter import codes as K
 from sim.encounter import state as S
 from sim.rng import py_below, py_stream_key
 
-# The counter-based streams of a match: purpose * 2 + seat, as the records' contract fixes.
+# The counter-based streams of a match: purpose * seats + seat, as the records' contract
+# fixes (purpose * 2 + seat for two players).
 SHUFFLE, DICE, POLICY, LOOT = 0, 1, 2, 3
 STAT_COLUMN = {"dex": K.C_DEX, "int": K.C_INT, "str": K.C_STR, "tough": K.C_TOUGH}
 WAITING, FOUGHT, GONE = 0, 1, 2  # a striker's state this turn
@@ -50,10 +51,11 @@ class Character:
 
 
 class Striker:
-    """A strike NPC B played against this turn's quest."""
+    """A strike NPC an opponent (its owner) played against this turn's quest."""
 
-    def __init__(self, card: Card):
+    def __init__(self, card: Card, owner: Seat | None = None):
         self.card, self.wounds, self.ward, self.state = card, 0, 0, WAITING
+        self.owner = owner
 
 
 class Seat:
@@ -80,7 +82,9 @@ class Seat:
         self.pc_wounds = self.party_wounds = 0
         self.strikes_faced = self.strikers_defeated = 0
         self.death_turn = -1
-        self.sent = -1  # strike NPCs sent against the other's last quest (-1: none faced)
+        self.sent = -1  # strike NPCs sent against this seat's last quest (-1: none faced)
+        self.left = 0  # twilight: the strike budget it has left this turn as an opponent
+        self.out = False  # its PC was killed (or its deck ran out) at a table of more
         self.mulligans = self.opening_quests = 0
         self.drawn: set[int] = {pc.id}
         self.uses: dict[int, int] = {}  # in-play abilities used, by card
@@ -101,7 +105,8 @@ class Match:
     def __init__(self, cards: list[Card], rules: dict, styles, seed: int, index: int,
                  log_rows: int):
         self.cards, self.rules, self.styles = cards, rules, styles
-        self.keys = [py_stream_key(seed, index, s) for s in range(2 * 4)]
+        self.n = rules.get("players", 2)
+        self.keys = [py_stream_key(seed, index, s) for s in range(4 * self.n)]
         self.counters = [0] * len(self.keys)
         self.log_rows = log_rows
         self.log: list[tuple[int, int, int, int, int, int]] = []
@@ -109,6 +114,7 @@ class Match:
         self.seats: list[Seat] = []
         self.turn = self.active = self.first = self.chooser = 0
         self.over, self.winner, self.end = False, 0, 0
+        self.turn_ends = False  # the active player is out: its turn ends, the game goes on
         self.quest: Card | None = None
         self.budget = self.hex = self.ambush = self.wins = self.pc_wounds_this_turn = 0
         self.completed = False
@@ -120,7 +126,7 @@ class Match:
     # -- streams, log, statistics -----------------------------------------------------------
     def rand(self, purpose: int, seat: int, n: int) -> int:
         """Next number in 0..n-1 from the seat's stream of that purpose."""
-        s = purpose * 2 + seat
+        s = purpose * self.n + seat
         v = py_below(self.keys[s], self.counters[s], n)
         self.counters[s] += 1
         return v
@@ -137,12 +143,24 @@ class Match:
     def a(self) -> Seat:
         return self.seats[self.active]
 
-    @property
-    def b(self) -> Seat:
-        return self.seats[1 - self.active]
+    def in_game(self) -> list[Seat]:
+        return [s for s in self.seats if not s.out]
 
-    def other(self, seat: Seat) -> Seat:
-        return self.seats[1 - seat.index]
+    def to_the(self, seat: Seat, step: int) -> Seat:
+        """The next seat still in the game: step 1 to the left (clockwise), -1 right."""
+        i = seat.index
+        while True:
+            i = (i + step) % self.n
+            if not self.seats[i].out or i == seat.index:
+                return self.seats[i]
+
+    def opponents(self) -> list[Seat]:
+        """The active player's opponents still in, counterclockwise from its right."""
+        out, s = [], self.to_the(self.a, -1)
+        while s is not self.a:
+            out.append(s)
+            s = self.to_the(s, -1)
+        return out
 
     # -- stats and static keywords -------------------------------------------------------------
     def stat(self, seat: Seat, ch: Character, name: str) -> int:
@@ -183,9 +201,8 @@ class Match:
 
     def copies_in_play(self, seat: Seat, card: Card) -> int:
         n = sum(1 for c in seat.cards_in_play() if c is card)
-        if seat.index != self.active:
-            n += sum(1 for s in self.strikers if s.card is card and s.state != GONE)
-        return n
+        return n + sum(1 for s in self.strikers if s.card is card and s.state != GONE
+                       and s.owner is seat)
 
     def unique_ok(self, seat: Seat, card: Card) -> bool:
         """A unique card enters play only while no copy is in play (unique_scope)."""
@@ -193,8 +210,9 @@ class Match:
             return True
         if self.copies_in_play(seat, card) > 0:
             return False
-        return self.rules["unique_scope"] == "player" or self.copies_in_play(
-            self.other(seat), card) == 0
+        return self.rules["unique_scope"] == "player" or all(
+            self.copies_in_play(other, card) == 0 for other in self.in_game()
+            if other is not seat)
 
     def race_ok(self, seat: Seat, card: Card) -> bool:
         return card.requires == 0 or card.requires == seat.pc.card.race
@@ -236,6 +254,19 @@ class Match:
             self.over, self.winner, self.end = True, winner, end
             self.say(winner, S.EV_END, -1, end)
 
+    def lose(self, seat: Seat, end: int):
+        """The seat loses: with two players the other wins; at a larger table it is out,
+        the last player left wins, and else its turn ends there."""
+        if self.n == 2:
+            self.game_over(1 - seat.index, end)
+            return
+        seat.out = True
+        left = self.in_game()
+        if len(left) == 1:
+            self.game_over(left[0].index, end)
+        elif not self.over:
+            self.over = self.turn_ends = True
+
     # -- wounds ------------------------------------------------------------------------------
     def wound(self, seat: Seat, ch: Character, n: int):
         """n wounds less the character's ward; at 0 toughness left it is killed at once (a
@@ -255,7 +286,7 @@ class Match:
             self.say(seat.index, S.EV_KILL, ch.card.id)
             if ch.is_pc:
                 seat.death_turn = self.turn
-                self.game_over(1 - seat.index, K.END_KILLED)
+                self.lose(seat, K.END_KILLED)
             else:
                 # The NPC, then what it bears, in the order they were played.
                 seat.party.remove(ch)
@@ -268,11 +299,11 @@ class Match:
         n -= stop
         s.ward -= stop
         s.wounds += n
-        self.say(self.b.index, S.EV_WOUND, s.card.id, n, stop)
+        self.say(s.owner.index, S.EV_WOUND, s.card.id, n, stop)
         if n > 0 and s.card.stats["tough"] - s.wounds <= 0:
-            self.say(self.b.index, S.EV_KILL, s.card.id)
+            self.say(s.owner.index, S.EV_KILL, s.card.id)
             s.state = GONE
-            self.b.discard.append(s.card)
+            s.owner.discard.append(s.card)
 
     @staticmethod
     def heal(ch: Character, n: int) -> int:

@@ -31,7 +31,7 @@ class Encounter(Effects):
     # -- set-up --------------------------------------------------------------------------------
     def set_up(self, decks):
         """PCs and starting characteristics; decks shuffled, opening hands (and mulligans);
-        the PC of higher intelligence chooses who goes first, a die on a tie."""
+        the PC of highest intelligence chooses who goes first, a die among the tied."""
         for p, deck in enumerate(decks):
             seat = Seat(p, self.cards[deck.pc])
             self.seats.append(seat)
@@ -54,13 +54,20 @@ class Encounter(Effects):
                 self.draw_opening_hand(seat)
             seat.opening_quests = sum(1 for c in seat.hand if c.kind == K.QUEST)
         wits = [pc_intelligence(seat) for seat in self.seats]
-        if wits[0] != wits[1]:
-            chooser = 0 if wits[0] > wits[1] else 1
-        else:
-            chooser = self.rand(DICE, 0, 2)
-        self.chooser = chooser
+        tied = [p for p, w in enumerate(wits) if w == max(wits)]
+        chooser = tied[self.rand(DICE, 0, len(tied))] if len(tied) > 1 else tied[0]
+        self.chooser, self.wits, self.round_played = chooser, wits, set()
         self.first = self.active = self.player(self.seats[chooser]).goes_first()
-        self.say(chooser, S.EV_FIRST, -1, self.first, wits[0] * 100 + wits[1])
+        self.say(chooser, S.EV_FIRST, -1, self.first,
+                 wits[0] * 100 + wits[1] if self.n == 2 else max(wits))
+
+    def round_chooser(self) -> Seat:
+        """Who picks the first player of a round: the set-up's chooser; when it is out, the
+        player still in of highest intelligence, the first in seat order on a tie."""
+        if not self.seats[self.chooser].out:
+            return self.seats[self.chooser]
+        best = max(self.wits[s.index] for s in self.in_game())
+        return next(s for s in self.in_game() if self.wits[s.index] == best)
 
     def draw_opening_hand(self, seat: Seat):
         for _ in range(self.rules["hand_size"]):
@@ -68,19 +75,28 @@ class Encounter(Effects):
 
     # -- the match -------------------------------------------------------------------------
     def play(self, decks):
-        """Set-up, then rounds of two turns until points, a killed PC, deck-out or the turn
-        cap; under choose_first = each_turn the chooser picks who goes first in every round
-        (set-up picked the first round's), under once the turns simply alternate."""
+        """Set-up, then turns clockwise until points, a killed PC (the last player left),
+        deck-out or the turn cap; under choose_first = each_turn the chooser picks who goes
+        first in every round (set-up picked the first round's), under once the turns simply
+        go round."""
         self.set_up(decks)
         while not self.over:
             if self.turn >= self.rules["max_turns"]:
                 self.game_over(-1, K.END_CAP)
                 break
-            if self.rules["choose_first"] == "each_turn" and self.turn > 0 and self.turn % 2 == 0:
-                self.active = self.player(self.seats[self.chooser]).goes_first()
-                self.say(self.chooser, S.EV_FIRST, -1, self.active, -1)
+            if self.rules["choose_first"] == "each_turn" and all(
+                    s.index in self.round_played for s in self.in_game()):
+                # A new round, in which every player still in takes one turn: the chooser
+                # picks who goes first in it (set-up picked the first round's).
+                self.round_played = set()
+                chooser = self.round_chooser()
+                self.active = self.player(chooser).goes_first()
+                self.say(chooser.index, S.EV_FIRST, -1, self.active, -1)
             self.take_turn()
-            self.active = 1 - self.active
+            self.round_played.add(self.active)
+            if self.turn_ends:
+                self.over = self.turn_ends = False  # the active player is out
+            self.active = self.to_the(self.a, 1).index
 
     def take_turn(self):
         """A's pool refilled, abilities back, then the six steps (or encounter mode)."""
@@ -103,6 +119,8 @@ class Encounter(Effects):
                     self.score_step()
             if not self.over:
                 self.settle_step()
+            elif self.turn_ends:
+                self.strikers_leave()
         self.end_turn()
 
     def abilities_come_back(self):
@@ -128,7 +146,7 @@ class Encounter(Effects):
             if self.draw(a) is None:
                 self.say(a.index, S.EV_DECKOUT)
                 if self.rules["deck_out"] == "lose_on_empty_draw":
-                    self.game_over(1 - a.index, K.END_DECKOUT)
+                    self.lose(a, K.END_DECKOUT)
                 break
 
     # -- 2. boost --------------------------------------------------------------------------
@@ -150,19 +168,18 @@ class Encounter(Effects):
                 self.use(a, o)
 
     # -- 3. quest --------------------------------------------------------------------------
-    def strike_budget(self, quest) -> int:
-        """Quest cost + B's Budget - A's Sneak, floor 0 (twilight: plus A's threat)."""
-        a = self.a
-        v = quest.quest_cost + self.seat_keyword(self.b, K.BUDGET) - self.seat_keyword(a, K.SNEAK)
-        if self.rules["cost_currency"] == "twilight":
-            v += a.threat
-            a.threat = 0
-        return max(v, 0)
+    def strike_budget(self, quest, b: Seat, threat: int) -> int:
+        """Quest cost + opponent b's Budget - A's Sneak, floor 0 (twilight: plus A's
+        threat, the same for every opponent)."""
+        v = quest.quest_cost + self.seat_keyword(b, K.BUDGET) - self.seat_keyword(self.a,
+                                                                                K.SNEAK)
+        return max(v + threat, 0)
 
     def quest_step(self) -> bool:
-        """A may play a quest; B spends the strike budget on strike cards; a window. False
-        when A plays no quest."""
-        a, b = self.a, self.b
+        """A may play a quest; each opponent in turn, counterclockwise from A's right,
+        spends its own strike budget on strike cards; a window. False when A plays no
+        quest."""
+        a = self.a
         self.start_step()
         playable = [i for i, c in enumerate(a.hand) if c.kind == K.QUEST and self.race_ok(a, c)]
         i = self.player(a).quest(playable, self.rules["quest_mandatory"])
@@ -172,31 +189,39 @@ class Encounter(Effects):
         a.quests_attempted += 1
         self.note(a.index, q, S.ST_PLAYED)
         self.note(a.index, q, S.ST_USED)
-        self.budget = self.strike_budget(q)
-        self.say(a.index, S.EV_QUEST, q.id, self.budget)
-        for _ in range(S.CAP):
-            strikes = [i for i, c in enumerate(b.hand)
-                       if c.is_strike() and c.cost <= self.budget and self.race_ok(b, c)
-                       and self.unique_ok(b, c)]
-            i = self.player(b).strike(strikes)
-            if i is None:
-                break
-            if self.play_strike(b.hand.pop(i)):
-                return True
-        b.sent = len(self.strikers)
+        threat = 0
+        if self.rules["cost_currency"] == "twilight":
+            threat, a.threat = a.threat, 0
+        for n, b in enumerate(self.opponents()):
+            self.budget = self.strike_budget(q, b, threat)
+            if n == 0:
+                self.say(a.index, S.EV_QUEST, q.id, self.budget)
+            else:
+                self.say(b.index, S.EV_BUDGET, q.id, self.budget)
+            for _ in range(S.CAP):
+                strikes = [i for i, c in enumerate(b.hand)
+                           if c.is_strike() and c.cost <= self.budget and self.race_ok(b, c)
+                           and self.unique_ok(b, c)]
+                i = self.player(b).strike(strikes)
+                if i is None:
+                    break
+                if self.play_strike(b, b.hand.pop(i)):
+                    return True
+            if self.rules["cost_currency"] == "twilight":
+                b.left = self.budget
+        a.sent = len(self.strikers)
         if self.rules["cost_currency"] != "twilight":
             self.budget = 0  # leftover budget is lost (twilight: it pays B's costs)
         self.window(K.S_QUEST)
         return True
 
-    def play_strike(self, card) -> bool:
-        """B pays a strike card from the budget: an NPC joins the strikers, an action resolves
-        and is discarded. True when that ended the game."""
-        b = self.b
+    def play_strike(self, b: Seat, card) -> bool:
+        """Opponent b pays a strike card from its budget: an NPC joins the strikers, an
+        action resolves and is discarded. True when that ended the game (or A's turn)."""
         self.budget -= card.cost
         self.say(b.index, S.EV_STRIKE, card.id, card.cost, self.budget)
         if card.nature == K.STRIKE:
-            self.strikers.append(Striker(card))
+            self.strikers.append(Striker(card, b))
             self.note(b.index, card, S.ST_PLAYED)
             return False
         self.played(b, card, True)
@@ -210,15 +235,19 @@ class Encounter(Effects):
 
     # -- 4. encounter ----------------------------------------------------------------------
     def encounter_step(self):
-        """A window; then B sends each striker in turn, A picks a defender, they fight."""
+        """A window; then the opponents in turn, counterclockwise from A's right, each send
+        one of their waiting strikers (one with none waiting is passed over), A picks a
+        defender, they fight."""
         a = self.a
         self.start_step()
         self.window(K.S_ENCOUNTER)
+        chooser = a
         for _ in range(len(self.strikers)):
             if self.over:
                 return
-            waiting = [s for s in self.strikers if s.state == WAITING]
-            striker = self.player(self.b).striker(waiting)
+            chooser = self.next_chooser(chooser)
+            waiting = [s for s in self.strikers if s.state == WAITING and s.owner is chooser]
+            striker = self.player(chooser).striker(waiting)
             if striker is None:
                 return
             # The PC may always defend; a party NPC unless it has defended (defend_limit).
@@ -228,10 +257,21 @@ class Encounter(Effects):
             defender.defended = True
             self.fight(striker, defender)
 
+    def next_chooser(self, last: Seat) -> Seat:
+        """The first opponent to the right of the last chooser (A at first) with a striker
+        waiting; when none has one, the opponent right after the last chooser."""
+        order = self.opponents()
+        start = 0 if last is self.a else (order.index(last) + 1) % len(order)
+        turn = order[start:] + order[:start]
+        for seat in turn:
+            if any(s.owner is seat and s.state == WAITING for s in self.strikers):
+                return seat
+        return turn[0]
+
     def fight(self, striker: Striker, defender: Character):
         """A combat window, then higher strength wins (combat_tie); the loser takes 1 wound
         plus the winner's Damage. A surviving striker fights no more this turn."""
-        a, b = self.a, self.b
+        a, b = self.a, striker.owner
         self.combat, self.might = (striker, defender), [0, 0]
         if not defender.is_pc:
             self.note(a.index, defender.card, S.ST_USED)
@@ -316,16 +356,21 @@ class Encounter(Effects):
     # -- 6. settle -------------------------------------------------------------------------
     def settle_step(self):
         """A window; surviving strikers leave (strikers_after); A's characters heal."""
-        a, b = self.a, self.b
+        a = self.a
         self.start_step()
         self.window(K.S_SETTLE)
-        for s in self.strikers:
-            if s.state != GONE:
-                (b.hand if self.rules["strikers_after"] == "hand" else b.discard).append(s.card)
-        self.strikers = []
+        self.strikers_leave()
         if self.rules["settle_heal"] > 0 and not self.over:
             for ch in (a.pc, *a.party):
                 self.heal(ch, self.rules["settle_heal"])
+
+    def strikers_leave(self):
+        """Strikers not gone go to their owners' discard piles (strikers_after: hands)."""
+        for s in self.strikers:
+            if s.state != GONE:
+                pile = "hand" if self.rules["strikers_after"] == "hand" else "discard"
+                getattr(s.owner, pile).append(s.card)
+        self.strikers = []
 
     def end_turn(self):
         """Cards played this turn are judged (A's way when its quest was completed, B's way
@@ -337,7 +382,7 @@ class Encounter(Effects):
         self.quest, self.completed = None, False
         self.hex = self.ambush = self.wins = self.pc_wounds_this_turn = self.budget = 0
         for seat in self.seats:
-            seat.pc.ward = 0
+            seat.pc.ward = seat.left = 0
             for ch in seat.party:
                 ch.ward, ch.defended = 0, False
 

@@ -17,7 +17,7 @@ X_USES, X_DRAWN = 0, 1
 def rand(C, purpose, seat, n):
     """Next number in 0..n-1 from the seat's stream of that purpose."""
     G, KY = C[3], C[6]
-    s = purpose * 2 + seat
+    s = purpose * C[1][K.R_PLAYERS] + seat
     v = below(KY[s], G[S.CTR + s], n)
     G[S.CTR + s] += 1
     return v
@@ -229,10 +229,9 @@ def copies_in_play(C, p, card):
         for i in range(P[p, cnt]):
             if P[p, blk + i] == card:
                 n += 1
-    if p != G[S.ACTIVE]:
-        for i in range(G[S.S_N]):
-            if G[S.SCARD + i] == card and G[S.SSTATE + i] < 2:
-                n += 1
+    for i in range(G[S.S_N]):
+        if G[S.SCARD + i] == card and G[S.SSTATE + i] < 2 and G[S.SOWNER + i] == p:
+            n += 1
     return n
 
 
@@ -244,7 +243,12 @@ def unique_ok(C, p, card):
         return True
     if copies_in_play(C, p, card) > 0:
         return False
-    return R[K.R_UNIQUE] == 0 or copies_in_play(C, 1 - p, card) == 0
+    if R[K.R_UNIQUE] == 0:
+        return True
+    for q in range(R[K.R_PLAYERS]):
+        if q != p and C[2][q, S.OUT] == 0 and copies_in_play(C, q, card) > 0:
+            return False
+    return True
 
 
 @njit(inline="always")
@@ -267,6 +271,34 @@ def game_over(C, winner, end):
     if G[S.OVER] == 0:
         G[S.OVER], G[S.WINNER], G[S.END] = 1, winner, end
         log(C, winner, S.EV_END, -1, end, 0)
+
+
+@njit
+def next_seat(C, p, step):
+    """The next seat still in the game from p: step 1 clockwise (to the left), -1
+    counterclockwise (to the right)."""
+    n, P = C[1][K.R_PLAYERS], C[2]
+    q = (p + step + n) % n
+    while P[q, S.OUT] != 0 and q != p:
+        q = (q + step + n) % n
+    return q
+
+
+@njit
+def lose(C, p, end):
+    """p loses (its PC killed, or its deck out): with two players the other wins; at a larger
+    table p is out, its turn ends at once (OVER 2 until the next turn), and the last player
+    left wins."""
+    R, P, G = C[1], C[2], C[3]
+    if R[K.R_PLAYERS] == 2:
+        game_over(C, 1 - p, end)
+        return
+    P[p, S.OUT] = 1
+    left = next_seat(C, p, 1)
+    if next_seat(C, left, 1) == left:
+        game_over(C, left, end)
+    elif G[S.OVER] == 0:
+        G[S.OVER] = 2
 
 
 @njit
@@ -314,20 +346,20 @@ def wound(C, p, who, n):
         log(C, p, S.EV_KILL, card, 0, 0)
         if who < 0:
             P[p, S.DEATH_TURN] = G[S.TURN]
-            game_over(C, 1 - p, K.END_KILLED)
+            lose(C, p, K.END_KILLED)
         else:
             remove_party(C, p, who)
 
 
 @njit
 def wound_striker(C, k, n):
-    """n wounds to striker k (B's), less its ward; killed at its toughness."""
+    """n wounds to striker k (its owner's), less its ward; killed at its toughness."""
     T, P, G = C[0], C[2], C[3]
     stop = G[S.SWARD + k] if G[S.SWARD + k] < n else n
     n -= stop
     G[S.SWARD + k] -= stop
     G[S.SWOUND + k] += n
-    b = 1 - G[S.ACTIVE]
+    b = G[S.SOWNER + k]
     card = G[S.SCARD + k]
     log(C, b, S.EV_WOUND, card, n, stop)
     if n > 0 and T[card, K.C_TOUGH] - G[S.SWOUND + k] <= 0:

@@ -1,9 +1,12 @@
-"""What an Encounter batch writes: the records schema, with the meaning of every column."""
+"""What an Encounter batch writes: the records schema, with the meaning of every column, for
+two players (SCHEMA) and for any table (schema_for)."""
 
 from __future__ import annotations
 
+import dataclasses
+
 from sim.encounter import codes as K
-from sim.encounter.engine import DEATH_BINS, MATCH_COLUMNS
+from sim.encounter.engine import DEATH_BINS, MATCH_COLUMNS, SEAT_LETTERS, match_columns
 from sim.game import Histogram, Rate, Schema
 
 _MEANING = {
@@ -24,9 +27,14 @@ _MEANING = {
 
 
 def _meaning(col: str) -> str:
-    base = col[:-2] if col.endswith(("_a", "_b")) else col
-    seat = {"_a": " (deck A)", "_b": " (deck B)"}.get(col[-2:], "")
+    suffixes = tuple(f"_{x}" for x in SEAT_LETTERS)
+    base = col[:-2] if col.endswith(suffixes) else col
+    seat = f" (deck {col[-1].upper()})" if col.endswith(suffixes) else ""
     return _MEANING[base] + seat
+
+
+def _censored(x: str) -> str:
+    return f"turns * (pc_death_turn_{x} < 0) - (pc_death_turn_{x} >= 0)"
 
 
 SCHEMA = Schema(
@@ -70,3 +78,28 @@ SCHEMA = Schema(
     log_columns={"turn": "turn number", "seat": "acting seat", "event": "event code",
                  "card": "card index, -1 none", "a": "first value", "b": "second value"},
 )
+
+
+def schema_for(m) -> Schema:
+    """The schema of a matchup: SCHEMA for two players; for more, the per-seat columns,
+    rates and histogram of every seat (suffixes _a _b _c _d)."""
+    seats = len(m.decks)
+    if seats == 2:
+        return SCHEMA
+    xs = SEAT_LETTERS[:seats]
+    meaning = {c: _meaning(c) for c in match_columns(seats)}
+    meaning["winner"] = ", ".join(f"{p} deck {x.upper()}" for p, x in enumerate(xs)) + (
+        ", -1 a draw")
+    meaning["turns"] = "turns played, every player's together"
+    hist = dataclasses.replace(SCHEMA.histograms["pc_death"],
+                               censored=tuple(_censored(x) for x in xs))
+    quests = tuple(Rate(f"quests completed per attempt ({{{x}}})", f"quests_completed_{x}",
+                        f"quests_attempted_{x}") for x in xs) + tuple(
+        Rate(f"strikers defeated per strike faced ({{{x}}})", f"strikers_defeated_{x}",
+             f"strikes_faced_{x}") for x in xs)
+    pcs = tuple(Rate(f"PC killed ({{{x}}})", f"pc_death_turn_{x} >= 0") for x in xs) + tuple(
+        Rate(f"opening hand held a quest ({{{x}}})", f"opening_quests_{x} > 0") for x in xs)
+    sections = ((SCHEMA.sections[0][0], SCHEMA.sections[0][1], quests),
+                (SCHEMA.sections[1][0], SCHEMA.sections[1][1], pcs))
+    return dataclasses.replace(SCHEMA, match_columns=meaning, histograms={"pc_death": hist},
+                               sections=sections, seats=seats)

@@ -44,7 +44,10 @@ MAY = 30
 PLAY_BIT = 8
 KW_BIT = 16
 ASIDE = 31  # Blanks set aside out of the game (met on top of the draw or loot deck)
-SENT = 32  # strike NPCs p sent against the other player's last quest, -1 before any
+SENT = 32  # strike NPCs sent against p's own last quest, -1 before any
+LEFT = 33  # twilight: the strike budget p has left this turn as an opponent, pays its costs
+WITS = 35  # intelligence of p's PC with its starting characteristics (who chooses first)
+OUT = 34  # p's PC was killed (or its deck ran out) at a table of more than two: p is out
 DECK = 40
 LOOTD = DECK + CAP
 HAND = LOOTD + CAP
@@ -85,20 +88,26 @@ PLAYED_N = 19
 COMPLETED = 20  # the quest was completed this turn
 NEED_N = 21  # unmet objectives listed at NEED_OBJ / NEED_ARG; -1: not read yet this choice
 CHOOSER = 22  # the seat that chooses who goes first (choose_first = each_turn: every round)
-CTR = 24  # 8 stream counters: purpose * 2 + seat
-SCARD = 32  # strikers: card, wounds, state (0 waiting, 1 fought, 2 gone), ward
+ROUND_PLAYED = 23  # bit p: seat p has taken its turn in this round
+CTR = 24  # 16 stream counters: purpose * seats + seat
+SCARD = 40  # strikers: card, wounds, state (0 waiting, 1 fought, 2 gone), ward, owner
 SWOUND = SCARD + CAP
 SSTATE = SWOUND + CAP
 SWARD = SSTATE + CAP
-PLAYED = SWARD + CAP  # card played this turn by ...
+SOWNER = SWARD + CAP
+PLAYED = SOWNER + CAP  # card played this turn by ...
 PLAYED_BY = PLAYED + CAP
 NEED_OBJ = PLAYED_BY + CAP  # an unmet objective of a quest in hand (two per quest) ...
 NEED_ARG = NEED_OBJ + 2 * CAP  # ... and its argument (stat objectives: the shortfall)
 GAME_SIZE = NEED_ARG + 2 * CAP
 
-# Stream purposes (stream = purpose * 2 + seat).
+# Seats at the table: 2 .. MAX_SEATS (rule option players).
+MAX_SEATS = 4
+
+# Stream purposes (stream = purpose * seats + seat: purpose * 2 + seat for two players).
 SHUFFLE, DICE, POLICY, LOOTSTREAM = 0, 1, 2, 3
-N_STREAMS = 8
+N_PURPOSES = 4
+N_STREAMS = N_PURPOSES * MAX_SEATS
 
 # Card statistics after the common four.
 ST_PLAYED, ST_USED, ST_SUCCEEDED = 4, 5, 6

@@ -159,9 +159,9 @@ def revive_target(C, p, arg):
 @njit
 def ward_target(C, p):
     """Who p's Ward n goes on. The active player: one of its party characters (-1 the PC,
-    k party slot k; combatant: its defender in this combat, the PC outside one). The other
-    player: one of its strikers not gone (combatant: the striker in this combat); -2 for
-    none."""
+    k party slot k; combatant: its defender in this combat, the PC outside one). An
+    opponent: one of its own strikers not gone (combatant: the striker in this combat, its
+    own: only the two sides of a combat act in its window); -2 for none."""
     P, G = C[2], C[3]
     a = G[S.ACTIVE]
     rnd = C[7][p, M_WARD] == PICK_RANDOM
@@ -171,12 +171,15 @@ def ward_target(C, p):
         return G[S.C_DEF] if G[S.C_DEF] >= 0 else -1
     if not rnd:
         return G[S.C_STRIKER] if G[S.C_STRIKER] >= 0 else -2
-    n = striker_count(C)
+    n = 0
+    for k in range(G[S.S_N]):
+        if G[S.SSTATE + k] < 2 and G[S.SOWNER + k] == p:
+            n += 1
     if n == 0:
         return -2
     j = rand(C, S.POLICY, p, n)
     for k in range(G[S.S_N]):
-        if G[S.SSTATE + k] < 2:
+        if G[S.SSTATE + k] < 2 and G[S.SOWNER + k] == p:
             if j == 0:
                 return k
             j -= 1

@@ -44,6 +44,8 @@ from sim.encounter.rules import (
     log,
     loot_bottom,
     loot_top,
+    lose,
+    next_seat,
     note,
     objective_holds,
     player_kw,
@@ -71,8 +73,8 @@ def reset_uses(C, p):
 def start_step(C, step):
     """Under ability_limit = step, abilities come back at each step."""
     if C[1][K.R_ABILITY] == 1:
-        reset_uses(C, 0)
-        reset_uses(C, 1)
+        for p in range(C[1][K.R_PLAYERS]):
+            reset_uses(C, p)
     C[3][S.STEP] = step
 
 
@@ -91,7 +93,7 @@ def draw_step(C):
         if draw_card(C, a) < 0:
             log(C, a, S.EV_DECKOUT, -1, 0, 0)
             if R[K.R_DECKOUT] == 1:
-                game_over(C, 1 - a, K.END_DECKOUT)
+                lose(C, a, K.END_DECKOUT)
             break
 
 
@@ -128,23 +130,19 @@ def boost_step(C):
 
 
 @njit
-def strike_budget(C, q):
-    """Quest cost + B's Budget - A's Sneak, floor 0 (twilight: plus A's threat)."""
-    R, P, G = C[1], C[2], C[3]
-    a = G[S.ACTIVE]
-    v = C[0][q, K.C_QCOST] + player_kw(C, 1 - a, K.BUDGET) - player_kw(C, a, K.SNEAK)
-    if R[K.R_CURRENCY] == K.CUR_TWILIGHT:
-        v += P[a, S.THREAT]
-        P[a, S.THREAT] = 0
+def strike_budget(C, q, b, threat):
+    """Quest cost + opponent b's Budget - A's Sneak, floor 0 (twilight: plus A's threat)."""
+    a = C[3][S.ACTIVE]
+    v = C[0][q, K.C_QCOST] + player_kw(C, b, K.BUDGET) - player_kw(C, a, K.SNEAK) + threat
     return v if v > 0 else 0
 
 
 @njit
 def quest_step(C):
-    """A may play one quest; B spends the strike budget on strike cards; a window."""
-    T, R, P, G, OP = C[0], C[1], C[2], C[3], C[9]
+    """A may play one quest; each opponent, counterclockwise from A, spends its own strike
+    budget on strike cards; a window."""
+    R, P, G = C[1], C[2], C[3]
     a = G[S.ACTIVE]
-    b = 1 - a
     start_step(C, K.S_QUEST)
     i = quest_pick(C, a, R[K.R_QMAND] == 1)
     if i < 0:
@@ -154,8 +152,33 @@ def quest_step(C):
     P[a, S.Q_ATT] += 1
     note(C, a, q, S.ST_PLAYED)
     note(C, a, q, S.ST_USED)
-    G[S.BUDGET] = strike_budget(C, q)
+    threat = 0
+    if R[K.R_CURRENCY] == K.CUR_TWILIGHT:
+        threat = P[a, S.THREAT]
+        P[a, S.THREAT] = 0
+    b = next_seat(C, a, -1)
+    G[S.BUDGET] = strike_budget(C, q, b, threat)
     log(C, a, S.EV_QUEST, q, G[S.BUDGET], 0)
+    while True:
+        if strike_cards(C, b):
+            return True
+        b = next_seat(C, b, -1)
+        if b == a:
+            break
+        G[S.BUDGET] = strike_budget(C, q, b, threat)
+        log(C, b, S.EV_BUDGET, q, G[S.BUDGET], 0)
+    P[a, S.SENT] = G[S.S_N]
+    if R[K.R_CURRENCY] != K.CUR_TWILIGHT:
+        G[S.BUDGET] = 0  # leftover budget is lost (twilight: it pays B's costs)
+    window(C, K.S_QUEST)
+    return True
+
+
+@njit
+def strike_cards(C, b):
+    """Opponent b's quest step: strike cards one at a time while their strike cost fits the
+    budget left; True when one ended the game or A's turn."""
+    T, R, P, G, OP = C[0], C[1], C[2], C[3], C[9]
     for _ in range(S.CAP):
         n = 0
         for j in range(P[b, S.HAND_N]):
@@ -175,6 +198,7 @@ def quest_step(C):
         if T[c, K.C_NATURE] == K.STRIKE:
             k = G[S.S_N]
             G[S.SCARD + k], G[S.SWOUND + k], G[S.SSTATE + k], G[S.SWARD + k] = c, 0, 0, 0
+            G[S.SOWNER + k] = b
             G[S.S_N] = k + 1
             note(C, b, c, S.ST_PLAYED)
         elif T[c, K.C_STAYS] == K.STAY_BULWARK:
@@ -188,11 +212,9 @@ def quest_step(C):
             resolve(C, b, T[c, K.C_AB1], T[c, K.C_ARG1], c)
             if G[S.OVER]:
                 return True
-    P[b, S.SENT] = G[S.S_N]
-    if R[K.R_CURRENCY] != K.CUR_TWILIGHT:
-        G[S.BUDGET] = 0  # leftover budget is lost (twilight: it pays B's costs)
-    window(C, K.S_QUEST)
-    return True
+    if R[K.R_CURRENCY] == K.CUR_TWILIGHT:
+        P[b, S.LEFT] = G[S.BUDGET]
+    return False
 
 
 @njit
@@ -201,7 +223,7 @@ def combat(C, k, who):
     the loser takes 1 wound plus the winner's Damage."""
     T, P, G = C[0], C[2], C[3]
     a = G[S.ACTIVE]
-    b = 1 - a
+    b = G[S.SOWNER + k]
     G[S.C_STRIKER], G[S.C_DEF], G[S.MIGHT_A], G[S.MIGHT_B] = k, who, 0, 0
     sc = G[S.SCARD + k]
     dc = P[a, S.PC] if who < 0 else P[a, S.PARTY + who]
@@ -231,15 +253,18 @@ def combat(C, k, who):
 
 @njit
 def encounter_step(C):
-    """Window; then B picks each striker in turn, A a defender for it, and they fight."""
+    """Window; then the opponents in turn, counterclockwise from A, each pick one of their
+    strikers, A a defender for it, and they fight."""
     R, P, G, OP = C[1], C[2], C[3], C[9]
     a = G[S.ACTIVE]
     start_step(C, K.S_ENCOUNTER)
     window(C, K.S_ENCOUNTER)
+    o = a
     for _ in range(G[S.S_N]):
         if G[S.OVER]:
             return
-        k = pick_striker(C, 1 - a)
+        o = next_chooser(C, o)
+        k = pick_striker(C, o)
         if k < 0:
             return
         # Who may defend: the PC always; a party NPC unless it has defended (defend_limit).
@@ -253,6 +278,27 @@ def encounter_step(C):
         if who >= 0:
             P[a, S.PDEF + who] = 1
         combat(C, k, who)
+
+
+@njit
+def next_chooser(C, o):
+    """The opponent to the right of o (the last chooser, A at first) that has a striker
+    waiting; with none waiting, the opponent to the right of o, who has none to pick."""
+    G = C[3]
+    a = G[S.ACTIVE]
+    first = next_seat(C, o, -1)
+    if first == a:
+        first = next_seat(C, a, -1)
+    q = first
+    while True:
+        for k in range(G[S.S_N]):
+            if G[S.SOWNER + k] == q and G[S.SSTATE + k] == 0:
+                return q
+        q = next_seat(C, q, -1)
+        if q == a:
+            q = next_seat(C, a, -1)
+        if q == first:
+            return first
 
 
 @njit
@@ -326,20 +372,27 @@ def settle_step(C):
     """Window; surviving strikers leave (strikers_after); turn effects end; A heals."""
     R, P, G = C[1], C[2], C[3]
     a = G[S.ACTIVE]
-    b = 1 - a
     start_step(C, K.S_SETTLE)
     window(C, K.S_SETTLE)
+    strikers_leave(C)
+    if R[K.R_HEAL] > 0 and G[S.OVER] == 0:
+        heal(C, a, -1, R[K.R_HEAL])
+        for k in range(P[a, S.PARTY_N]):
+            heal(C, a, k, R[K.R_HEAL])
+
+
+@njit
+def strikers_leave(C):
+    """Strikers not gone go back to their owners (strikers_after: discard pile or hand)."""
+    R, P, G = C[1], C[2], C[3]
     for k in range(G[S.S_N]):
         if G[S.SSTATE + k] < 2:
+            b = G[S.SOWNER + k]
             if R[K.R_AFTER] == 1:
                 push(P, b, S.HAND, S.HAND_N, G[S.SCARD + k])
             else:
                 discard(P, b, G[S.SCARD + k])
     G[S.S_N] = 0
-    if R[K.R_HEAL] > 0 and G[S.OVER] == 0:
-        heal(C, a, -1, R[K.R_HEAL])
-        for k in range(P[a, S.PARTY_N]):
-            heal(C, a, k, R[K.R_HEAL])
 
 
 @njit
@@ -355,8 +408,8 @@ def end_turn(C):
     G[S.PLAYED_N] = 0
     G[S.QUEST], G[S.HEX], G[S.AMBUSH], G[S.WINS], G[S.PCW_TURN] = -1, 0, 0, 0, 0
     G[S.COMPLETED], G[S.BUDGET] = 0, 0
-    for p in range(2):
-        P[p, S.PC_WARD] = 0
+    for p in range(C[1][K.R_PLAYERS]):
+        P[p, S.PC_WARD], P[p, S.LEFT] = 0, 0
         for k in range(P[p, S.PARTY_N]):
             P[p, S.PWARD + k], P[p, S.PDEF + k] = 0, 0
 
@@ -414,8 +467,8 @@ def take_turn(C):
         return
     P[a, S.POOL] = R[K.R_POOL]
     P[a, S.LOC_PLAYED] = 0
-    reset_uses(C, 0)
-    reset_uses(C, 1)
+    for p in range(R[K.R_PLAYERS]):
+        reset_uses(C, p)
     draw_step(C)
     if G[S.OVER] == 0:
         boost_step(C)
@@ -426,4 +479,6 @@ def take_turn(C):
             score_step(C)
     if G[S.OVER] == 0:
         settle_step(C)
+    elif G[S.OVER] == 2:
+        strikers_leave(C)  # A is out: its turn ends, the game goes on
     end_turn(C)
