@@ -102,13 +102,19 @@ def fill_features(R, G, bonus, pen, crit_lo, surge, ignore, cost, feats, i):
     return misses), stamina spent."""
     need = Ru.escalation_target(G, R) + (0 if ignore == 1 else G[S.IN_PEN])
     put_features(need, next_target(R, G, surge), R[O.R_CRIT_TARGET], bonus, pen, crit_lo,
-                 cost, feats, i)
+                 cost, feats, i, Pol.WEIGHS_ALL)
 
 
 @njit
-def put_features(need, nxt, crit_target, bonus, pen, crit_lo, cost, feats, i):
-    """fill_features from the target already worked out (need) and the return's (nxt)."""
-    p_hit, look = option_odds(bonus, pen, crit_lo, need, nxt, crit_target)
+def put_features(need, nxt, crit_target, bonus, pen, crit_lo, cost, feats, i, weighs):
+    """fill_features from the target already worked out (need) and the return's (nxt),
+    as far as the policy weighs them (Pol.hit_weighs; a look-ahead not weighed is 0)."""
+    if weighs == Pol.WEIGHS_NOTHING:
+        return
+    if weighs == Pol.WEIGHS_ALL:
+        p_hit, look = option_odds(bonus, pen, crit_lo, need, nxt, crit_target)
+    else:
+        p_hit, look = Ru.hit_chance(bonus, need, crit_lo), 0.0
     feats[i, Pol.F_HIT] = p_hit
     feats[i, Pol.F_PEN] = pen
     feats[i, Pol.F_LOOK] = look
@@ -161,11 +167,12 @@ def distinct_enhancements(table, P, p):
 
 
 @njit
-def legal_hits(table, R, P, G, p, opts, feats):
+def legal_hits(table, R, P, G, p, opts, feats, weighs):
     """Every distinct legal hit: the Default Shot, each ready Arsenal card it can pay for,
     each shot card in hand it can pay for, in each value set open to it, each alone or
     with one enhancement from hand it can also pay for (a single-use boost, or an Attach
-    onto a card that has none), so the hit is chosen knowing its enhancement."""
+    onto a card that has none), so the hit is chosen knowing its enhancement; each priced
+    with the features the policy weighs (Pol.hit_weighs)."""
     ready = P[p, S.PP_READY]
     serve = G[S.IS_SERVE]
     mute_cost = G[S.MUTE_COST]
@@ -181,7 +188,7 @@ def legal_hits(table, R, P, G, p, opts, feats):
     # The Default Shot: no bonus, no penalty, no abilities; boosted only if the rules say.
     add_option(opts, feats, 0, SRC_DEFAULT, -1, -1, 0, -1, -1)
     nxt = next_target(R, G, 0)
-    put_features(target + in_pen, nxt, crit_target, 0, 0, 20, 0, feats, 0)
+    put_features(target + in_pen, nxt, crit_target, 0, 0, 20, 0, feats, 0, weighs)
     n = 1
     if boosts and R[O.R_BOOST_DEFAULT] == 1:
         enh_mask, single_mask = distinct_enhancements(table, P, p)
@@ -195,7 +202,7 @@ def legal_hits(table, R, P, G, p, opts, feats):
                 continue
             b, pen = value_set(table, e, 0)
             add_option(opts, feats, n, SRC_DEFAULT, -1, -1, 0, j, e)
-            put_features(target + in_pen, nxt, crit_target, b, pen, 20, ecost, feats, n)
+            put_features(target + in_pen, nxt, crit_target, b, pen, 20, ecost, feats, n, weighs)
             n += 1
     for src in (SRC_PLAY, SRC_HAND):
         count = P[p, S.PLAY_N] if src == SRC_PLAY else hand_n
@@ -239,7 +246,7 @@ def legal_hits(table, R, P, G, p, opts, feats):
                     b += b2
                     pen += p2
                 add_option(opts, feats, n, src, i, card, adv, -1, -1)
-                put_features(need, nxt, crit_target, b, pen, crit_lo, cost, feats, n)
+                put_features(need, nxt, crit_target, b, pen, crit_lo, cost, feats, n, weighs)
                 n += 1
                 for j in range(hand_n):
                     if (enh_mask >> j) & 1 == 0:
@@ -256,7 +263,7 @@ def legal_hits(table, R, P, G, p, opts, feats):
                     b2, p2 = value_set(table, e, adv)
                     add_option(opts, feats, n, src, i, card, adv, j, e)
                     put_features(need, nxt, crit_target, b + b2, pen + p2, crit_lo, cost + ecost,
-                                 feats, n)
+                                 feats, n, weighs)
                     n += 1
     return n
 
