@@ -4,6 +4,8 @@ offered to the policy; shared by the kernel and, as plain-Python twins, by the e
 
 from __future__ import annotations
 
+import numpy as np
+
 from sim.jit import njit
 from sim.paintline import abilities as A
 from sim.paintline import keywords as K
@@ -76,15 +78,32 @@ def shot_need(R, G, H):
     return Ru.escalation_target(G, R) + pen
 
 
+# Exact d20 odds by the lowest natural roll that lands on its own (lo = 2..21; a natural 1
+# always misses, 21 means none lands): (21 - lo) / 20 is the division Ru.hit_chance makes,
+# made once here, so a lookup gives the same float bit for bit. MISS[lo] = 1 - LAND[lo]: a
+# plain return (no bonus, a natural 20 alone critical) facing lo misses.
+LAND = np.array([(21 - min(max(lo, 2), 21)) / 20.0 for lo in range(22)])
+MISS = 1.0 - LAND
+
+
 @njit
-def option_odds(bonus, pen, crit_lo, need, next_target, crit_target):
-    """(P(land), P(land and a plain return then misses)) of a shot, exact over the d20."""
-    p_hit = Ru.hit_chance(bonus, need, crit_lo)
-    p_crit = (21 - crit_lo) / 20.0
+def option_odds(bonus, pen, crit_lo, need, next_target, crit_target, look_too):
+    """(P(land), P(land and a plain return then misses)) of a shot, exact over the d20,
+    from the odds tables; the look-ahead only when look_too (else 0)."""
+    lo = need - bonus
+    if crit_lo < lo:
+        lo = crit_lo
+    p_hit = LAND[2 if lo < 2 else (21 if lo > 21 else lo)]
+    if not look_too:
+        return p_hit, 0.0
+    # Crit n gives crit_lo = max(20 - n, 2), n never negative: always a row of the table.
+    p_crit = LAND[crit_lo] if 2 <= crit_lo <= 21 else (21 - crit_lo) / 20.0
     if p_crit > p_hit:
         p_crit = p_hit
-    miss_after_crit = 1.0 - Ru.hit_chance(0, crit_target + pen, 20)
-    miss_after = 1.0 - Ru.hit_chance(0, next_target + pen, 20)
+    after_crit = crit_target + pen
+    miss_after_crit = MISS[2 if after_crit < 2 else (20 if after_crit > 20 else after_crit)]
+    after = next_target + pen
+    miss_after = MISS[2 if after < 2 else (20 if after > 20 else after)]
     return p_hit, p_crit * miss_after_crit + (p_hit - p_crit) * miss_after
 
 
@@ -111,10 +130,8 @@ def put_features(need, nxt, crit_target, bonus, pen, crit_lo, cost, feats, i, we
     as far as the policy weighs them (Pol.hit_weighs; a look-ahead not weighed is 0)."""
     if weighs == Pol.WEIGHS_NOTHING:
         return
-    if weighs == Pol.WEIGHS_ALL:
-        p_hit, look = option_odds(bonus, pen, crit_lo, need, nxt, crit_target)
-    else:
-        p_hit, look = Ru.hit_chance(bonus, need, crit_lo), 0.0
+    p_hit, look = option_odds(bonus, pen, crit_lo, need, nxt, crit_target,
+                              weighs == Pol.WEIGHS_ALL)
     feats[i, Pol.F_HIT] = p_hit
     feats[i, Pol.F_PEN] = pen
     feats[i, Pol.F_LOOK] = look
