@@ -110,7 +110,7 @@ def play_cards(table, R, prm, P, G, H, p, keys, ctr, work, cs):
     opts, feats, worths, sel, cand = work
     # The hits are listed only for a policy that may take another than the Default Shot.
     if Pol.hit_considered(prm):
-        n_opt = Sh.legal_hits(table, R, P, G, p, opts, feats)
+        n_opt = Sh.legal_hits(table, R, P, G, p, opts, feats, Pol.hit_weighs(prm))
         o = Pol.choose_hit(prm, feats, n_opt, keys, ctr, p)
         src, where, card = opts[o, Sh.O_SRC], opts[o, Sh.O_WHERE], opts[o, Sh.O_CARD]
         adv, epos, enh = opts[o, Sh.O_ADV], opts[o, Sh.O_ENH_POS], opts[o, Sh.O_ENH]

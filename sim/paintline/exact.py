@@ -117,7 +117,7 @@ class RallyChain:
         bonus, pen, crit_from, surge, ignore, _, _ = shot
         need = self.target(s) + (0 if ignore else s.pen)
         nxt = self.ladder[min(s.step + 1 + surge, len(self.ladder) - 1)]
-        p_hit, look = OPTION_ODDS(bonus, pen, crit_from, need, nxt, self.r["crit_target"])
+        p_hit, look = OPTION_ODDS(bonus, pen, crit_from, need, nxt, self.r["crit_target"], True)
         return [p_hit, pen, look, cost]
 
     def untap_choices(self, prm, cards, taps) -> list[tuple[float, tuple[int, ...]]]:

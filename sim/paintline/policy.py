@@ -231,6 +231,20 @@ def hit_score(prm, feats, i):
             + prm[W_LOOK] * feats[i, F_LOOK] - prm[W_COST] * feats[i, F_COST])
 
 
+# What choose_hit reads of a hit option's features (hit_weighs): nothing (a random pick
+# reads only how many options there are), all but the look-ahead, or all of them.
+WEIGHS_NOTHING, WEIGHS_ALL_BUT_LOOK, WEIGHS_ALL = 0, 1, 2
+
+
+@njit
+def hit_weighs(prm):
+    """Which hit features choose_hit reads (the engine need not work out the others): a
+    zero look weight multiplies any look-ahead, which is never negative, to zero."""
+    if prm[RANDOM] != 0:
+        return WEIGHS_NOTHING
+    return WEIGHS_ALL if prm[W_LOOK] != 0 else WEIGHS_ALL_BUT_LOOK
+
+
 @njit
 def hit_considered(prm):
     """False when the policy always takes the Default Shot (the engine then need not list

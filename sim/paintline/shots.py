@@ -4,6 +4,8 @@ offered to the policy; shared by the kernel and, as plain-Python twins, by the e
 
 from __future__ import annotations
 
+import numpy as np
+
 from sim.jit import njit
 from sim.paintline import abilities as A
 from sim.paintline import keywords as K
@@ -76,15 +78,32 @@ def shot_need(R, G, H):
     return Ru.escalation_target(G, R) + pen
 
 
+# Exact d20 odds by the lowest natural roll that lands on its own (lo = 2..21; a natural 1
+# always misses, 21 means none lands): (21 - lo) / 20 is the division Ru.hit_chance makes,
+# made once here, so a lookup gives the same float bit for bit. MISS[lo] = 1 - LAND[lo]: a
+# plain return (no bonus, a natural 20 alone critical) facing lo misses.
+LAND = np.array([(21 - min(max(lo, 2), 21)) / 20.0 for lo in range(22)])
+MISS = 1.0 - LAND
+
+
 @njit
-def option_odds(bonus, pen, crit_lo, need, next_target, crit_target):
-    """(P(land), P(land and a plain return then misses)) of a shot, exact over the d20."""
-    p_hit = Ru.hit_chance(bonus, need, crit_lo)
-    p_crit = (21 - crit_lo) / 20.0
+def option_odds(bonus, pen, crit_lo, need, next_target, crit_target, look_too):
+    """(P(land), P(land and a plain return then misses)) of a shot, exact over the d20,
+    from the odds tables; the look-ahead only when look_too (else 0)."""
+    lo = need - bonus
+    if crit_lo < lo:
+        lo = crit_lo
+    p_hit = LAND[2 if lo < 2 else (21 if lo > 21 else lo)]
+    if not look_too:
+        return p_hit, 0.0
+    # Crit n gives crit_lo = max(20 - n, 2), n never negative: always a row of the table.
+    p_crit = LAND[crit_lo] if 2 <= crit_lo <= 21 else (21 - crit_lo) / 20.0
     if p_crit > p_hit:
         p_crit = p_hit
-    miss_after_crit = 1.0 - Ru.hit_chance(0, crit_target + pen, 20)
-    miss_after = 1.0 - Ru.hit_chance(0, next_target + pen, 20)
+    after_crit = crit_target + pen
+    miss_after_crit = MISS[2 if after_crit < 2 else (20 if after_crit > 20 else after_crit)]
+    after = next_target + pen
+    miss_after = MISS[2 if after < 2 else (20 if after > 20 else after)]
     return p_hit, p_crit * miss_after_crit + (p_hit - p_crit) * miss_after
 
 
@@ -102,13 +121,17 @@ def fill_features(R, G, bonus, pen, crit_lo, surge, ignore, cost, feats, i):
     return misses), stamina spent."""
     need = Ru.escalation_target(G, R) + (0 if ignore == 1 else G[S.IN_PEN])
     put_features(need, next_target(R, G, surge), R[O.R_CRIT_TARGET], bonus, pen, crit_lo,
-                 cost, feats, i)
+                 cost, feats, i, Pol.WEIGHS_ALL)
 
 
 @njit
-def put_features(need, nxt, crit_target, bonus, pen, crit_lo, cost, feats, i):
-    """fill_features from the target already worked out (need) and the return's (nxt)."""
-    p_hit, look = option_odds(bonus, pen, crit_lo, need, nxt, crit_target)
+def put_features(need, nxt, crit_target, bonus, pen, crit_lo, cost, feats, i, weighs):
+    """fill_features from the target already worked out (need) and the return's (nxt),
+    as far as the policy weighs them (Pol.hit_weighs; a look-ahead not weighed is 0)."""
+    if weighs == Pol.WEIGHS_NOTHING:
+        return
+    p_hit, look = option_odds(bonus, pen, crit_lo, need, nxt, crit_target,
+                              weighs == Pol.WEIGHS_ALL)
     feats[i, Pol.F_HIT] = p_hit
     feats[i, Pol.F_PEN] = pen
     feats[i, Pol.F_LOOK] = look
@@ -161,11 +184,12 @@ def distinct_enhancements(table, P, p):
 
 
 @njit
-def legal_hits(table, R, P, G, p, opts, feats):
+def legal_hits(table, R, P, G, p, opts, feats, weighs):
     """Every distinct legal hit: the Default Shot, each ready Arsenal card it can pay for,
     each shot card in hand it can pay for, in each value set open to it, each alone or
     with one enhancement from hand it can also pay for (a single-use boost, or an Attach
-    onto a card that has none), so the hit is chosen knowing its enhancement."""
+    onto a card that has none), so the hit is chosen knowing its enhancement; each priced
+    with the features the policy weighs (Pol.hit_weighs)."""
     ready = P[p, S.PP_READY]
     serve = G[S.IS_SERVE]
     mute_cost = G[S.MUTE_COST]
@@ -181,7 +205,7 @@ def legal_hits(table, R, P, G, p, opts, feats):
     # The Default Shot: no bonus, no penalty, no abilities; boosted only if the rules say.
     add_option(opts, feats, 0, SRC_DEFAULT, -1, -1, 0, -1, -1)
     nxt = next_target(R, G, 0)
-    put_features(target + in_pen, nxt, crit_target, 0, 0, 20, 0, feats, 0)
+    put_features(target + in_pen, nxt, crit_target, 0, 0, 20, 0, feats, 0, weighs)
     n = 1
     if boosts and R[O.R_BOOST_DEFAULT] == 1:
         enh_mask, single_mask = distinct_enhancements(table, P, p)
@@ -195,7 +219,7 @@ def legal_hits(table, R, P, G, p, opts, feats):
                 continue
             b, pen = value_set(table, e, 0)
             add_option(opts, feats, n, SRC_DEFAULT, -1, -1, 0, j, e)
-            put_features(target + in_pen, nxt, crit_target, b, pen, 20, ecost, feats, n)
+            put_features(target + in_pen, nxt, crit_target, b, pen, 20, ecost, feats, n, weighs)
             n += 1
     for src in (SRC_PLAY, SRC_HAND):
         count = P[p, S.PLAY_N] if src == SRC_PLAY else hand_n
@@ -239,7 +263,7 @@ def legal_hits(table, R, P, G, p, opts, feats):
                     b += b2
                     pen += p2
                 add_option(opts, feats, n, src, i, card, adv, -1, -1)
-                put_features(need, nxt, crit_target, b, pen, crit_lo, cost, feats, n)
+                put_features(need, nxt, crit_target, b, pen, crit_lo, cost, feats, n, weighs)
                 n += 1
                 for j in range(hand_n):
                     if (enh_mask >> j) & 1 == 0:
@@ -256,7 +280,7 @@ def legal_hits(table, R, P, G, p, opts, feats):
                     b2, p2 = value_set(table, e, adv)
                     add_option(opts, feats, n, src, i, card, adv, j, e)
                     put_features(need, nxt, crit_target, b + b2, pen + p2, crit_lo, cost + ecost,
-                                 feats, n)
+                                 feats, n, weighs)
                     n += 1
     return n
 
