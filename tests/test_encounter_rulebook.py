@@ -230,7 +230,8 @@ def test_a_strike_card_that_stays_goes_to_its_owners_bulwark_and_raises_later_bu
     assert [c.id for c in b.g.seats[1].bulwark] == [camp]
     assert int(b.G[S.BUDGET]) == b.g.budget == 0  # 4 - 2, the rest lost
     q = card("Warband Muster")
-    assert twin(Tu.strike_budget)(b.C, q) == b.g.strike_budget(b.g.cards[q]) == 5
+    assert (twin(Tu.strike_budget)(b.C, q, 1, 0)
+            == b.g.strike_budget(b.g.cards[q], b.g.seats[1], 0) == 5)  # Grey's budget, no threat
 
 
 @pytest.mark.parametrize("pair", [("random", "random"), ("careful", "aggressive"),

@@ -159,9 +159,10 @@ def test_strike_budget_adds_budget_and_removes_sneak():
     _, C = ctx()
     G = C[3]
     G[S.ACTIVE] = 1  # Grey quests (Sneak 1 from Shadow Step)
-    assert twin(Tu.strike_budget)(C, card("Decode the Signal")) == 1  # 2 - 1
+    # The Orc (seat 0) is the opponent whose budget it is; no twilight threat.
+    assert twin(Tu.strike_budget)(C, card("Decode the Signal"), 0, 0) == 1  # 2 - 1
     C[2][0, S.SUP], C[2][0, S.SUP_N] = card("Warlord"), 1  # Budget 1 for the Orc
-    assert twin(Tu.strike_budget)(C, card("Decode the Signal")) == 2
+    assert twin(Tu.strike_budget)(C, card("Decode the Signal"), 0, 0) == 2
 
 
 def test_unique_cards_per_player_and_per_table():
