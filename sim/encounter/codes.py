@@ -26,8 +26,8 @@ STEP_KEYWORDS = (MIGHT, WARD, HEAL, DRAW, REVIVE, CANCEL, WOUND)
 C_ABCOST = 23  # what one use of the card's in-play ability costs
 C_STAYS = 24  # a strike action's placement when it stays in play (STAYS), 0: discarded
 N_COLS = 25
-STAYS = ("", "bulwark")
-STAY_BULWARK = 1
+STAYS = ("", "bulwark", "character")
+STAY_BULWARK, STAY_CHARACTER = 1, 2
 STAT_COLS = (C_DEX, C_INT, C_STR, C_TOUGH)
 
 # Rule options: name -> (allowed words or a type, default). Word options become their index.

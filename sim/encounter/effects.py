@@ -43,6 +43,7 @@ from sim.encounter.targets import (
     party_target,
     revive_count,
     revive_target,
+    stays_target,
     striker_count,
     striker_target,
     ward_target,
@@ -334,6 +335,7 @@ def play_from_hand(C, p, i):
         played(C, p, c, True)
     else:
         P[p, S.ATT_ON + P[p, S.ATT_N]] = gear_target(C, p)
+        P[p, S.ATT_BY + P[p, S.ATT_N]] = p
         push(P, p, S.ATT, S.ATT_N, c)
         played(C, p, c, True)
 
@@ -351,3 +353,21 @@ def boost_playable(C, p, c):
             kind == K.ACTION and (nat == K.BULWARK or nat == K.CHARACTER)):
         return can_pay(C, p, T[c, K.C_COST], 1)
     return False
+
+
+@njit
+def stay(C, b, c):
+    """Opponent b's strike card c stays in play (stays): in b's bulwark, a bulwark card of
+    b's; or on one of the active player's characters (b's policy picks it), whose stats it
+    changes while it stays and with which it leaves, to b's discard pile."""
+    T, P = C[0], C[2]
+    played(C, b, c, True)
+    if T[c, K.C_STAYS] == K.STAY_BULWARK:
+        push(P, b, S.BULW, S.BULW_N, c)
+        log(C, b, S.EV_STAY, c, K.STAY_BULWARK, 0)
+        return
+    a = C[3][S.ACTIVE]
+    who = stays_target(C, b, a)
+    P[a, S.ATT_ON + P[a, S.ATT_N]], P[a, S.ATT_BY + P[a, S.ATT_N]] = who, b
+    push(P, a, S.ATT, S.ATT_N, c)
+    log(C, b, S.EV_STAY, c, K.STAY_CHARACTER, who)

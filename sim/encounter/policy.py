@@ -324,13 +324,14 @@ def strike_score(C, b, card):
         power = T[card, K.C_STR] * 1000
         if M[b, M_STYLE] == AGGRESSIVE:
             return 1000000 + power
-    elif T[card, K.C_STAYS] == K.STAY_BULWARK:
-        # Its worth as a bulwark card of b's: stats for each party character, Budget and
-        # Sneak at their weights.
-        P = C[2]
-        power = ((T[card, K.C_STR] * 1000 + (T[card, K.C_INT] + T[card, K.C_DEX]) * M[b, M_MIND])
-                 * (1 + P[b, S.PARTY_N]) + card_kw(T, card, K.BUDGET) * M[b, M_BUDGET]
-                 + card_kw(T, card, K.SNEAK) * M[b, M_SNEAK])
+    elif T[card, K.C_STAYS] != 0:
+        # In b's bulwark: its stats for each of b's party characters, Budget and Sneak at
+        # their weights. On a character of A's: what its stats take from that one.
+        mod = T[card, K.C_STR] * 1000 + (T[card, K.C_INT] + T[card, K.C_DEX]) * M[b, M_MIND]
+        power = -mod
+        if T[card, K.C_STAYS] == K.STAY_BULWARK:
+            power = (mod * (1 + C[2][b, S.PARTY_N]) + card_kw(T, card, K.BUDGET) * M[b, M_BUDGET]
+                     + card_kw(T, card, K.SNEAK) * M[b, M_SNEAK])
         if M[b, M_STYLE] == AGGRESSIVE:
             return power
     else:

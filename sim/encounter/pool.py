@@ -158,22 +158,29 @@ def check_card(r) -> list[str]:
 def stays_problems(r) -> list[str]:
     """A strike card that stays: only a strike action, placed in its owner's bulwark, where
     its strength, intelligence and dexterity reach its owner's party characters and its
-    Budget and Sneak count; a strike action with such a lasting effect needs the placement."""
+    Budget and Sneak count, or on a character of the active player's, whose strength,
+    intelligence and dexterity it changes (no keyword, not unique: it is in another player's
+    play); a strike action with such a lasting effect needs the placement."""
     strike = r[K.C_KIND] == K.ACTION and r[K.C_NATURE] == K.STRIKE_ACTION
     lasting = any(r[c] for c in (K.C_DEX, K.C_INT, K.C_STR, K.C_TOUGH)) or any(
         r[c] in K.STATIC_KEYWORDS for c in (K.C_AB1, K.C_AB2))
     if r[K.C_STAYS] and not strike:
-        return ["only a strike action stays in play (stays = bulwark)"]
+        return ["only a strike action stays in play (stays = bulwark or character)"]
     if not strike:
         return []
     if not r[K.C_STAYS]:
         return ["a strike action with a lasting effect (a stat, Budget, Sneak, Damage) "
-                "needs a placement: stays = bulwark"] if lasting else []
+                "needs a placement: stays = bulwark or character"] if lasting else []
     out = []
     if r[K.C_TOUGH]:
         out.append("a strike card that stays has no toughness")
-    if any(r[c] and r[c] not in (K.BUDGET, K.SNEAK) for c in (K.C_AB1, K.C_AB2)):
+    on_character = r[K.C_STAYS] == K.STAY_CHARACTER
+    if on_character and (r[K.C_AB1] or r[K.C_AB2]):
+        out.append("a strike card that stays on a character carries no keyword (a stat only)")
+    elif any(r[c] and r[c] not in (K.BUDGET, K.SNEAK) for c in (K.C_AB1, K.C_AB2)):
         out.append("a strike card that stays in the bulwark carries only Budget or Sneak")
+    if on_character and r[K.C_UNIQUE]:
+        out.append("a strike card that stays on a character is not unique")
     if not lasting:
         out.append("a strike card that stays needs an effect while it stays (a stat, "
                    "Budget or Sneak)")

@@ -131,7 +131,7 @@ _SENTENCES = {
     S.EV_DECKOUT: "{who}'s draw deck is empty",
     S.EV_MULLIGAN: "{who} takes mulligan {a}",
     S.EV_ASIDE: "{who} sets {card} aside from the top of its {pile} deck",
-    S.EV_STAY: "strike: {card} stays in {who}'s bulwark",
+    S.EV_STAY: "strike: {card} stays {where}",
 }
 
 
@@ -158,6 +158,8 @@ def render(m, rows) -> list[str]:
             "holds": "holds" if b else "fails",
             "end": K.END_REASONS[a] if ev == S.EV_END else "",
             "pile": "loot" if a == 1 else "draw",
+            "where": (f"in {decks[seat]}'s bulwark" if a == K.STAY_BULWARK else
+                      "on the questing player's " + ("PC" if b < 0 else f"party NPC {b + 1}")),
         }
         out.append(_SENTENCES[ev].format(**fields))
     return out

@@ -100,6 +100,18 @@ class Effects(Match):
             seat.gear.append((card, self.player(seat).gear()))
         self.played(seat, card, True)
 
+    def stay(self, b: Seat, card: Card):
+        """Opponent b's strike card stays in play: in b's bulwark, or on the character of A's
+        that b's policy picks, whose stats it changes until it leaves with it (to b's pile)."""
+        if card.stays == "bulwark":
+            b.bulwark.append(card)
+            self.say(b.index, S.EV_STAY, card.id, K.STAY_BULWARK)
+            return
+        ch = self.player(b).stays_on(self.a)
+        self.a.borne.append((card, ch, b))
+        self.say(b.index, S.EV_STAY, card.id, K.STAY_CHARACTER,
+                 -1 if ch.is_pc else self.a.party.index(ch))
+
     # -- keywords ------------------------------------------------------------------------------
     def resolve(self, seat: Seat, kw: int, arg: int, source: Card):
         """One keyword's effect for `seat` ("your character": its side of the combat)."""

@@ -221,6 +221,8 @@ class Player:
             power = (self.modifier_worth(card, 1 + len(self.seat.party))
                      + card.keyword(K.BUDGET) * w["budget_value"]
                      + card.keyword(K.SNEAK) * w["sneak_value"])
+        elif card.stays == "character":
+            power = -self.modifier_worth(card, 1)  # what it takes from one of A's characters
         else:
             power = n * (self.words["hex_value"] if kw == K.HEX else 1000)
         return power * 2 // (2 * card.cost + 1) if careful else power
@@ -321,6 +323,13 @@ class Player:
         if g.combat is None:
             return self.seat.pc if mine else None
         return g.combat[1] if mine else g.combat[0]
+
+    def stays_on(self, a: Seat) -> Character:
+        """The character of A's that this opponent's strike card with stays = character goes
+        on: pc, strongest (the PC first of equals) or random."""
+        if self.words["stays_on"] == "pc":
+            return a.pc
+        return self.target("stays_on", self.characters(a), lambda ch: self.g.stat(a, ch, "str"))
 
     def heal(self) -> Character | None:
         hurt = [ch for ch in self.characters(self.seat) if ch.wounds > 0]

@@ -75,6 +75,7 @@ class Seat:
         self.bulwark: list[Card] = []
         self.loot_in_play: list[Card] = []
         self.gear: list[tuple[Card, Character]] = []  # character actions and their bearers
+        self.borne: list[tuple[Card, Character, Seat]] = []  # strike cards on them, owners
         self.location: Card | None = None
         self.location_played = False
         self.pool = self.points = self.threat = 0
@@ -172,6 +173,7 @@ class Match:
             for c in (*seat.characteristics, *seat.supports, *seat.loot_in_play):
                 v += c.stats[name]
         v += sum(c.stats[name] for c, bearer in seat.gear if bearer is ch)
+        v += sum(c.stats[name] for c, bearer, _ in seat.borne if bearer is ch)
         if name != "tough":
             for c in seat.bulwark:
                 v += c.stats[name]
@@ -293,6 +295,10 @@ class Match:
                 seat.discard.append(ch.card)
                 seat.discard += [c for c, bearer in seat.gear if bearer is ch]
                 seat.gear = [(c, bearer) for c, bearer in seat.gear if bearer is not ch]
+                for c, bearer, owner in seat.borne:  # an opponent's strike card: its pile
+                    if bearer is ch:
+                        owner.discard.append(c)
+                seat.borne = [t for t in seat.borne if t[1] is not ch]
 
     def wound_striker(self, s: Striker, n: int):
         stop = min(s.ward, n)

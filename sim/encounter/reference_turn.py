@@ -225,9 +225,8 @@ class Encounter(Effects):
             self.note(b.index, card, S.ST_PLAYED)
             return False
         self.played(b, card, True)
-        if card.stays == "bulwark":
-            b.bulwark.append(card)  # plays to its owner's bulwark and stays there
-            self.say(b.index, S.EV_STAY, card.id, K.STAY_BULWARK)
+        if card.stays:
+            self.stay(b, card)  # to b's bulwark or a character of A's, not discarded
             return False
         b.discard.append(card)
         self.resolve(b, *card.abilities[0], card)

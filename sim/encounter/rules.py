@@ -303,16 +303,16 @@ def lose(C, p, end):
 
 @njit
 def remove_party(C, p, k):
-    """Party NPC in slot k, and what it bears, to the discard pile; slots close up."""
+    """Party NPC in slot k, and what it bears, to its owners' discard piles; slots close up."""
     P = C[2]
     discard(P, p, P[p, S.PARTY + k])
     j = 0
     for i in range(P[p, S.ATT_N]):
         on = P[p, S.ATT_ON + i]
         if on == k:
-            discard(P, p, P[p, S.ATT + i])
+            discard(P, P[p, S.ATT_BY + i], P[p, S.ATT + i])  # to its owner's pile
             continue
-        P[p, S.ATT + j] = P[p, S.ATT + i]
+        P[p, S.ATT + j], P[p, S.ATT_BY + j] = P[p, S.ATT + i], P[p, S.ATT_BY + i]
         P[p, S.ATT_ON + j] = on - 1 if on > k else on
         j += 1
     P[p, S.ATT_N] = j

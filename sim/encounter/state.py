@@ -62,7 +62,8 @@ BULW = CHARS + CAP
 LOOTS = BULW + CAP
 ATT = LOOTS + CAP  # character action card
 ATT_ON = ATT + CAP  # who bears it: -1 the PC, k party slot k
-PLAYER_SIZE = ATT_ON + CAP
+ATT_BY = ATT_ON + CAP  # its owner (an opponent's strike card that stays on a character)
+PLAYER_SIZE = ATT_BY + CAP
 
 # Game row G.
 TURN = 0  # turns begun, both players together
@@ -119,4 +120,4 @@ LOG_COLS = 6
  EV_COMBAT, EV_WOUND, EV_KILL, EV_OBJECTIVE, EV_SCORE, EV_FAIL, EV_REVEAL, EV_LOOT,
  EV_END, EV_FIRST, EV_CANCEL, EV_HEAL, EV_REVIVE, EV_DECKOUT, EV_MULLIGAN,
  EV_ASIDE) = range(24)
-EV_STAY = 24  # a strike card stays in play (a: its placement, STAYS)
+EV_STAY = 24  # a strike card stays in play (a: its placement, STAYS; b: the bearer)

@@ -1,6 +1,7 @@
 """The targets a player picks for its keywords and character actions: the rules list who may be
-picked (Cancel, Wound, Revive, Ward, Heal, the bearer of a character action), the seat's
-policy parameter picks one (its word "random": uniform on the seat's policy stream)."""
+picked (Cancel, Wound, Revive, Ward, Heal, the bearer of a character action or of a strike
+card that stays on a character), the seat's policy parameter picks one (its word "random":
+uniform on the seat's policy stream)."""
 
 from __future__ import annotations
 
@@ -12,13 +13,15 @@ from sim.encounter.params import (
     M_GEAR,
     M_HEAL,
     M_REVIVE,
+    M_STAYS_ON,
     M_WARD,
     M_WOUND_P,
     M_WOUND_S,
     PICK_RANDOM,
+    STAYS_STRONGEST,
 )
 from sim.encounter.policy import survivors_return
-from sim.encounter.rules import rand, tough_left, unique_ok
+from sim.encounter.rules import rand, stat, tough_left, unique_ok
 from sim.jit import njit
 
 
@@ -227,3 +230,20 @@ def gear_target(C, p):
     if C[7][p, M_GEAR] == PICK_RANDOM:
         return rand(C, S.POLICY, p, 1 + C[2][p, S.PARTY_N]) - 1
     return -1
+
+
+@njit
+def stays_target(C, b, a):
+    """The character of the active player a that opponent b's strike card with stays =
+    character goes on (-1 the PC, k party slot k; pc: the PC; strongest: the one of highest
+    strength now, the PC first of equals)."""
+    how = C[7][b, M_STAYS_ON]
+    if how == PICK_RANDOM:
+        return rand(C, S.POLICY, b, 1 + C[2][a, S.PARTY_N]) - 1
+    best = -1
+    if how == STAYS_STRONGEST:
+        bv = stat(C, a, -1, K.C_STR)
+        for k in range(C[2][a, S.PARTY_N]):
+            if stat(C, a, k, K.C_STR) > bv:
+                best, bv = k, stat(C, a, k, K.C_STR)
+    return best

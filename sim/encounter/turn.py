@@ -14,6 +14,7 @@ from sim.encounter.effects import (
     play_from_hand,
     played,
     resolve,
+    stay,
     use_option,
     window,
 )
@@ -201,11 +202,8 @@ def strike_cards(C, b):
             G[S.SOWNER + k] = b
             G[S.S_N] = k + 1
             note(C, b, c, S.ST_PLAYED)
-        elif T[c, K.C_STAYS] == K.STAY_BULWARK:
-            # A strike card that plays to its owner's bulwark stays there, a bulwark card.
-            played(C, b, c, True)
-            push(P, b, S.BULW, S.BULW_N, c)
-            log(C, b, S.EV_STAY, c, K.STAY_BULWARK, 0)
+        elif T[c, K.C_STAYS] != 0:
+            stay(C, b, c)  # to b's bulwark or a character of A's, not discarded
         else:
             played(C, b, c, True)
             discard(P, b, c)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from sim.encounter import codes as K
-from sim.encounter.pool import INT_FIELDS, Deck
+from sim.encounter.pool import INT_FIELDS, Deck, has_ability
 from sim.game import Sweep, Variant
 from sim.problems import InputError, Problem
 
@@ -30,8 +30,9 @@ def _seat_of(m, card: int) -> int:
 
 
 def value_edits(m, cards: list[str] | None = None) -> list[Variant]:
-    """+1 on each numeric value (and each keyword or objective argument) of the cards in
-    either deck, or of the named cards."""
+    """+1 on each numeric value (and each keyword or objective argument, and the
+    ability_cost of a card with an in-play ability) of the cards in either deck, or of the
+    named cards."""
     pool = m.pool
     if cards:
         idx = []
@@ -48,6 +49,8 @@ def value_edits(m, cards: list[str] | None = None) -> list[Variant]:
         fields = list(FIELDS_OF[int(row[K.C_KIND])])
         fields += [f for f, col in (("arg1", K.C_ARG1), ("arg2", K.C_ARG2), ("oarg1", K.C_OARG1),
                                     ("oarg2", K.C_OARG2)) if row[col - 1]]
+        if has_ability(row):
+            fields.append("ability_cost")  # each use of its in-play ability costs one more
         for f in fields:
             table = pool.table.copy()
             table[c, INT_FIELDS[f]] += 1
