@@ -4,6 +4,9 @@ step with its own strike budget; the opponents pick strikers in turn countercloc
 the active player's right; a killed PC puts its player out and the last PC standing wins.
 Both engines play; their records and logs agree, and the rules are read from the logs."""
 
+import re
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -14,6 +17,8 @@ from sim.encounter import state as S
 from sim.encounter.batch import load_matchup, with_rules
 from sim.game import get
 from sim.problems import InputError
+
+from .conftest import ROOT
 
 FOLDER = Path(__file__).resolve().parents[1] / "decks" / "encounter"
 GAME = get("encounter")
@@ -213,3 +218,44 @@ def test_a_killed_pc_puts_its_player_out_and_the_last_one_standing_wins():
             killed += 1
             assert len(dead) == n - 1 and row[0] not in dead
     assert killed > 0
+
+
+# -- end to end on the command line ----------------------------------------------------------
+def cardlab(*args):
+    """The command line of this checkout, in a real subprocess."""
+    return subprocess.run([sys.executable, "-m", "sim.cli", *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=600)
+
+
+def test_simulate_and_report_a_table_of_four(tmp_path):
+    """players=4 plays four decks (C and D from --table) and prints each seat's win rate
+    with an interval, a row per seat (the seat named where a deck and policy sit twice);
+    the report has the Seats section and the card tables name the seat."""
+    out = cardlab("simulate", "--folder", "encounter", "--rules", "players=4", "-n", "300",
+                  "--seed", "2", "--table", "orc-ambush,orc-warband", "--results",
+                  str(tmp_path), "--run-id", "t4")
+    assert out.returncode == 0, out.stderr
+    rows = [line for line in out.stdout.splitlines() if " wins " in line]
+    seats = ["orc-warband (careful, seat A) wins", "grey-expedition (careful) wins",
+             "orc-ambush (careful) wins", "orc-warband (careful, seat D) wins"]
+    for label in seats:
+        row = next(line for line in rows if label in line)
+        assert re.search(r"\b300\b.*\d\.\d{4} \.\. \d\.\d{4}", row), row
+    assert "95% interval" in out.stdout
+    out = cardlab("report", "t4", "--results", str(tmp_path), "--verdict-start", "20",
+                  "--verdict-max", "20", "-q")
+    assert out.returncode == 0, out.stderr
+    md = (tmp_path / "t4" / "report.md").read_text()
+    seats_part = md[md.index("## Seats"):md.index("## ", md.index("## Seats") + 3)]
+    assert "A table of 4" in seats_part and "| position |" in seats_part.replace("  ", "")
+    for letter in "ABCD":
+        assert re.search(rf"^\| {letter} +\| orc|^\| {letter} +\| grey", md, re.M), letter
+
+
+@pytest.mark.parametrize("bad", ["1", "9"])
+def test_players_outside_two_to_four_exit_2_on_the_command_line(bad, tmp_path):
+    out = cardlab("simulate", "--folder", "encounter", "--rules", f"players={bad}", "-n",
+                  "10", "--results", str(tmp_path))
+    assert out.returncode == 2
+    assert "players" in out.stderr and "2..4" in out.stderr
+    assert "Traceback" not in out.stderr + out.stdout
