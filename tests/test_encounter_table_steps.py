@@ -64,9 +64,10 @@ QUEST = "Decode the Signal"  # quest cost 2
 def test_each_opponent_pays_strike_cards_from_its_own_budget(players, active, extra_sneak,
                                                              order, budgets):
     """Budget: Warlord (support NPC, Budget 1) with seat 0, Warlord and Spy Ring (bulwark,
-    Budget 1 each) with seat 2. Each opponent holds two Goblins (strike cost 1) and careful
-    plays every strike card its own budget pays for: min(2, budget) Goblins, each row
-    showing that opponent's budget left; nothing carries from one opponent to the next."""
+    Budget 1 each) with seat 2. The first opponent holds one Goblin (strike cost 1), the
+    others two, and careful plays every strike card its own budget pays for: min(held,
+    budget) Goblins, each row showing that opponent's budget left; what the first leaves is
+    lost, not carried to the next."""
     b = table(players, active, rules={"quest_mandatory": True})
     b.party(0, "Warlord")
     b.party(2, "Warlord")
@@ -74,8 +75,9 @@ def test_each_opponent_pays_strike_cards_from_its_own_budget(players, active, ex
     b.party(active, *[n for n in extra_sneak if n == "Scout"])
     bulwark(b, active, *[n for n in extra_sneak if n == "Lookout Post"])
     b.hand(active, QUEST)
+    held = {p: 1 if n == 0 else 2 for n, p in enumerate(order)}
     for p in order:
-        b.hand(p, "Goblin", "Goblin")
+        b.hand(p, *["Goblin"] * held[p])
     q = card(QUEST)
     for p, want in zip(order, budgets, strict=True):
         assert (twin(Tu.strike_budget)(b.C, q, p, 0)
@@ -85,10 +87,11 @@ def test_each_opponent_pays_strike_cards_from_its_own_budget(players, active, ex
     for n, (p, budget) in enumerate(zip(order, budgets, strict=True)):
         want.append((active, S.EV_QUEST, QUEST, budget, 0) if n == 0
                     else (p, S.EV_BUDGET, QUEST, budget, 0))
-        want += [(p, S.EV_STRIKE, "Goblin", 1, budget - k) for k in range(1, min(2, budget) + 1)]
+        want += [(p, S.EV_STRIKE, "Goblin", 1, budget - k)
+                 for k in range(1, min(held[p], budget) + 1)]
     assert rows(b, S.EV_QUEST, S.EV_BUDGET, S.EV_STRIKE) == want
     for p, budget in zip(order, budgets, strict=True):
-        assert b.same(p)[0] == ["Goblin"] * (2 - min(2, budget))
+        assert b.same(p)[0] == ["Goblin"] * (held[p] - min(held[p], budget))
 
 
 # -- 2. "Beginning with the active player and moving counterclockwise around the table,
