@@ -15,10 +15,10 @@ from analysis.stats import mean_table, two_proportion_p, with_rate
 def headline(run) -> pd.DataFrame:
     """Tidy table of the headline rates the game's schema names: quantity, k, n, rate, lo,
     hi (Wilson 95%); draws get their own row when there are any."""
-    from analysis.quantities import evaluate, rate_specs
+    from analysis.quantities import evaluate, rate_specs, seat_labels
 
     m = run.matches
-    seats = tuple(f"{d} ({p})" for d, p in zip(run.deck_names, run.policy_names, strict=True))
+    seats = seat_labels(run.deck_names, run.policy_names)
     rows = []
     for text, k, n in rate_specs(run.schema, seats):
         rows.append((text, int(evaluate(m, k).sum()), int(evaluate(m, n).sum())))

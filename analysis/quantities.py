@@ -16,6 +16,14 @@ def label(text: str, decks: tuple[str, ...]) -> str:
     return text
 
 
+def seat_labels(decks, policies) -> tuple[str, ...]:
+    """Each seat as "deck (policy)"; a deck and policy that sit at more than one seat name
+    their seat letter too, so that every seat's row stays its own."""
+    names = [f"{d} ({p})" for d, p in zip(decks, policies, strict=True)]
+    return tuple(f"{d} ({p}, seat {SEAT_LETTERS[i].upper()})" if names.count(names[i]) > 1
+                 else names[i] for i, (d, p) in enumerate(zip(decks, policies, strict=True)))
+
+
 def evaluate(matches: pd.DataFrame, expr: str) -> np.ndarray:
     """A schema expression over the matches table, as float per match (empty: 1)."""
     if not expr:

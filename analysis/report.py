@@ -11,6 +11,7 @@ import pandas as pd
 
 from analysis import metrics, plots, survival
 from analysis.load import load_run
+from analysis.quantities import SEAT_LETTERS
 
 CSS = """
 body{font-family:system-ui,sans-serif;max-width:1000px;margin:2em auto;color:#222;padding:0 1em}
@@ -186,9 +187,13 @@ def _card_sections(page: Page, run) -> None:
                  + (f", and {ok} per {use} (success rate)" if success else "")
                  + ". Correlational, not verdicts: a card drawn in longer matches, or one "
                  "that lets the deck act at all, looks stronger than what it causes.")
-    page.table(cards[["deck", "label", "kind", "matches_drawn", "gih_wr", "gih_lo", "gih_hi",
-                      "gns_wr", "iwd", "iwd_relative", *stats, *success]].sort_values(
-                          ["deck", "iwd_relative"], ascending=False))
+    # At a larger table a deck may sit twice: each row names its seat.
+    seat = ["seat"] if run.seats > 2 else []
+    cards["seat"] = [SEAT_LETTERS[s].upper() for s in cards.seat]
+    page.table(cards[[*seat, "deck", "label", "kind", "matches_drawn", "gih_wr", "gih_lo",
+                      "gih_hi", "gns_wr", "iwd", "iwd_relative", *stats, *success]].sort_values(
+                          [*seat, "deck", "iwd_relative"], ascending=[True] * len(seat)
+                          + [False, False]))
     _verdict_section(page, run)
 
 
@@ -219,8 +224,11 @@ def _verdict_section(page: Page, run) -> None:
               flag=bool(v.verdict.isin(["over-powered", "under-powered"]).any()))
     if len(v):
         page.figure(plots.plot_verdicts(v), "card worth against the median of the others")
-    page.table(v.sort_values(["deck", "relative"], ascending=False)[
-        ["deck", "label", "group", "copies", "n", "worth", "worth_per_copy", "relative",
+    seat = ["seat"] if run.seats > 2 else []
+    v["seat"] = [SEAT_LETTERS[s].upper() for s in v.seat]
+    page.table(v.sort_values([*seat, "deck", "relative"], ascending=[True] * len(seat)
+                             + [False, False])[
+        [*seat, "deck", "label", "group", "copies", "n", "worth", "worth_per_copy", "relative",
          "relative_lo", "relative_hi", "p_adjusted", "verdict"]])
 
 

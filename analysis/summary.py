@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analysis.quantities import evaluate, rate_specs
+from analysis.quantities import evaluate, rate_specs, seat_labels
 from analysis.stats import Z95, with_rate
 
 
@@ -18,6 +18,10 @@ def headline_counts(run_path: Path | str, manifest: dict):
 
     schema = manifest["schema"]
     decks = tuple(d["name"] for d in manifest["decks"])
+    if len(decks) > 2:
+        # At a larger table a deck may sit twice and the seats after B share B's policy:
+        # each row names its seat's deck and policy.
+        decks = seat_labels(decks, [p["name"] for p in manifest["policies"]])
     specs = rate_specs(schema, decks)
     k = np.zeros(len(specs))
     n = np.zeros(len(specs))

@@ -49,7 +49,7 @@ class Arms:
 
     def __init__(self, game, m, variants, seed: int):
         self.game, self.m, self.variants, self.seed = game, m, variants, seed
-        self.base = [np.zeros(0, np.int8), np.zeros(0, np.int8)]
+        self.base = [np.zeros(0, np.int8) for _ in m.decks]  # one series per seat
         self.wins = [np.zeros(0, np.int8) for _ in variants]
         self.played = 0
 

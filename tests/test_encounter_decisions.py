@@ -47,26 +47,31 @@ def name(c):
     return BASE.pool.names[c]
 
 
-def build(tables=({}, {}), party=(), pc_wounds=0, strikers=(), discard=(), rules=None):
+def build(tables=({}, {}), party=(), pc_wounds=0, strikers=(), discard=(), rules=None,
+          players=2):
     """Orc (seat 0, active) against Grey (seat 1) with their starting characteristics, in
     both engines, on the streams of seed 3, match 0: A's party NPCs as (name, wounds), A's
-    PC wounds, B's strikers as (name, state, wounds), A's discard pile. tables: the two
-    seats' policies.toml tables (style careful unless given); rules: rule changes."""
+    PC wounds, B's strikers as (name, state, wounds), A's discard pile. tables: the seats'
+    policies.toml tables (style careful unless given; seats past those given careful);
+    rules: rule changes. players > 2: the seats after B hold the folder's [table] decks."""
+    if players != 2:
+        rules = {**(rules or {}), "players": players}
+    tables = (*tables, *[{}] * (players - len(tables)))
     vecs = [policy_vector({"style": "careful", **t})[0] for t in tables]
     base = load_matchup(FOLDER, "orc-warband", "grey-expedition", "careful",
                         rules=rules) if rules else BASE
     T, R, _, _, _ = base.arrays()
     M = np.stack(vecs)
-    P, G, X, KY, OP = E.new_work(T.shape[0])
+    P, G, X, KY, OP = E.new_work(T.shape[0], players)
     pure(E.reset)(P, G, X)
-    keys = [py_stream_key(3, 0, s) for s in range(S.N_PURPOSES * 2)]
+    keys = [py_stream_key(3, 0, s) for s in range(S.N_PURPOSES * players)]
     KY[:] = np.array(keys, dtype=np.uint64)
-    cs = np.zeros((2, T.shape[0], S.N_CARD_STATS), np.int64)
+    cs = np.zeros((players, T.shape[0], S.N_CARD_STATS), np.int64)
     L = np.zeros((500, S.LOG_COLS), np.int32)
     C = (T, R, P, G, X, cs, KY, M, L, OP)
     t = Table(base)
     g = Encounter(t.cards, t.rules, [policy_words(v) for v in vecs], 3, 0, 500)
-    for p, d in enumerate((ORC, GREY)):
+    for p, d in enumerate((ORC, GREY) if players == 2 else base.decks):
         P[p, S.PC], P[p, S.LOC], P[p, S.SENT] = d.pc, -1, -1
         seat = Seat(p, t.cards[d.pc])
         g.seats.append(seat)

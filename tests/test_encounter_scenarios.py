@@ -46,12 +46,12 @@ class Both:
     def pool(self, p, n):
         self.P[p, S.POOL] = self.g.seats[p].pool = n
 
-    def strikers(self, *names):
+    def strikers(self, *names, owner=1):
         from sim.encounter.reference_state import Striker
         for n in names:
             k = self.G[S.S_N]
-            self.G[S.SCARD + k], self.G[S.SOWNER + k], self.G[S.S_N] = card(n), 1, k + 1
-            self.g.strikers.append(Striker(self.g.cards[card(n)], self.g.seats[1]))
+            self.G[S.SCARD + k], self.G[S.SOWNER + k], self.G[S.S_N] = card(n), owner, k + 1
+            self.g.strikers.append(Striker(self.g.cards[card(n)], self.g.seats[owner]))
 
     def step(self, kernel_step, reference_step):
         """Play one step (or rule) in each engine."""

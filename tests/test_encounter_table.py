@@ -4,6 +4,9 @@ step with its own strike budget; the opponents pick strikers in turn countercloc
 the active player's right; a killed PC puts its player out and the last PC standing wins.
 Both engines play; their records and logs agree, and the rules are read from the logs."""
 
+import re
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -14,6 +17,8 @@ from sim.encounter import state as S
 from sim.encounter.batch import load_matchup, with_rules
 from sim.game import get
 from sim.problems import InputError
+
+from .conftest import ROOT
 
 FOLDER = Path(__file__).resolve().parents[1] / "decks" / "encounter"
 GAME = get("encounter")
@@ -72,6 +77,127 @@ def logs(m, n, seed):
     return rec, [rec.log[i, : rec.log_n[i]] for i in range(n)]
 
 
+def deaths(rec, m, i, n):
+    """Seat -> the turn its PC was killed in, for the seats whose PC was killed."""
+    cols = list(GAME.schema_for(m).match_columns)
+    row = rec.matches[i]
+    return {p: int(row[cols.index(f"pc_death_turn_{x}")]) for p, x in enumerate("abcd"[:n])
+            if row[cols.index(f"pc_death_turn_{x}")] >= 0}
+
+
+def still_in(dead, p, t):
+    """Seat p is in at turn t unless its PC was killed in an earlier turn."""
+    return p not in dead or dead[p] >= t
+
+
+@pytest.mark.parametrize("n, choose", [(3, "each_turn"), (4, "each_turn"), (4, "once")])
+def test_turns_go_clockwise_in_rounds_of_every_player_still_in(n, choose):
+    """"Each player, going clockwise around the table, takes a turn": seats 0..N-1 sit
+    clockwise, the next player is the one to the left (+1). Under each_turn the chooser
+    names the first player of every round (an EV_FIRST row), and the round is one turn of
+    each player still in, clockwise from it; under once there is one choice at set-up.
+    A player whose PC was killed takes no turn after it."""
+    m = table(n, "aggressive", {"choose_first": choose, "combat_tie": "striker"})
+    rec, all_logs = logs(m, 16, 3)
+    rounds = outs = 0
+    for i, log in enumerate(all_logs):
+        dead = deaths(rec, m, i, n)
+        outs += len(dead)
+        played, last = set(), None
+        firsts = [r for r in log if r[2] == S.EV_FIRST]
+        assert firsts[0][4] == rec.matches[i, 2]
+        for r in log:
+            t, seat, ev = int(r[0]), int(r[1]), int(r[2])
+            if ev == S.EV_FIRST:
+                assert choose == "each_turn" or last is None
+                # A new round only once every player still in has had its turn.
+                assert last is None or all(p in played or not still_in(dead, p, t + 1)
+                                           for p in range(n))
+                played, last = set(), None
+                first = int(r[4])
+            elif ev == S.EV_TURN:
+                assert still_in(dead, seat, t)
+                if last is None:
+                    want = first
+                else:
+                    want = next(q for q in ((last + j) % n for j in range(1, n + 1))
+                                if still_in(dead, q, t) and (choose == "once" or
+                                                             q not in played))
+                assert seat == want
+                rounds += last is None
+                played.add(seat)
+                last = seat
+    assert outs > 0 and (choose == "once" or rounds > 16)
+
+
+@pytest.mark.parametrize("n", [3, 4])
+def test_each_opponent_has_its_own_quest_step_counterclockwise(n):
+    """"Starting on the right of the active player, each player gets one quest step to
+    play cards against you": the opponents still in, counterclockwise from A's right (-1,
+    -2 ...), each open a strike budget of their own (the quest row for the first, a budget
+    row for each later one) and pay their strike cards from it alone; when one opponent's
+    quest step is over the next starts afresh."""
+    m = table(n, "aggressive")
+    rec, all_logs = logs(m, 20, 3)
+    over_one_budget = 0
+    for i, log in enumerate(all_logs):
+        dead = deaths(rec, m, i, n)
+        for t, (a, rows) in enumerate(turns(log), 1):
+            quest = [r for r in rows if r[2] in (S.EV_QUEST, S.EV_BUDGET) and r[3] >= 0]
+            if not quest:
+                continue
+            opponents = [(a - j) % n for j in range(1, n) if still_in(dead, (a - j) % n, t)]
+            opener = [opponents[0]] + [r[1] for r in quest[1:]]
+            ended = dead.get(a) == t or t == len(turns(log))
+            assert opener == opponents or ended and opener == opponents[:len(opener)]
+            spent = dict.fromkeys(opener, 0)
+            for j, r in enumerate(quest):
+                seat, start = opener[j], rows.index(r)
+                nxt = rows.index(quest[j + 1]) if j + 1 < len(quest) else len(rows)
+                for s in rows[start + 1: nxt]:
+                    if s[2] == S.EV_STRIKE:
+                        assert s[1] == seat
+                        spent[seat] += s[4]
+                        assert s[5] == r[4] - spent[seat]  # its own budget left
+                assert spent[seat] <= r[4]
+            if sum(spent.values()) > quest[0][4]:
+                over_one_budget += 1
+    assert over_one_budget > 0  # together the opponents spent more than one budget holds
+
+
+def test_opponents_pick_strikers_in_turn_counterclockwise():
+    """"The opponent to the right of the active player chooses one of his or her striking
+    NPCs", then "the opponent to the right of the one who chose the encounter previously":
+    around the opponents counterclockwise, passing over one with none waiting (back to the
+    last chooser when it alone has strikers left)."""
+    n = 3
+    m = table(n, "aggressive")
+    kinds = m.pool.table[:, K.C_NATURE]
+    _, all_logs = logs(m, 20, 5)
+    checked = 0
+    for log in all_logs:
+        for a, rows in turns(log):
+            sent = [(r[1], r[3]) for r in rows if r[2] == S.EV_STRIKE and kinds[r[3]] ==
+                    K.STRIKE]
+            fought = [r[3] for r in rows if r[2] == S.EV_COMBAT]
+            cards = [c for _, c in sent]
+            if (len(sent) < 2 or len(set(cards)) < len(cards) or len(fought) < len(sent)
+                    or any(r[2] in (S.EV_CANCEL, S.EV_KILL) for r in rows)):
+                continue  # every striker fights once and each card names its owner
+            owner = {c: s for s, c in sent}
+            waiting = {s: sum(1 for o, _ in sent if o == s) for s in set(owner.values())}
+            expect, chooser = [], a
+            while any(waiting.values()):
+                q = next(q for q in ((chooser - j) % n for j in range(1, n + 1))
+                         if q != a and waiting.get(q, 0) > 0)
+                expect.append(q)
+                waiting[q] -= 1
+                chooser = q
+            assert [owner[c] for c in fought] == expect
+            checked += len(set(expect)) > 1
+    assert checked > 0
+
+
 def test_a_killed_pc_puts_its_player_out_and_the_last_one_standing_wins():
     """Quests worth nothing toward a win (points_to_win out of reach) and ties to the
     striker: PCs fall; a seat whose PC was killed takes no turn after it, and the match
@@ -92,3 +218,44 @@ def test_a_killed_pc_puts_its_player_out_and_the_last_one_standing_wins():
             killed += 1
             assert len(dead) == n - 1 and row[0] not in dead
     assert killed > 0
+
+
+# -- end to end on the command line ----------------------------------------------------------
+def cardlab(*args):
+    """The command line of this checkout, in a real subprocess."""
+    return subprocess.run([sys.executable, "-m", "sim.cli", *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=600)
+
+
+def test_simulate_and_report_a_table_of_four(tmp_path):
+    """players=4 plays four decks (C and D from --table) and prints each seat's win rate
+    with an interval, a row per seat (the seat named where a deck and policy sit twice);
+    the report has the Seats section and the card tables name the seat."""
+    out = cardlab("simulate", "--folder", "encounter", "--rules", "players=4", "-n", "300",
+                  "--seed", "2", "--table", "orc-ambush,orc-warband", "--results",
+                  str(tmp_path), "--run-id", "t4")
+    assert out.returncode == 0, out.stderr
+    rows = [line for line in out.stdout.splitlines() if " wins " in line]
+    seats = ["orc-warband (careful, seat A) wins", "grey-expedition (careful) wins",
+             "orc-ambush (careful) wins", "orc-warband (careful, seat D) wins"]
+    for label in seats:
+        row = next(line for line in rows if label in line)
+        assert re.search(r"\b300\b.*\d\.\d{4} \.\. \d\.\d{4}", row), row
+    assert "95% interval" in out.stdout
+    out = cardlab("report", "t4", "--results", str(tmp_path), "--verdict-start", "20",
+                  "--verdict-max", "20", "-q")
+    assert out.returncode == 0, out.stderr
+    md = (tmp_path / "t4" / "report.md").read_text()
+    seats_part = md[md.index("## Seats"):md.index("## ", md.index("## Seats") + 3)]
+    assert "A table of 4" in seats_part and "| position |" in seats_part.replace("  ", "")
+    for letter in "ABCD":
+        assert re.search(rf"^\| {letter} +\| orc|^\| {letter} +\| grey", md, re.M), letter
+
+
+@pytest.mark.parametrize("bad", ["1", "9"])
+def test_players_outside_two_to_four_exit_2_on_the_command_line(bad, tmp_path):
+    out = cardlab("simulate", "--folder", "encounter", "--rules", f"players={bad}", "-n",
+                  "10", "--results", str(tmp_path))
+    assert out.returncode == 2
+    assert "players" in out.stderr and "2..4" in out.stderr
+    assert "Traceback" not in out.stderr + out.stdout
