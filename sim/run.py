@@ -15,7 +15,16 @@ from pathlib import Path
 
 from sim import __version__
 from sim.game import Game
-from sim.store import RunFolder, StoreError, chunk_tables, create_run, open_run, write_chunk
+from sim.store import (
+    DENSE_FORM,
+    LONG_FORM,
+    RunFolder,
+    StoreError,
+    chunk_tables,
+    create_run,
+    open_run,
+    write_chunk,
+)
 
 BACKENDS = ("loky", "dask", "serial")
 
@@ -44,10 +53,10 @@ def play_chunk(game: str, matchup, seed: int, index: int, chunk_size: int, match
 
 
 def run_chunk(game: str, matchup, card_ids: tuple[str, ...], seed: int, index: int,
-              chunk_size: int, matches: int, threads: int) -> tuple[int, dict]:
-    """Play one chunk (in a worker) and return its tables."""
+              chunk_size: int, matches: int, threads: int, form: str) -> tuple[int, dict]:
+    """Play one chunk (in a worker) and return its tables, the histograms in `form`."""
     rec = play_chunk(game, matchup, seed, index, chunk_size, matches, threads)
-    return index, chunk_tables(rec, card_ids)
+    return index, chunk_tables(rec, card_ids, form)
 
 
 def git_commit() -> str | None:
@@ -81,6 +90,7 @@ def new_manifest(game: Game, matchup, run_id: str, seed: int, matches: int, chun
         "matches": matches,
         "chunk_size": chunk_size,
         "target_ci": target_ci,
+        "histogram_form": DENSE_FORM,
         "status": "running",
         "matches_done": 0,
         "wall_seconds": 0.0,
@@ -138,21 +148,21 @@ def _played_ahead(tasks) -> Iterator[tuple[int, dict]]:
     from concurrent.futures import ThreadPoolExecutor
 
     def play(task):
-        game, matchup, card_ids, seed, index, chunk_size, matches, threads = task
-        return index, card_ids, play_chunk(game, matchup, seed, index, chunk_size, matches,
-                                           threads)
+        game, matchup, card_ids, seed, index, chunk_size, matches, threads, form = task
+        return index, card_ids, form, play_chunk(game, matchup, seed, index, chunk_size,
+                                                 matches, threads)
 
     with ThreadPoolExecutor(max_workers=1) as ahead:
         pending = None
         for task in tasks:
             following = ahead.submit(play, task)
             if pending is not None:
-                index, card_ids, rec = pending.result()
-                yield index, chunk_tables(rec, card_ids)
+                index, card_ids, form, rec = pending.result()
+                yield index, chunk_tables(rec, card_ids, form)
             pending = following
         if pending is not None:
-            index, card_ids, rec = pending.result()
-            yield index, chunk_tables(rec, card_ids)
+            index, card_ids, form, rec = pending.result()
+            yield index, chunk_tables(rec, card_ids, form)
 
 
 def simulate(game: Game | None, matchup, matches: int, seed: int,
@@ -211,12 +221,15 @@ def simulate(game: Game | None, matchup, matches: int, seed: int,
     matches_before = matches_done
     run_tasks, close = _executor(backend, workers, scheduler)
     card_ids = tuple(manifest["card_pool"]["ids"])
+    # A run keeps the form its first chunks were stored in (runs from before the dense form
+    # have no "histogram_form" and stay long when resumed).
+    form = manifest.get("histogram_form", LONG_FORM)
     manifest["status"] = "running"
     run.write_manifest(manifest)
     try:
         for wave in _waves(done, n_chunks, workers, target_ci is not None):
-            tasks = [(game.name, matchup, card_ids, seed, i, chunk_size, matches, threads)
-                     for i in wave]
+            tasks = [(game.name, matchup, card_ids, seed, i, chunk_size, matches, threads,
+                      form) for i in wave]
             for index, tables in run_tasks(tasks):
                 write_chunk(run, index, tables)
                 n = len(tables["matches"])

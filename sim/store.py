@@ -12,12 +12,18 @@ from pathlib import Path
 
 import numpy as np
 
+from sim import histstore
 from sim.records import BatchRecords, Totals
 
 MANIFEST = "manifest.json"
 CHUNKS = "chunks"
 SAFE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
-TABLES = ("matches", "histograms", "cards")
+TABLES = ("matches", "histograms", "cards")  # what read_table gives
+# The forms of a chunk's histograms (the manifest's "histogram_form"; runs without one were
+# stored long): the dense per-match counts, or the long table itself.
+DENSE_FORM, LONG_FORM = "histogram_counts", "histograms"
+FORMS = (DENSE_FORM, LONG_FORM)
+MATCHES_CODEC = "lz4"
 
 
 class StoreError(Exception):
@@ -74,10 +80,11 @@ class RunFolder:
         import pyarrow.parquet as pq
 
         path = self.chunk_path(index)
+        hists = histstore.DENSE if (path / histstore.DENSE).is_file() else histstore.LONG
         try:
             meta = pq.read_metadata(path / "matches.parquet")
-            for name in TABLES[1:]:
-                pq.read_metadata(path / f"{name}.parquet")
+            for name in (hists, "cards.parquet"):
+                pq.read_metadata(path / name)
         except (OSError, ValueError):
             return False
         return meta.num_rows == games
@@ -117,52 +124,64 @@ def open_run(root: Path, run_id: str) -> RunFolder:
     return run
 
 
-def chunk_tables(rec: BatchRecords, card_ids: tuple[str, ...]):
-    """The three tidy tables of one chunk: matches, histogram counts (long), card
-    statistics."""
+def matches_table(rec: BatchRecords):
+    """A chunk's matches as a pyarrow table straight from the kernel's array: match_index
+    (int64) and every match column (int32), read back as the DataFrame `matches_frame`
+    gives."""
+    import pyarrow as pa
+
+    n = len(rec)
+    columns = np.ascontiguousarray(rec.matches.T)  # one contiguous row per match column
+    data = {"match_index": pa.array(np.arange(rec.first_match, rec.first_match + n))}
+    for k, name in enumerate(rec.layout.match_columns):
+        data[name] = pa.array(columns[k])
+    return pa.table(data)
+
+
+def cards_table(rec: BatchRecords, card_ids: tuple[str, ...]):
+    """A chunk's card statistics, a row per (seat, card) that was in a deck."""
     import pandas as pd
 
-    matches = rec.matches_frame()
-    n = len(matches)
-    index = np.arange(rec.first_match, rec.first_match + n)
-    measures = list(rec.hists)
-    # Every measure's (seat, value) counts side by side, one row per match: the nonzero
-    # cells of that matrix come match-major, then measure, seat and value in their declared
-    # order, the same table whatever the chunking, with no sort.
-    blocks = [c.reshape(n, c.shape[1] * c.shape[2]) for c in rec.hists.values()] or [
-        np.zeros((n, 0), np.int32)]
-    wide = np.hstack(blocks) if len(blocks) > 1 else blocks[0]
-    col_measure = np.concatenate([np.full(b.shape[1], k, dtype=np.int8)
-                                  for k, b in enumerate(blocks)])
-    col_seat = np.concatenate([np.repeat(np.arange(2, dtype=np.int8), c.shape[2])
-                               for c in rec.hists.values()] or [np.zeros(0, np.int8)])
-    col_value = np.concatenate([np.tile(np.arange(c.shape[2], dtype=np.int16), 2)
-                                for c in rec.hists.values()] or [np.zeros(0, np.int16)])
-    match, col = np.nonzero(wide)
-    hists = pd.DataFrame({
-        "match_index": index[match],
-        "seat": col_seat[col],
-        "measure": pd.Categorical.from_codes(col_measure[col], categories=measures or ["none"]),
-        "value": col_value[col],
-        "count": wide[match, col].astype(np.int32),
-    })
-    seat, card = np.meshgrid(np.arange(2), np.arange(len(card_ids)), indexing="ij")
+    seats = rec.card_stats.shape[0]
+    seat, card = np.meshgrid(np.arange(seats), np.arange(len(card_ids)), indexing="ij")
     cards = pd.DataFrame({"seat": seat.ravel().astype(np.int8),
                           "card": np.array(card_ids, dtype=object)[card.ravel()]})
     for k, name in enumerate(rec.layout.card_stats):
         cards[name] = rec.card_stats[:, :, k].ravel()
-    cards = cards[cards.matches_in_deck > 0].reset_index(drop=True)
-    return {"matches": matches, "histograms": hists, "cards": cards}
+    return cards[cards.matches_in_deck > 0].reset_index(drop=True)
+
+
+def chunk_tables(rec: BatchRecords, card_ids: tuple[str, ...], form: str = DENSE_FORM):
+    """The tables of one chunk: matches, the histograms (dense, or long as runs stored
+    before the dense form have them), card statistics."""
+    if form not in FORMS:
+        raise StoreError(f"unknown histogram form {form!r}; one of {', '.join(FORMS)}")
+    if form == DENSE_FORM:
+        hists = {DENSE_FORM: histstore.dense_table(rec.first_match, rec.hists)}
+    else:
+        hists = {LONG_FORM: histstore.long_table(rec.first_match, rec.hists)}
+    return {"matches": matches_table(rec), **hists, "cards": cards_table(rec, card_ids)}
 
 
 def write_chunk(run: RunFolder, index: int, tables: dict) -> None:
     """Write a chunk's tables into a hidden folder, then rename it into place."""
+    import pyarrow.parquet as pq
+
     final = run.chunk_path(index)
     tmp = final.parent / f".{final.name}.tmp-{os.getpid()}"
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)
-    for name in TABLES:
-        tables[name].to_parquet(tmp / f"{name}.parquet", index=False)
+    for name, table in tables.items():
+        if name == DENSE_FORM:
+            # Mostly zeros: lz4 takes the counts to about a quarter, and the raw bytes need
+            # no dictionary or statistics.
+            pq.write_table(table, tmp / histstore.DENSE, compression="lz4",
+                           use_dictionary=False, write_statistics=False)
+        elif name == "matches":
+            pq.write_table(table, tmp / "matches.parquet", compression=MATCHES_CODEC,
+                           use_dictionary=False, write_statistics=False)
+        else:
+            table.to_parquet(tmp / f"{name}.parquet", index=False)
     os.replace(tmp, final)
 
 
@@ -174,7 +193,10 @@ def read_table(run_path: Path | str, name: str, chunks: list[int] | None = None)
     folders = sorted(p for p in base.iterdir() if p.is_dir() and p.name.isdigit())
     if chunks is not None:
         folders = [p for p in folders if int(p.name) in chunks]
-    frames = [pd.read_parquet(p / f"{name}.parquet") for p in folders]
+    if name == "histograms":
+        frames = [histstore.read_long(p) for p in folders]
+    else:
+        frames = [pd.read_parquet(p / f"{name}.parquet") for p in folders]
     if not frames:
         raise StoreError(f"{run_path}: no complete chunks")
     # A chunk without rows (no histogram count in it) reads back with an empty category
@@ -218,21 +240,7 @@ def totals(run_path: Path | str, bins: dict[str, int]) -> Totals:
 
     for folder in folders:
         matches = pq.read_table(folder / "matches.parquet").to_pandas()
-        h = pq.read_table(folder / "histograms.parquet")
-        measure = h.column("measure").combine_chunks()
-        codes = measure.indices.to_numpy(zero_copy_only=False)
-        names = measure.dictionary.to_pylist()
-        seat, value, count = (h.column(c).to_numpy() for c in ("seat", "value", "count"))
-        hists = {}
-        for code, name in enumerate(names):
-            if name not in bins:
-                continue
-            pick = codes == code
-            flat = np.bincount(seat[pick].astype(np.int64) * bins[name] + value[pick],
-                               weights=count[pick], minlength=2 * bins[name])
-            hists[name] = flat.astype(np.int64).reshape(2, bins[name])
-        for name, n in bins.items():
-            hists.setdefault(name, np.zeros((2, n), dtype=np.int64))
+        hists = histstore.summed(folder, bins)
         part = Totals.of_frame(matches, hists, frames)
         out = part if out is None else out + part
     if out is None:
