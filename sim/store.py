@@ -1,4 +1,4 @@
-"""The results store: results/<run-id>/ with a manifest and one parquet folder per chunk,
+"""The results store: results/<run-id>/ with a manifest and one folder of tables per chunk,
 each written under a temporary name and renamed only when complete."""
 
 from __future__ import annotations
