@@ -45,9 +45,9 @@ def dense_table(first_match: int, n: int, hists: dict[str, np.ndarray]):
     return table.replace_schema_metadata({META: json.dumps(meta).encode()})
 
 
-def dense_arrays(table) -> tuple[int, int, dict[str, np.ndarray]]:
+def dense_arrays(table, widen: bool = True) -> tuple[int, int, dict[str, np.ndarray]]:
     """First match, match count and each measure's (n, seats, bins) counts (int32, as the
-    kernel wrote them) of a table `dense_table` made."""
+    kernel wrote them, or as stored when not `widen`) of a table `dense_table` made."""
     meta = json.loads(table.schema.metadata[META])
     n = meta["n"]
     out = {}
@@ -59,7 +59,8 @@ def dense_arrays(table) -> tuple[int, int, dict[str, np.ndarray]]:
         raw = raw[column.offset * width:(column.offset + n) * width]
         cells = int(np.prod(shape))
         counts = raw.view(dtype)[: n * cells] if cells else np.zeros(0, dtype)
-        out[name] = counts.reshape(n, *shape).astype(np.int32)
+        counts = counts.reshape(n, *shape)
+        out[name] = counts.astype(np.int32) if widen else counts
     return meta["first_match"], n, out
 
 
@@ -79,10 +80,10 @@ def dense_rows(path: Path) -> int:
         return json.loads(reader.schema.metadata[META])["n"]
 
 
-def read_dense(folder: Path) -> tuple[int, int, dict[str, np.ndarray]]:
+def read_dense(folder: Path, widen: bool = True) -> tuple[int, int, dict[str, np.ndarray]]:
     import pyarrow.feather as feather
 
-    return dense_arrays(feather.read_table(Path(folder) / DENSE, memory_map=False))
+    return dense_arrays(feather.read_table(Path(folder) / DENSE, memory_map=False), widen)
 
 
 def long_table(first_match: int, n: int, hists: dict[str, np.ndarray]):
@@ -131,7 +132,7 @@ def summed(folder: Path, bins: dict[str, int]) -> dict[str, np.ndarray]:
 
     folder = Path(folder)
     if (folder / DENSE).is_file():
-        _, _, arrays = read_dense(folder)
+        _, _, arrays = read_dense(folder, widen=False)  # summed in int64 as stored
         hists = {k: v.sum(axis=0, dtype=np.int64) for k, v in arrays.items() if k in bins}
         seats = next(iter(hists.values())).shape[0] if hists else 2
     else:

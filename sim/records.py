@@ -136,8 +136,15 @@ class Totals:
     @classmethod
     def of_frame(cls, matches, hists: dict[str, np.ndarray], frames=None) -> Totals:
         """From a matches DataFrame (or a part of one) and summed histograms."""
-        w = matches["winner"].to_numpy()
-        cols = [c for c in matches.columns if c not in ("match_index",)]
+        return cls.of_columns({c: matches[c].to_numpy() for c in matches.columns}, hists,
+                              frames)
+
+    @classmethod
+    def of_columns(cls, matches: dict[str, np.ndarray], hists: dict[str, np.ndarray],
+                   frames=None) -> Totals:
+        """From the matches table's columns as arrays and summed histograms."""
+        w = matches["winner"]
+        cols = [c for c in matches if c not in ("match_index",)]
         return cls(len(w), (int((w == 0).sum()), int((w == 1).sum())), int((w == DRAW).sum()),
                    {c: float(matches[c].sum()) for c in cols},
                    {c: float((matches[c].astype(np.float64) ** 2).sum()) for c in cols},

@@ -247,9 +247,9 @@ def totals(run_path: Path | str, bins: dict[str, int]) -> Totals:
             yield pq.read_table(folder / "matches.parquet", columns=columns).to_pandas()
 
     for folder in folders:
-        matches = pq.read_table(folder / "matches.parquet").to_pandas()
-        hists = histstore.summed(folder, bins)
-        part = Totals.of_frame(matches, hists, frames)
+        table = pq.read_table(folder / "matches.parquet")
+        matches = {c: table.column(c).to_numpy() for c in table.column_names}
+        part = Totals.of_columns(matches, histstore.summed(folder, bins), frames)
         out = part if out is None else out + part
     if out is None:
         raise StoreError(f"{run_path}: no complete chunks")
