@@ -80,10 +80,14 @@ def dense_rows(path: Path) -> int:
         return json.loads(reader.schema.metadata[META])["n"]
 
 
-def read_dense(folder: Path, widen: bool = True) -> tuple[int, int, dict[str, np.ndarray]]:
+def read_dense_table(folder: Path):
     import pyarrow.feather as feather
 
-    return dense_arrays(feather.read_table(Path(folder) / DENSE, memory_map=False), widen)
+    return feather.read_table(Path(folder) / DENSE, memory_map=False)
+
+
+def read_dense(folder: Path) -> tuple[int, int, dict[str, np.ndarray]]:
+    return dense_arrays(read_dense_table(folder))
 
 
 def long_table(first_match: int, n: int, hists: dict[str, np.ndarray]):
@@ -125,18 +129,20 @@ def read_long(folder: Path):
     return pd.read_parquet(folder / LONG)
 
 
-def summed(folder: Path, bins: dict[str, int]) -> dict[str, np.ndarray]:
+def summed(folder: Path, bins: dict[str, int], table=None) -> dict[str, np.ndarray]:
     """A chunk's (seats, bins) counts summed over its matches (int64), for the measures in
-    `bins`; a measure the chunk lacks is zeros."""
+    `bins`, from its folder or from its dense `table` in memory; a measure the chunk lacks
+    is zeros."""
     import pyarrow.parquet as pq
 
-    folder = Path(folder)
-    if (folder / DENSE).is_file():
-        _, _, arrays = read_dense(folder, widen=False)  # summed in int64 as stored
+    if table is not None or (Path(folder) / DENSE).is_file():
+        if table is None:
+            table = read_dense_table(folder)
+        _, _, arrays = dense_arrays(table, widen=False)  # summed in int64 as stored
         hists = {k: v.sum(axis=0, dtype=np.int64) for k, v in arrays.items() if k in bins}
         seats = next(iter(hists.values())).shape[0] if hists else 2
     else:
-        h = pq.read_table(folder / LONG)
+        h = pq.read_table(Path(folder) / LONG)
         measure = h.column("measure").combine_chunks()
         codes = measure.indices.to_numpy(zero_copy_only=False)
         names = measure.dictionary.to_pylist()

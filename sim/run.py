@@ -21,6 +21,7 @@ from sim.store import (
     RunFolder,
     StoreError,
     chunk_tables,
+    chunk_totals,
     create_run,
     open_run,
     write_chunk,
@@ -224,6 +225,9 @@ def simulate(game: Game | None, matchup, matches: int, seed: int,
     # A run keeps the form its first chunks were stored in (runs from before the dense form
     # have no "histogram_form" and stay long when resumed).
     form = manifest.get("histogram_form", LONG_FORM)
+    # Each chunk's sums, made from its tables while they are in memory, for the exact check.
+    parts = {}
+    bins = histogram_bins(manifest) if game.exact_check is not None else None
     manifest["status"] = "running"
     run.write_manifest(manifest)
     try:
@@ -232,6 +236,8 @@ def simulate(game: Game | None, matchup, matches: int, seed: int,
                       form) for i in wave]
             for index, tables in run_tasks(tasks):
                 write_chunk(run, index, tables)
+                if bins is not None:
+                    parts[index] = chunk_totals(tables, bins)
                 n = len(tables["matches"])
                 matches_done += n
                 if progress:
@@ -256,7 +262,7 @@ def simulate(game: Game | None, matchup, matches: int, seed: int,
         matches_done = sum(_chunk_matches(i, chunk_size, matches) for i in keep)
         manifest["matches"] = matches_done
     if game.exact_check is not None:
-        check = write_exact_check(run, game, matchup, manifest)
+        check = write_exact_check(run, game, matchup, manifest, parts)
         if check is not None:
             manifest["exact_check"] = check
     manifest.update(status="complete", matches_done=matches_done,
@@ -331,13 +337,16 @@ class LazyTotals:
         return getattr(self._totals, name)
 
 
-def write_exact_check(run: RunFolder, game: Game, matchup, manifest: dict) -> dict | None:
+def write_exact_check(run: RunFolder, game: Game, matchup, manifest: dict,
+                      parts: dict | None = None) -> dict | None:
     """Where the game solves the setting exactly, put every Monte Carlo quantity beside its
-    exact value (exact_check.parquet) and summarise the check for the manifest."""
+    exact value (exact_check.parquet) and summarise the check for the manifest; `parts`:
+    chunks' sums already made (`chunk_totals`)."""
     from sim.store import totals
 
-    df = game.exact_check(matchup, LazyTotals(lambda: totals(run.path,
-                                                             histogram_bins(manifest))))
+    parts = {k: v for k, v in (parts or {}).items() if v is not None}
+    df = game.exact_check(matchup, LazyTotals(
+        lambda: totals(run.path, histogram_bins(manifest), parts)))
     if df is None or not len(df):
         return None
     df.to_parquet(run.path / "exact_check.parquet", index=False)

@@ -233,12 +233,25 @@ def list_runs(root: Path) -> list[dict]:
 
 
 
-def totals(run_path: Path | str, bins: dict[str, int]) -> Totals:
+def chunk_totals(tables: dict, bins: dict[str, int]) -> Totals | None:
+    """A chunk's sums from its tables in memory, as `totals` would read them back (None
+    for the long form, which is summed from the store)."""
+    if DENSE_FORM not in tables:
+        return None
+    table = tables["matches"]
+    matches = {c: table.column(c).to_numpy() for c in table.column_names}
+    return Totals.of_columns(matches, histstore.summed(Path(), bins, tables[DENSE_FORM]))
+
+
+def totals(run_path: Path | str, bins: dict[str, int],
+           parts: dict[int, Totals] | None = None) -> Totals:
     """A run's sums, read chunk by chunk, so that a run of any size is summed in constant
-    memory; `bins` gives each histogram's bin count."""
+    memory; `bins` gives each histogram's bin count. `parts` holds chunks' sums made while
+    they were written (`chunk_totals`), so that only the others are read back."""
     import pyarrow.parquet as pq
 
     out = None
+    parts = parts or {}
     base = Path(run_path) / CHUNKS
     folders = sorted(p for p in base.iterdir() if p.is_dir() and p.name.isdigit())
 
@@ -246,11 +259,15 @@ def totals(run_path: Path | str, bins: dict[str, int]) -> Totals:
         for folder in folders:
             yield pq.read_table(folder / "matches.parquet", columns=columns).to_pandas()
 
+    # Chunk by chunk in index order, whichever way each was summed: the same float sums.
     for folder in folders:
-        table = pq.read_table(folder / "matches.parquet")
-        matches = {c: table.column(c).to_numpy() for c in table.column_names}
-        part = Totals.of_columns(matches, histstore.summed(folder, bins), frames)
+        part = parts.get(int(folder.name))
+        if part is None:
+            table = pq.read_table(folder / "matches.parquet")
+            matches = {c: table.column(c).to_numpy() for c in table.column_names}
+            part = Totals.of_columns(matches, histstore.summed(folder, bins))
         out = part if out is None else out + part
     if out is None:
         raise StoreError(f"{run_path}: no complete chunks")
+    out.frames = frames
     return out

@@ -16,6 +16,7 @@ from sim.run import histogram_bins, simulate
 from sim.store import (
     LONG_FORM,
     chunk_tables,
+    chunk_totals,
     create_run,
     read_table,
     totals,
@@ -152,6 +153,26 @@ def test_old_long_runs_and_new_dense_runs_read_alike(tmp_path):
         expected = sum(r.hists[name].sum(axis=0) for r in recs)
         assert np.array_equal(a.hists[name], expected)
         assert np.array_equal(b.hists[name], expected)
+
+
+def test_sums_made_while_writing_equal_the_sums_read_back(tmp_path):
+    run = create_run(tmp_path, "r", {})
+    bins = {"rally": 5, "steps": 3, "absent": 2}
+    parts = {}
+    for k, rec in enumerate([small_records(0, 30, 4), small_records(30, 20, 5)]):
+        tables = chunk_tables(rec, ("c1", "c2"))
+        write_chunk(run, k, tables)
+        parts[k] = chunk_totals(tables, bins)
+    read, made, half = (totals(run.path, bins), totals(run.path, bins, parts),
+                        totals(run.path, bins, {1: parts[1]}))
+    for t in (made, half):
+        assert (t.n, t.wins, t.draws, t.sums, t.squares) == (
+            read.n, read.wins, read.draws, read.sums, read.squares)
+        assert all(np.array_equal(t.hists[k], read.hists[k]) for k in bins)
+        assert t.ratio("points")[0] == read.ratio("points")[0]
+    assert read.n == 50 and read.hists["rally"][1, 4] >= 600
+    assert chunk_totals(chunk_tables(small_records(0, 5, 1), ("c1", "c2"), LONG_FORM),
+                        bins) is None
 
 
 def test_a_cut_dense_file_makes_the_chunk_incomplete(tmp_path):
