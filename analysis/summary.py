@@ -11,7 +11,7 @@ import pandas as pd
 from analysis.quantities import evaluate, rate_specs
 from analysis.stats import Z95, with_rate
 
-BATCH = 1_000_000  # matches evaluated at once: each expression costs milliseconds a call
+BATCH = 250_000  # matches evaluated at once: each expression costs milliseconds a call
 
 
 def _batches(folders):
