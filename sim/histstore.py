@@ -129,7 +129,7 @@ def read_long(folder: Path):
     return pd.read_parquet(folder / LONG)
 
 
-def summed(folder: Path, bins: dict[str, int], table=None) -> dict[str, np.ndarray]:
+def summed(folder: Path | None, bins: dict[str, int], table=None) -> dict[str, np.ndarray]:
     """A chunk's (seats, bins) counts summed over its matches (int64), for the measures in
     `bins`, from its folder or from its dense `table` in memory; a measure the chunk lacks
     is zeros."""

@@ -240,7 +240,7 @@ def chunk_totals(tables: dict, bins: dict[str, int]) -> Totals | None:
         return None
     table = tables["matches"]
     matches = {c: table.column(c).to_numpy() for c in table.column_names}
-    return Totals.of_columns(matches, histstore.summed(Path(), bins, tables[DENSE_FORM]))
+    return Totals.of_columns(matches, histstore.summed(None, bins, tables[DENSE_FORM]))
 
 
 def totals(run_path: Path | str, bins: dict[str, int],
