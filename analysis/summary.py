@@ -11,11 +11,28 @@ import pandas as pd
 from analysis.quantities import evaluate, rate_specs, seat_labels
 from analysis.stats import Z95, with_rate
 
+BATCH = 250_000  # matches evaluated at once: each expression costs milliseconds a call
+
+
+def _batches(folders):
+    """The matches tables of the chunk folders, joined into batches of about BATCH rows.
+    The sums are of integer values, so they do not depend on the batching."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    held, rows = [], 0
+    for folder in folders:
+        held.append(pq.read_table(folder / "matches.parquet"))
+        rows += held[-1].num_rows
+        if rows >= BATCH:
+            yield pa.concat_tables(held).to_pandas()
+            held, rows = [], 0
+    if held:
+        yield pa.concat_tables(held).to_pandas()
+
 
 def headline_counts(run_path: Path | str, manifest: dict):
     """(rates table, [(length label, mean, 95% half-width)], n) of a stored run."""
-    import pyarrow.parquet as pq
-
     schema = manifest["schema"]
     decks = tuple(d["name"] for d in manifest["decks"])
     if len(decks) > 2:
@@ -29,8 +46,7 @@ def headline_counts(run_path: Path | str, manifest: dict):
     sums = np.zeros((len(lengths), 2))
     total = 0
     base = Path(run_path) / "chunks"
-    for folder in sorted(p for p in base.iterdir() if p.is_dir() and p.name.isdigit()):
-        df = pq.read_table(folder / "matches.parquet").to_pandas()
+    for df in _batches(sorted(p for p in base.iterdir() if p.is_dir() and p.name.isdigit())):
         total += len(df)
         for i, (_, ke, ne) in enumerate(specs):
             k[i] += evaluate(df, ke).sum()

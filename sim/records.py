@@ -138,8 +138,15 @@ class Totals:
     def of_frame(cls, matches, hists: dict[str, np.ndarray], frames=None,
                  seats: int = 2) -> Totals:
         """From a matches DataFrame (or a part of one) and summed histograms."""
-        w = matches["winner"].to_numpy()
-        cols = [c for c in matches.columns if c not in ("match_index",)]
+        return cls.of_columns({c: matches[c].to_numpy() for c in matches.columns}, hists,
+                              frames, seats)
+
+    @classmethod
+    def of_columns(cls, matches: dict[str, np.ndarray], hists: dict[str, np.ndarray],
+                   frames=None, seats: int = 2) -> Totals:
+        """From the matches table's columns as arrays and summed histograms."""
+        w = matches["winner"]
+        cols = [c for c in matches if c not in ("match_index",)]
         return cls(len(w), tuple(int((w == s).sum()) for s in range(seats)),
                    int((w == DRAW).sum()),
                    {c: float(matches[c].sum()) for c in cols},

@@ -15,7 +15,17 @@ from pathlib import Path
 
 from sim import __version__
 from sim.game import Game
-from sim.store import RunFolder, StoreError, chunk_tables, create_run, open_run, write_chunk
+from sim.store import (
+    DENSE_FORM,
+    LONG_FORM,
+    RunFolder,
+    StoreError,
+    chunk_tables,
+    chunk_totals,
+    create_run,
+    open_run,
+    write_chunk,
+)
 
 BACKENDS = ("loky", "dask", "serial")
 
@@ -44,10 +54,10 @@ def play_chunk(game: str, matchup, seed: int, index: int, chunk_size: int, match
 
 
 def run_chunk(game: str, matchup, card_ids: tuple[str, ...], seed: int, index: int,
-              chunk_size: int, matches: int, threads: int) -> tuple[int, dict]:
-    """Play one chunk (in a worker) and return its tables."""
+              chunk_size: int, matches: int, threads: int, form: str) -> tuple[int, dict]:
+    """Play one chunk (in a worker) and return its tables, the histograms in `form`."""
     rec = play_chunk(game, matchup, seed, index, chunk_size, matches, threads)
-    return index, chunk_tables(rec, card_ids)
+    return index, chunk_tables(rec, card_ids, form)
 
 
 def git_commit() -> str | None:
@@ -81,6 +91,7 @@ def new_manifest(game: Game, matchup, run_id: str, seed: int, matches: int, chun
         "matches": matches,
         "chunk_size": chunk_size,
         "target_ci": target_ci,
+        "histogram_form": DENSE_FORM,
         "status": "running",
         "matches_done": 0,
         "wall_seconds": 0.0,
@@ -138,21 +149,21 @@ def _played_ahead(tasks) -> Iterator[tuple[int, dict]]:
     from concurrent.futures import ThreadPoolExecutor
 
     def play(task):
-        game, matchup, card_ids, seed, index, chunk_size, matches, threads = task
-        return index, card_ids, play_chunk(game, matchup, seed, index, chunk_size, matches,
-                                           threads)
+        game, matchup, card_ids, seed, index, chunk_size, matches, threads, form = task
+        return index, card_ids, form, play_chunk(game, matchup, seed, index, chunk_size,
+                                                 matches, threads)
 
     with ThreadPoolExecutor(max_workers=1) as ahead:
         pending = None
         for task in tasks:
             following = ahead.submit(play, task)
             if pending is not None:
-                index, card_ids, rec = pending.result()
-                yield index, chunk_tables(rec, card_ids)
+                index, card_ids, form, rec = pending.result()
+                yield index, chunk_tables(rec, card_ids, form)
             pending = following
         if pending is not None:
-            index, card_ids, rec = pending.result()
-            yield index, chunk_tables(rec, card_ids)
+            index, card_ids, form, rec = pending.result()
+            yield index, chunk_tables(rec, card_ids, form)
 
 
 def simulate(game: Game | None, matchup, matches: int, seed: int,
@@ -211,14 +222,23 @@ def simulate(game: Game | None, matchup, matches: int, seed: int,
     matches_before = matches_done
     run_tasks, close = _executor(backend, workers, scheduler)
     card_ids = tuple(manifest["card_pool"]["ids"])
+    # A run keeps the form its first chunks were stored in (runs from before the dense form
+    # have no "histogram_form" and stay long when resumed).
+    form = manifest.get("histogram_form", LONG_FORM)
+    # Each chunk's sums, made from its tables while they are in memory, for the exact check.
+    parts = {}
+    bins = histogram_bins(manifest) if game.exact_check is not None else None
+    seats = manifest["schema"].get("seats", 2)
     manifest["status"] = "running"
     run.write_manifest(manifest)
     try:
         for wave in _waves(done, n_chunks, workers, target_ci is not None):
-            tasks = [(game.name, matchup, card_ids, seed, i, chunk_size, matches, threads)
-                     for i in wave]
+            tasks = [(game.name, matchup, card_ids, seed, i, chunk_size, matches, threads,
+                      form) for i in wave]
             for index, tables in run_tasks(tasks):
                 write_chunk(run, index, tables)
+                if bins is not None:
+                    parts[index] = chunk_totals(tables, bins, seats)
                 n = len(tables["matches"])
                 matches_done += n
                 if progress:
@@ -243,7 +263,7 @@ def simulate(game: Game | None, matchup, matches: int, seed: int,
         matches_done = sum(_chunk_matches(i, chunk_size, matches) for i in keep)
         manifest["matches"] = matches_done
     if game.exact_check is not None:
-        check = write_exact_check(run, game, matchup, manifest)
+        check = write_exact_check(run, game, matchup, manifest, parts)
         if check is not None:
             manifest["exact_check"] = check
     manifest.update(status="complete", matches_done=matches_done,
@@ -318,14 +338,17 @@ class LazyTotals:
         return getattr(self._totals, name)
 
 
-def write_exact_check(run: RunFolder, game: Game, matchup, manifest: dict) -> dict | None:
+def write_exact_check(run: RunFolder, game: Game, matchup, manifest: dict,
+                      parts: dict | None = None) -> dict | None:
     """Where the game solves the setting exactly, put every Monte Carlo quantity beside its
-    exact value (exact_check.parquet) and summarise the check for the manifest."""
+    exact value (exact_check.parquet) and summarise the check for the manifest; `parts`:
+    chunks' sums already made (`chunk_totals`)."""
     from sim.store import totals
 
     seats = manifest["schema"].get("seats", 2)
-    df = game.exact_check(matchup, LazyTotals(lambda: totals(run.path, histogram_bins(manifest),
-                                                             seats)))
+    parts = {k: v for k, v in (parts or {}).items() if v is not None}
+    df = game.exact_check(matchup, LazyTotals(
+        lambda: totals(run.path, histogram_bins(manifest), parts, seats)))
     if df is None or not len(df):
         return None
     df.to_parquet(run.path / "exact_check.parquet", index=False)

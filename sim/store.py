@@ -1,4 +1,4 @@
-"""The results store: results/<run-id>/ with a manifest and one parquet folder per chunk,
+"""The results store: results/<run-id>/ with a manifest and one folder of tables per chunk,
 each written under a temporary name and renamed only when complete."""
 
 from __future__ import annotations
@@ -12,12 +12,17 @@ from pathlib import Path
 
 import numpy as np
 
+from sim import histstore
 from sim.records import BatchRecords, Totals
 
 MANIFEST = "manifest.json"
 CHUNKS = "chunks"
 SAFE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
-TABLES = ("matches", "histograms", "cards")
+TABLES = ("matches", "histograms", "cards")  # what read_table gives
+# The forms of a chunk's histograms (the manifest's "histogram_form"; runs without one were
+# stored long): the dense per-match counts, or the long table itself.
+DENSE_FORM, LONG_FORM = "histogram_counts", "histograms"
+FORMS = (DENSE_FORM, LONG_FORM)
 
 
 class StoreError(Exception):
@@ -76,11 +81,15 @@ class RunFolder:
         path = self.chunk_path(index)
         try:
             meta = pq.read_metadata(path / "matches.parquet")
-            for name in TABLES[1:]:
-                pq.read_metadata(path / f"{name}.parquet")
-        except (OSError, ValueError):
+            pq.read_metadata(path / "cards.parquet")
+            if (path / histstore.DENSE).is_file():
+                rows = histstore.dense_rows(path / histstore.DENSE)
+            else:
+                rows = games
+                pq.read_metadata(path / histstore.LONG)
+        except (OSError, ValueError, KeyError):
             return False
-        return meta.num_rows == games
+        return meta.num_rows == games == rows
 
     def remove_chunk(self, index: int) -> None:
         shutil.rmtree(self.chunk_path(index), ignore_errors=True)
@@ -117,53 +126,70 @@ def open_run(root: Path, run_id: str) -> RunFolder:
     return run
 
 
-def chunk_tables(rec: BatchRecords, card_ids: tuple[str, ...]):
-    """The three tidy tables of one chunk: matches, histogram counts (long), card
-    statistics."""
-    import pandas as pd
+def matches_table(rec: BatchRecords):
+    """A chunk's matches as a pyarrow table straight from the kernel's array: match_index
+    (int64) and every match column (int32), read back as the DataFrame `matches_frame`
+    gives."""
+    import pyarrow as pa
 
-    matches = rec.matches_frame()
-    n = len(matches)
-    index = np.arange(rec.first_match, rec.first_match + n)
-    measures = list(rec.hists)
-    # Every measure's (seat, value) counts side by side, one row per match: the nonzero
-    # cells of that matrix come match-major, then measure, seat and value in their declared
-    # order, the same table whatever the chunking, with no sort.
-    blocks = [c.reshape(n, c.shape[1] * c.shape[2]) for c in rec.hists.values()] or [
-        np.zeros((n, 0), np.int32)]
-    wide = np.hstack(blocks) if len(blocks) > 1 else blocks[0]
-    col_measure = np.concatenate([np.full(b.shape[1], k, dtype=np.int8)
-                                  for k, b in enumerate(blocks)])
-    col_seat = np.concatenate([np.repeat(np.arange(c.shape[1], dtype=np.int8), c.shape[2])
-                               for c in rec.hists.values()] or [np.zeros(0, np.int8)])
-    col_value = np.concatenate([np.tile(np.arange(c.shape[2], dtype=np.int16), c.shape[1])
-                                for c in rec.hists.values()] or [np.zeros(0, np.int16)])
-    match, col = np.nonzero(wide)
-    hists = pd.DataFrame({
-        "match_index": index[match],
-        "seat": col_seat[col],
-        "measure": pd.Categorical.from_codes(col_measure[col], categories=measures or ["none"]),
-        "value": col_value[col],
-        "count": wide[match, col].astype(np.int32),
-    })
-    seat, card = np.meshgrid(np.arange(rec.card_stats.shape[0]), np.arange(len(card_ids)),
-                             indexing="ij")
-    cards = pd.DataFrame({"seat": seat.ravel().astype(np.int8),
-                          "card": np.array(card_ids, dtype=object)[card.ravel()]})
+    n = len(rec)
+    columns = np.ascontiguousarray(rec.matches.T)  # one contiguous row per match column
+    data = {"match_index": pa.array(np.arange(rec.first_match, rec.first_match + n))}
+    for k, name in enumerate(rec.layout.match_columns):
+        data[name] = pa.array(columns[k])
+    return pa.table(data)
+
+
+def cards_table(rec: BatchRecords, card_ids: tuple[str, ...]):
+    """A chunk's card statistics as a pyarrow table, a row per (seat, card) that was in a
+    deck: seat (int8), card (string) and every statistic (int64)."""
+    import pyarrow as pa
+
+    seats, n_cards = rec.card_stats.shape[:2]
+    seat, card = np.meshgrid(np.arange(seats), np.arange(n_cards), indexing="ij")
+    stats = rec.card_stats.reshape(seats * n_cards, -1)
+    keep = stats[:, rec.layout.card_stats.index("matches_in_deck")] > 0
+    data = {"seat": pa.array(seat.ravel()[keep].astype(np.int8)),
+            "card": pa.array(np.array(card_ids, dtype=object)[card.ravel()[keep]],
+                             type=pa.string())}
     for k, name in enumerate(rec.layout.card_stats):
-        cards[name] = rec.card_stats[:, :, k].ravel()
-    cards = cards[cards.matches_in_deck > 0].reset_index(drop=True)
-    return {"matches": matches, "histograms": hists, "cards": cards}
+        data[name] = pa.array(np.ascontiguousarray(stats[keep, k]))
+    return pa.table(data)
+
+
+def chunk_tables(rec: BatchRecords, card_ids: tuple[str, ...], form: str = DENSE_FORM):
+    """The tables of one chunk: matches, the histograms (dense, or long as runs stored
+    before the dense form have them), card statistics."""
+    if form not in FORMS:
+        raise StoreError(f"unknown histogram form {form!r}; one of {', '.join(FORMS)}")
+    if form == DENSE_FORM:
+        hists = {DENSE_FORM: histstore.dense_table(rec.first_match, len(rec), rec.hists)}
+    else:
+        hists = {LONG_FORM: histstore.long_table(rec.first_match, len(rec), rec.hists)}
+    return {"matches": matches_table(rec), **hists, "cards": cards_table(rec, card_ids)}
 
 
 def write_chunk(run: RunFolder, index: int, tables: dict) -> None:
     """Write a chunk's tables into a hidden folder, then rename it into place."""
+    import pyarrow.parquet as pq
+
     final = run.chunk_path(index)
     tmp = final.parent / f".{final.name}.tmp-{os.getpid()}"
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)
-    for name in TABLES:
-        tables[name].to_parquet(tmp / f"{name}.parquet", index=False)
+    for name, table in tables.items():
+        if name == DENSE_FORM:
+            histstore.write_dense(tmp / histstore.DENSE, table)
+        elif name == "matches":
+            # Small integers, many columns constant: delta encoding makes the file a
+            # fifteenth of plain int32 at plain's speed, and no codec is needed on top.
+            pq.write_table(table, tmp / "matches.parquet", compression="none",
+                           use_dictionary=False, write_statistics=False,
+                           column_encoding="DELTA_BINARY_PACKED")
+        elif name == "cards":
+            pq.write_table(table, tmp / "cards.parquet")
+        else:
+            table.to_parquet(tmp / f"{name}.parquet", index=False)
     os.replace(tmp, final)
 
 
@@ -175,7 +201,10 @@ def read_table(run_path: Path | str, name: str, chunks: list[int] | None = None)
     folders = sorted(p for p in base.iterdir() if p.is_dir() and p.name.isdigit())
     if chunks is not None:
         folders = [p for p in folders if int(p.name) in chunks]
-    frames = [pd.read_parquet(p / f"{name}.parquet") for p in folders]
+    if name == "histograms":
+        frames = [histstore.read_long(p) for p in folders]
+    else:
+        frames = [pd.read_parquet(p / f"{name}.parquet") for p in folders]
     if not frames:
         raise StoreError(f"{run_path}: no complete chunks")
     # A chunk without rows (no histogram count in it) reads back with an empty category
@@ -204,12 +233,27 @@ def list_runs(root: Path) -> list[dict]:
 
 
 
-def totals(run_path: Path | str, bins: dict[str, int], seats: int = 2) -> Totals:
+def chunk_totals(tables: dict, bins: dict[str, int], seats: int = 2) -> Totals | None:
+    """A chunk's sums from its tables in memory, as `totals` would read them back (None
+    for the long form, which is summed from the store)."""
+    if DENSE_FORM not in tables:
+        return None
+    table = tables["matches"]
+    matches = {c: table.column(c).to_numpy() for c in table.column_names}
+    return Totals.of_columns(matches, histstore.summed(None, bins, tables[DENSE_FORM]),
+                             seats=seats)
+
+
+def totals(run_path: Path | str, bins: dict[str, int],
+           parts: dict[int, Totals] | None = None, seats: int = 2) -> Totals:
     """A run's sums, read chunk by chunk, so that a run of any size is summed in constant
-    memory; `bins` gives each histogram's bin count, `seats` the players at the table."""
+    memory; `bins` gives each histogram's bin count, `seats` the players at the table.
+    `parts` holds chunks' sums made while they were written (`chunk_totals`), so that only
+    the others are read back."""
     import pyarrow.parquet as pq
 
     out = None
+    parts = parts or {}
     base = Path(run_path) / CHUNKS
     folders = sorted(p for p in base.iterdir() if p.is_dir() and p.name.isdigit())
 
@@ -217,25 +261,15 @@ def totals(run_path: Path | str, bins: dict[str, int], seats: int = 2) -> Totals
         for folder in folders:
             yield pq.read_table(folder / "matches.parquet", columns=columns).to_pandas()
 
+    # Chunk by chunk in index order, whichever way each was summed: the same float sums.
     for folder in folders:
-        matches = pq.read_table(folder / "matches.parquet").to_pandas()
-        h = pq.read_table(folder / "histograms.parquet")
-        measure = h.column("measure").combine_chunks()
-        codes = measure.indices.to_numpy(zero_copy_only=False)
-        names = measure.dictionary.to_pylist()
-        seat, value, count = (h.column(c).to_numpy() for c in ("seat", "value", "count"))
-        hists = {}
-        for code, name in enumerate(names):
-            if name not in bins:
-                continue
-            pick = codes == code
-            flat = np.bincount(seat[pick].astype(np.int64) * bins[name] + value[pick],
-                               weights=count[pick], minlength=seats * bins[name])
-            hists[name] = flat.astype(np.int64).reshape(seats, bins[name])
-        for name, n in bins.items():
-            hists.setdefault(name, np.zeros((seats, n), dtype=np.int64))
-        part = Totals.of_frame(matches, hists, frames, seats)
+        part = parts.get(int(folder.name))
+        if part is None:
+            table = pq.read_table(folder / "matches.parquet")
+            matches = {c: table.column(c).to_numpy() for c in table.column_names}
+            part = Totals.of_columns(matches, histstore.summed(folder, bins), seats=seats)
         out = part if out is None else out + part
     if out is None:
         raise StoreError(f"{run_path}: no complete chunks")
+    out.frames = frames
     return out

@@ -28,17 +28,18 @@ def test_records_and_totals_have_a_row_per_seat():
 
 
 def test_the_store_keeps_every_seat(tmp_path):
-    from sim.store import chunk_tables, create_run, totals, write_chunk
+    from sim.store import chunk_tables, create_run, read_table, totals, write_chunk
 
     rec = BatchRecords.allocate(SCHEMA, 3, 2)
     rec.hists["h"][0, 2, 1] = 5  # seat C of match 0 counted 5 at value 1
     rec.hists["h"][2, 1, 2] = 1
     rec.card_stats[2, 1, 0] = 7  # seat C held card "y" in 7 matches
     run = create_run(tmp_path, "r", {"status": "running"})
-    tables = chunk_tables(rec, ("x", "y"))
-    assert tables["histograms"].seat.tolist() == [2, 1]
-    assert tables["cards"].set_index(["seat", "card"]).loc[(2, "y"), "matches_in_deck"] == 7
-    write_chunk(run, 0, tables)
+    write_chunk(run, 0, chunk_tables(rec, ("x", "y")))
+    long = read_table(run.path, "histograms")
+    assert long.seat.tolist() == [2, 1] and long["count"].tolist() == [5, 1]
+    cards = read_table(run.path, "cards").set_index(["seat", "card"])
+    assert cards.loc[(2, "y"), "matches_in_deck"] == 7
     t = totals(run.path, {"h": 3}, seats=3)
     assert t.hists["h"][2].tolist() == [0, 5, 0] and t.hists["h"][1].tolist() == [0, 0, 1]
     assert t.wins == (3, 0, 0)  # every winner column still 0
