@@ -16,6 +16,7 @@ from sim.encounter import rules as Ru
 from sim.encounter import state as S
 from sim.encounter import targets as Ta
 from sim.encounter import turn as Tu
+from sim.encounter import wounds as Wo
 from sim.encounter.batch import load_matchup
 from sim.encounter.params import PARAMS, policy_vector
 from sim.encounter.reference import Table, policy_words
@@ -282,7 +283,7 @@ def test_a_character_action_goes_on_a_party_character_and_leaves_with_it():
     squire = a.party[0]
     assert twin(Ru.stat)(C, 0, 0, K.C_STR) == g.stat(a, squire, "str") == 3
     assert twin(Ru.stat)(C, 0, -1, K.C_STR) == g.stat(a, a.pc, "str") == 7
-    twin(Ru.wound)(C, 0, 0, 1)
+    twin(Wo.wound)(C, 0, 0, 1)
     g.wound(a, squire, 1)
     assert list(P[0, S.DISC: S.DISC + P[0, S.DISC_N]]) == [card("Squire"), blade]
     assert [c.id for c in a.discard] == [card("Squire"), blade] and a.gear == []

@@ -13,6 +13,7 @@ from analysis.stats import Z95, paired_difference
 from sim.encounter import codes as K
 from sim.encounter import engine as E
 from sim.encounter import rules as Ru
+from sim.encounter import scoring as Sc
 from sim.encounter import state as S
 from sim.encounter import turn as Tu
 from sim.encounter.pool import Pool
@@ -106,7 +107,7 @@ def test_loot_revealed_past_blanks():
                               "Chain Mail")]
     C = kernel_seat((), loot)
     P = C[2]
-    twin(Tu.reveal_loot)(C, 0, 2)
+    twin(Sc.reveal_loot)(C, 0, 2)
     assert list(P[0, S.LOOTS: S.LOOTS + P[0, S.LOOTS_N]]) == [card("Iron Sword"),
                                                                card("Great Axe")]
     assert P[0, S.ASIDE] == 3 and P[0, S.LOOT_N] == 1

@@ -10,8 +10,10 @@ from sim.encounter import codes as K
 from sim.encounter import effects as Ef
 from sim.encounter import engine as E
 from sim.encounter import rules as Ru
+from sim.encounter import scoring as Sc
 from sim.encounter import state as S
 from sim.encounter import turn as Tu
+from sim.encounter import wounds as Wo
 from sim.encounter.batch import load_matchup, with_rules
 from sim.encounter.exact import combat_outcome
 from sim.jit import pure as twin
@@ -121,9 +123,9 @@ def test_ward_prevents_wounds_and_a_killed_pc_loses():
     P, G = C[2], C[3]
     P[0, S.PC_WOUNDS] = 3  # toughness 5: 2 left
     P[0, S.PC_WARD] = 1
-    twin(Ru.wound)(C, 0, -1, 2)
+    twin(Wo.wound)(C, 0, -1, 2)
     assert P[0, S.PC_WOUNDS] == 4 and G[S.OVER] == 0
-    twin(Ru.wound)(C, 0, -1, 1)
+    twin(Wo.wound)(C, 0, -1, 1)
     assert G[S.OVER] == 1 and G[S.WINNER] == 1 and G[S.END] == K.END_KILLED
 
 
@@ -201,7 +203,7 @@ def test_loot_play_and_unique_loot_goes_under():
     P = C[2]
     for name in ("Vorpal Blade", "Vorpal Blade", "Iron Sword"):
         twin(Ru.loot_bottom)(P, 0, card(name))
-    twin(Tu.reveal_loot)(C, 0, 2)
+    twin(Sc.reveal_loot)(C, 0, 2)
     assert P[0, S.LOOTS_N] == 1 and P[0, S.LOOTS] == card("Vorpal Blade")
     # The second (unique) Vorpal Blade could not be played: under the loot deck.
     assert P[0, S.LOOT_N] == 2
@@ -237,7 +239,7 @@ def test_reaching_points_to_win_wins_before_the_reward_and_the_loot(points, over
     # Survey the Rings: PLACE 3, 4 points, 1 loot, reward Heal 1.
     P[0, S.LOC], P[0, S.POINTS], P[0, S.PC_WOUNDS] = card("Rings of Saturn"), points, 1
     G[S.QUEST] = card("Survey the Rings")
-    twin(Tu.score_step)(C)
+    twin(Sc.score_step)(C)
     assert P[0, S.POINTS] == points + 4 and G[S.OVER] == over
     assert P[0, S.LOOT_N] == loot_left and P[0, S.PC_WOUNDS] == pc_wounds
 
@@ -249,7 +251,7 @@ def test_paid_loot_is_paid_in_the_cost_currency(currency, hand_left, threat):
     twin(Ru.loot_bottom)(P, 0, card("Iron Sword"))  # cost 1
     for name in ("Blank", "Squire"):
         twin(Ru.push)(P, 0, S.HAND, S.HAND_N, card(name))
-    twin(Tu.reveal_loot)(C, 0, 1)
+    twin(Sc.reveal_loot)(C, 0, 1)
     assert P[0, S.LOOTS_N] == 1 and P[0, S.HAND_N] == hand_left and P[0, S.THREAT] == threat
     if currency == "discard":  # the Blank goes, the Squire stays
         assert P[0, S.DISC] == card("Blank") and P[0, S.HAND] == card("Squire")

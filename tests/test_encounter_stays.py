@@ -12,6 +12,7 @@ from sim.encounter import codes as K
 from sim.encounter import rules as Ru
 from sim.encounter import state as S
 from sim.encounter import turn as Tu
+from sim.encounter import wounds as Wo
 from sim.game import get
 
 from .test_encounter_decisions import card, twin
@@ -62,7 +63,7 @@ def test_it_leaves_with_the_character_to_its_owners_discard_pile():
     discard pile, Hamstring to Grey's, and the PC's strength is 7."""
     b = quest_with_hamstring("strongest", squire_str=9)
     assert strength(b, 0) == 8 and strength(b, -1) == 7
-    b.step(lambda C: twin(Ru.wound)(C, 0, 0, 1),
+    b.step(lambda C: twin(Wo.wound)(C, 0, 0, 1),
            lambda g: g.wound(g.seats[0], g.seats[0].party[0], 1))
     assert b.same(0)[1:3] == (["Squire"], [])
     assert b.same(1)[1] == ["Hamstring"]

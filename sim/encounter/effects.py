@@ -22,7 +22,6 @@ from sim.encounter.rules import (
     copies_in_play,
     discard,
     draw_card,
-    heal,
     lacks,
     log,
     next_seat,
@@ -30,10 +29,7 @@ from sim.encounter.rules import (
     push,
     race_ok,
     take_from_hand,
-    tough_left,
     unique_ok,
-    wound,
-    wound_striker,
 )
 from sim.encounter.targets import (
     cancel_count,
@@ -48,6 +44,7 @@ from sim.encounter.targets import (
     striker_target,
     ward_target,
 )
+from sim.encounter.wounds import heal, tough_left, wound, wound_striker
 from sim.jit import njit
 
 O_SCORE = 3

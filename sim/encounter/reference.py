@@ -1,7 +1,7 @@
 """The plain-Python reference engine of Encounter: a second, independent implementation of the
-rules (reference_state, reference_effects, reference_turn) with its own policies
-(reference_policy), drawing from the same counter-based streams in the same order, so that
-its records equal the compiled kernel's; and a readable replay of any match."""
+rules (reference_state, reference_effects, reference_scoring, reference_turn) with its own
+policies (reference_policy), drawing from the same counter-based streams in the same order, so
+that its records equal the compiled kernel's; and a readable replay of any match."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Reference engine, part 3: costs, playing cards, keyword effects and maneuver windows."""
+"""Reference engine, part 3: costs, playing cards, keyword effects, the start of a
+step and maneuver windows."""
 
 from __future__ import annotations
 
@@ -180,6 +181,16 @@ class Effects(Match):
         if kw == K.REVIVE:
             return len(self.revive_options(seat, arg)) > 0
         return kw in (K.HEAL, K.DRAW)
+
+    # -- steps --------------------------------------------------------------------------------
+    def abilities_come_back(self):
+        for seat in self.seats:
+            seat.uses.clear()
+
+    def start_step(self):
+        """Under ability_limit = step, abilities come back at each step."""
+        if self.rules["ability_limit"] == "step":
+            self.abilities_come_back()
 
     # -- maneuvers -----------------------------------------------------------------------------
     def maneuvers(self, seat: Seat, step: int) -> list[Option]:

@@ -258,13 +258,6 @@ def race_ok(C, p, card):
     return req == 0 or req == T[P[p, S.PC], K.C_RACE]
 
 
-@njit(inline="always")
-def tough_left(C, p, who):
-    P = C[2]
-    w = P[p, S.PC_WOUNDS] if who < 0 else P[p, S.PWOUND + who]
-    return stat(C, p, who, K.C_TOUGH) - w
-
-
 @njit
 def game_over(C, winner, end):
     G = C[3]
@@ -299,82 +292,6 @@ def lose(C, p, end):
         game_over(C, left, end)
     elif G[S.OVER] == 0:
         G[S.OVER] = 2
-
-
-@njit
-def remove_party(C, p, k):
-    """Party NPC in slot k, and what it bears, to its owners' discard piles; slots close up."""
-    P = C[2]
-    discard(P, p, P[p, S.PARTY + k])
-    j = 0
-    for i in range(P[p, S.ATT_N]):
-        on = P[p, S.ATT_ON + i]
-        if on == k:
-            discard(P, P[p, S.ATT_BY + i], P[p, S.ATT + i])  # to its owner's pile
-            continue
-        P[p, S.ATT + j], P[p, S.ATT_BY + j] = P[p, S.ATT + i], P[p, S.ATT_BY + i]
-        P[p, S.ATT_ON + j] = on - 1 if on > k else on
-        j += 1
-    P[p, S.ATT_N] = j
-    for i in range(k, P[p, S.PARTY_N] - 1):
-        for blk in (S.PARTY, S.PWOUND, S.PWARD, S.PDEF):
-            P[p, blk + i] = P[p, blk + i + 1]
-    P[p, S.PARTY_N] -= 1
-
-
-@njit
-def wound(C, p, who, n):
-    """n wounds to p's party character, less its ward; a character at 0 toughness left is
-    killed at once (a PC's owner loses)."""
-    P, G = C[2], C[3]
-    ward = P[p, S.PC_WARD] if who < 0 else P[p, S.PWARD + who]
-    stop = ward if ward < n else n
-    n -= stop
-    card = P[p, S.PC] if who < 0 else P[p, S.PARTY + who]
-    if who < 0:
-        P[p, S.PC_WARD] -= stop
-        P[p, S.PC_WOUNDS] += n
-        P[p, S.PC_WOUNDS_ALL] += n
-        if p == G[S.ACTIVE]:
-            G[S.PCW_TURN] += n
-    else:
-        P[p, S.PWARD + who] -= stop
-        P[p, S.PWOUND + who] += n
-        P[p, S.PARTY_WOUNDS_ALL] += n
-    log(C, p, S.EV_WOUND, card, n, stop)
-    if n > 0 and tough_left(C, p, who) <= 0:
-        log(C, p, S.EV_KILL, card, 0, 0)
-        if who < 0:
-            P[p, S.DEATH_TURN] = G[S.TURN]
-            lose(C, p, K.END_KILLED)
-        else:
-            remove_party(C, p, who)
-
-
-@njit
-def wound_striker(C, k, n):
-    """n wounds to striker k (its owner's), less its ward; killed at its toughness."""
-    T, P, G = C[0], C[2], C[3]
-    stop = G[S.SWARD + k] if G[S.SWARD + k] < n else n
-    n -= stop
-    G[S.SWARD + k] -= stop
-    G[S.SWOUND + k] += n
-    b = G[S.SOWNER + k]
-    card = G[S.SCARD + k]
-    log(C, b, S.EV_WOUND, card, n, stop)
-    if n > 0 and T[card, K.C_TOUGH] - G[S.SWOUND + k] <= 0:
-        log(C, b, S.EV_KILL, card, 0, 0)
-        G[S.SSTATE + k] = 2
-        discard(P, b, card)
-
-
-@njit
-def heal(C, p, who, n):
-    P = C[2]
-    slot = S.PC_WOUNDS if who < 0 else S.PWOUND + who
-    h = P[p, slot] if P[p, slot] < n else n
-    P[p, slot] -= h
-    return h
 
 
 @njit
@@ -437,3 +354,19 @@ def party_strength(C, p):
     for k in range(P[p, S.PARTY_N]):
         v += stat(C, p, k, K.C_STR)
     return v
+
+
+@njit
+def reset_uses(C, p):
+    X = C[4]
+    for c in range(X.shape[1]):
+        X[p, c, X_USES] = 0
+
+
+@njit
+def start_step(C, step):
+    """Under ability_limit = step, abilities come back at each step."""
+    if C[1][K.R_ABILITY] == 1:
+        for p in range(C[1][K.R_PLAYERS]):
+            reset_uses(C, p)
+    C[3][S.STEP] = step

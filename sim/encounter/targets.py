@@ -21,7 +21,8 @@ from sim.encounter.params import (
     STAYS_STRONGEST,
 )
 from sim.encounter.policy import survivors_return
-from sim.encounter.rules import rand, stat, tough_left, unique_ok
+from sim.encounter.rules import rand, stat, unique_ok
+from sim.encounter.wounds import tough_left
 from sim.jit import njit
 
 

@@ -1,5 +1,5 @@
 """The six steps of a turn (draw, boost, quest, encounter, score, settle), each named as the
-rulebook names it, and the encounter-mode turn of the exact check."""
+rulebook names it (the score step in scoring.py), and the driver of a turn."""
 
 from __future__ import annotations
 
@@ -8,9 +8,7 @@ from sim.encounter import state as S
 from sim.encounter.effects import (
     O_SCORE,
     boost_playable,
-    can_pay,
     list_maneuvers,
-    pay,
     play_from_hand,
     played,
     resolve,
@@ -18,6 +16,7 @@ from sim.encounter.effects import (
     use_option,
     window,
 )
+from sim.encounter.encounter_mode import encounter_turn
 from sim.encounter.policy import (
     O_CARD,
     O_KIND,
@@ -28,55 +27,31 @@ from sim.encounter.policy import (
     pick_defender,
     pick_option,
     pick_striker,
-    play_loot,
     quest_pick,
     strike_score,
 )
 from sim.encounter.rules import (
-    X_DRAWN,
-    X_USES,
     card_kw,
     combat_winner,
     damage_of,
     discard,
     draw_card,
-    game_over,
-    heal,
     log,
-    loot_bottom,
-    loot_top,
     lose,
     next_seat,
     note,
-    objective_holds,
     player_kw,
     push,
     race_ok,
-    rand,
+    reset_uses,
+    start_step,
     stat,
     take_from_hand,
-    to_bottom,
     unique_ok,
-    wound,
-    wound_striker,
 )
+from sim.encounter.scoring import score_step
+from sim.encounter.wounds import heal, wound, wound_striker
 from sim.jit import njit
-
-
-@njit
-def reset_uses(C, p):
-    X = C[4]
-    for c in range(X.shape[1]):
-        X[p, c, X_USES] = 0
-
-
-@njit
-def start_step(C, step):
-    """Under ability_limit = step, abilities come back at each step."""
-    if C[1][K.R_ABILITY] == 1:
-        for p in range(C[1][K.R_PLAYERS]):
-            reset_uses(C, p)
-    C[3][S.STEP] = step
 
 
 @njit
@@ -300,72 +275,6 @@ def next_chooser(C, o):
 
 
 @njit
-def score_step(C):
-    """Window; if every objective holds A scores the quest (reaching points_to_win wins at
-    once), resolves its reward and reveals its loot, else the quest goes under A's draw
-    deck."""
-    T, R, P, G = C[0], C[1], C[2], C[3]
-    a = G[S.ACTIVE]
-    q = G[S.QUEST]
-    start_step(C, K.S_SCORE)
-    window(C, K.S_SCORE)
-    if G[S.OVER] or q < 0:
-        return
-    ok = True
-    for oc in (K.C_OBJ1, K.C_OBJ2):
-        if T[q, oc] != 0:
-            holds = objective_holds(C, a, T[q, oc], T[q, oc + 1])
-            log(C, a, S.EV_OBJECTIVE, q, T[q, oc] * 1000 + T[q, oc + 1], 1 if holds else 0)
-            ok = ok and holds
-    if not ok:
-        to_bottom(P, a, q)
-        log(C, a, S.EV_FAIL, q, 0, 0)
-        return
-    G[S.COMPLETED] = 1
-    P[a, S.POINTS] += T[q, K.C_QPOINTS]
-    P[a, S.Q_DONE] += 1
-    note(C, a, q, S.ST_SUCCEEDED)
-    log(C, a, S.EV_SCORE, q, T[q, K.C_QPOINTS], P[a, S.POINTS])
-    if P[a, S.POINTS] >= R[K.R_POINTS]:
-        game_over(C, a, K.END_POINTS)  # at once: no reward, no loot
-        return
-    for j in range(2):
-        kw = T[q, K.C_AB1 + 2 * j]
-        if kw != 0:
-            resolve(C, a, kw, T[q, K.C_ARG1 + 2 * j], q)
-    reveal_loot(C, a, T[q, K.C_LPOINTS])
-
-
-@njit
-def reveal_loot(C, a, n):
-    """Reveal n loot cards; play those the policy wants and may play (unique; play_loot =
-    paid: its cost paid like any card's); the rest go under the loot deck in reveal order."""
-    T, R, P, X, OP = C[0], C[1], C[2], C[4], C[9]
-    m = 0
-    for _ in range(n):
-        c = loot_top(C, a)
-        if c < 0:
-            break
-        X[a, c, X_DRAWN] = 1
-        note(C, a, c, S.ST_USED)
-        log(C, a, S.EV_REVEAL, c, 0, 0)
-        OP[m, 0] = c
-        m += 1
-    for i in range(m):
-        c = OP[i, 0]
-        cost = T[c, K.C_COST] if R[K.R_LOOT] == 1 else 0
-        legal = T[c, K.C_KIND] == K.LOOT and unique_ok(C, a, c) and can_pay(C, a, cost, 0)
-        if legal and play_loot(C, a):
-            pay(C, a, cost)
-            push(P, a, S.LOOTS, S.LOOTS_N, c)
-            note(C, a, c, S.ST_PLAYED)
-            note(C, a, c, S.ST_SUCCEEDED)
-            log(C, a, S.EV_LOOT, c, 0, 0)
-        else:
-            loot_bottom(P, a, c)
-
-
-@njit
 def settle_step(C):
     """Window; surviving strikers leave (strikers_after); turn effects end; A heals."""
     R, P, G = C[1], C[2], C[3]
@@ -410,46 +319,6 @@ def end_turn(C):
         P[p, S.PC_WARD], P[p, S.LEFT] = 0, 0
         for k in range(P[p, S.PARTY_N]):
             P[p, S.PWARD + k], P[p, S.PDEF + k] = 0, 0
-
-
-@njit
-def encounter_turn(C):
-    """Encounter mode: the lone PC plays the fixed quest and meets k strikers of strengths
-    drawn from the list (dice stream); no cards."""
-    R, P, G = C[1], C[2], C[3]
-    a = G[S.ACTIVE]
-    P[a, S.Q_ATT] += 1
-    log(C, a, S.EV_QUEST, -1, R[K.R_EK], 0)
-    for _ in range(R[K.R_EK]):
-        s = R[K.R_ESTR_LIST + rand(C, S.DICE, a, R[K.R_ESTR])]
-        d = stat(C, a, -1, K.C_STR)
-        res = 1 if d > s else (-1 if d < s else 0)
-        if res == 0:
-            tie = R[K.R_TIE]
-            if tie == K.TIE_INT:
-                res = 1 if stat(C, a, -1, K.C_INT) > 0 else -1
-            else:
-                res = (1 if tie == K.TIE_DEFENDER else (0 if tie == K.TIE_NONE else -1))
-        P[a, S.FACED] += 1
-        log(C, a, S.EV_COMBAT, -1, P[a, S.PC] * 1000 + d, res * 1000 + s)
-        if res == 1:
-            G[S.WINS] += 1
-            P[a, S.DEFEATED] += 1
-        elif res == -1:
-            wound(C, a, -1, 1)
-            if G[S.OVER]:
-                return
-    if objective_holds(C, a, R[K.R_EOBJ], R[K.R_EARG]):
-        P[a, S.POINTS] += R[K.R_EPTS]
-        P[a, S.Q_DONE] += 1
-        log(C, a, S.EV_SCORE, -1, R[K.R_EPTS], P[a, S.POINTS])
-        if P[a, S.POINTS] >= R[K.R_POINTS]:
-            game_over(C, a, K.END_POINTS)
-            return
-    else:
-        log(C, a, S.EV_FAIL, -1, 0, 0)
-    if R[K.R_HEAL] > 0:
-        heal(C, a, -1, R[K.R_HEAL])
 
 
 @njit
