@@ -256,11 +256,18 @@ def test_the_engines_agree_on_a_deck_with_strike_cards_that_stay(pair):
     ("orc-grunt", ("orc-grunt,Orc Grunt,npc,party,0,,orc,1,,0,0,3,1,,,,,,,,,,,,,,,",
       "orc-grunt,Orc Grunt,npc,party,0,,orc,1,,0,0,3,1,,,,,,,,,,,,,,bulwark,"),
      "only a strike action stays"),
+    ("hamstring", (",-1,,,,,,,,,,,,,,,character,", ",-1,,,,,,,,,,Draw,1,,,,character,"),
+     "stays on a character carries no keyword"),
+    ("hamstring", ("hamstring,Hamstring,action,strike,0,", "hamstring,Hamstring,action,strike,1,"),
+     "stays on a character is not unique"),
+    ("hamstring", (",-1,,,,,,,,,,,,,,,character,", ",,,,,,,,,,,,,,,,character,"),
+     "needs an effect while it stays"),
 ])
 def test_a_strike_card_that_stays_needs_its_placement(tmp_path, cid, edit, words):
     """cards.csv: a strike action with a lasting effect and no placement, an unknown
-    placement, a placement on a card that is not a strike action: `cardlab check` and
-    `simulate` name the file, the line and the card, and exit 2."""
+    placement, a placement on a card that is not a strike action, a card on a character
+    with a keyword, unique or without an effect: `cardlab check` and `simulate` name the
+    file, the line and the card, and exit 2."""
     import shutil
 
     from .test_cli import cardlab

@@ -104,30 +104,3 @@ def test_ability_cost_is_a_value_edit_of_cards_with_an_ability():
     names = {v.item for v in GAME.value_edits(m, None)}
     assert {"War Shaman ability_cost +1", "Medic ability_cost +1"} <= names
     assert "Goblin ability_cost +1" not in names and "Hamstring ability_cost +1" not in names
-
-
-@pytest.mark.parametrize("cid, edit, words", [
-    ("hamstring", (",-1,,,,,,,,,,,,,,,character,", ",-1,,,,,,,,,,Draw,1,,,,character,"),
-     "stays on a character carries no keyword"),
-    ("hamstring", ("hamstring,Hamstring,action,strike,0,", "hamstring,Hamstring,action,strike,1,"),
-     "stays on a character is not unique"),
-    ("hamstring", (",-1,,,,,,,,,,,,,,,character,", ",,,,,,,,,,,,,,,,character,"),
-     "needs an effect while it stays"),
-])
-def test_a_strike_card_on_a_character_that_makes_no_sense_is_refused(tmp_path, cid, edit, words):
-    """cards.csv: `cardlab check` and `simulate` name the file, line and card, exit 2."""
-    import shutil
-
-    from .test_cli import cardlab
-
-    dst = tmp_path / "encounter"
-    shutil.copytree(FOLDER, dst)
-    cards = dst / "cards.csv"
-    text = cards.read_text(encoding="utf-8")
-    assert edit[0] in text
-    cards.write_text(text.replace(*edit, 1), encoding="utf-8")
-    out = cardlab("check", str(dst))
-    line = next(i for i, ln in enumerate(cards.read_text().splitlines(), 1)
-                if ln.startswith(cid + ","))
-    assert out.returncode == 2 and f"cards.csv:{line}: card {cid!r}" in out.stderr, out.stderr
-    assert words in out.stderr and "Traceback" not in out.stderr
