@@ -1,0 +1,55 @@
+"""`simulate()` end to end against the kernel alone, alternating in one process: the kernel
+plays one batch of K matches on two threads, then `simulate()` plays N matches into a
+temporary results folder with the default chunking and workers (the whole call, exact check
+included); printed per round, then medians of the rates and of their ratio.
+
+Run from the repository root:
+`python benchmarks/store_pace.py FOLDER POLICY RULES_JSON N K ROUNDS`, e.g. the pure dice
+game: `python benchmarks/store_pace.py paintline default '{"rally_mode": true}' 3000000
+1000000 3`.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+
+from sim import blocks
+from sim import game as registry
+from sim.folders import read_folder
+from sim.run import simulate
+
+
+def main() -> None:
+    folder, policy, rules = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
+    n, k, rounds = int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6])
+    info = read_folder(folder)
+    game = registry.get(info.game)
+    m = game.load_matchup(info.path, *info.decks, policy, policy, rules, [])
+    blocks.set_threads(2)
+    game.run_batch(m, 1000, 1)  # compiled (or loaded) before the first round
+    kernel, whole = [], []
+    for r in range(rounds):
+        blocks.set_threads(2)
+        start = time.perf_counter()
+        game.run_batch(m, k, 1)
+        kernel.append(k / (time.perf_counter() - start))
+        out = tempfile.mkdtemp()
+        start = time.perf_counter()
+        simulate(game, m, n, 1, results=out, run_id="pace")
+        whole.append(n / (time.perf_counter() - start))
+        shutil.rmtree(out)
+        print(f"round {r}: kernel {kernel[-1]:,.0f}/s, simulate {whole[-1]:,.0f}/s, "
+              f"ratio {whole[-1] / kernel[-1]:.3f}", flush=True)
+    ratios = [s / q for s, q in zip(whole, kernel, strict=True)]
+    print(f"median: kernel {statistics.median(kernel):,.0f}/s, simulate "
+          f"{statistics.median(whole):,.0f}/s, ratio {statistics.median(ratios):.3f} "
+          f"({min(ratios):.3f} .. {max(ratios):.3f}), {rounds} rounds")
+
+
+if __name__ == "__main__":
+    main()
