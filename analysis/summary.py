@@ -17,18 +17,21 @@ BATCH = 250_000  # matches evaluated at once: each expression costs milliseconds
 def _batches(folders):
     """The matches tables of the chunk folders, joined into batches of about BATCH rows.
     The sums are of integer values, so they do not depend on the batching."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
+    from sim.matchstore import read_arrays
 
     held, rows = [], 0
     for folder in folders:
-        held.append(pq.read_table(folder / "matches.parquet"))
-        rows += held[-1].num_rows
+        held.append(read_arrays(folder))
+        rows += len(held[-1]["match_index"])
         if rows >= BATCH:
-            yield pa.concat_tables(held).to_pandas()
+            yield _joined(held)
             held, rows = [], 0
     if held:
-        yield pa.concat_tables(held).to_pandas()
+        yield _joined(held)
+
+
+def _joined(held):
+    return pd.DataFrame({c: np.concatenate([h[c] for h in held]) for c in held[0]})
 
 
 def headline_counts(run_path: Path | str, manifest: dict):

@@ -1,7 +1,9 @@
 """`simulate()` end to end against the kernel alone, alternating in one process: the kernel
 plays one batch of K matches on two threads, then `simulate()` plays N matches into a
 temporary results folder with the default chunking and workers (the whole call, exact check
-included); printed per round, then medians of the rates and of their ratio.
+included); printed per round, then medians of the rates and of their ratio. A first
+`simulate()` of 100,000 matches before the rounds loads what a process loads once (pyarrow's
+writers, the exact solver's scipy), so that the rounds measure the run itself.
 
 Run from the repository root:
 `python benchmarks/store_pace.py FOLDER POLICY RULES_JSON N K ROUNDS`, e.g. the pure dice
@@ -32,6 +34,9 @@ def main() -> None:
     m = game.load_matchup(info.path, *info.decks, policy, policy, rules, [])
     blocks.set_threads(2)
     game.run_batch(m, 1000, 1)  # compiled (or loaded) before the first round
+    out = tempfile.mkdtemp()
+    simulate(game, m, 100_000, 1, results=out, run_id="first")
+    shutil.rmtree(out)
     kernel, whole = [], []
     for r in range(rounds):
         blocks.set_threads(2)

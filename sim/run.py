@@ -302,11 +302,11 @@ def _target_prefix(run, done, chunk_size, matches, target) -> tuple[list[int], b
     if not prefix:
         return [], False
     import numpy as np
-    import pyarrow.parquet as pq
 
-    wins = np.concatenate([
-        pq.read_table(run.chunk_path(i) / "matches.parquet", columns=["winner"])
-        .column("winner").to_numpy() == 0 for i in prefix]).cumsum()
+    from sim.matchstore import read_arrays
+
+    wins = np.concatenate([read_arrays(run.chunk_path(i), ["winner"])["winner"] == 0
+                           for i in prefix]).cumsum()
     ends = [0]
     for i in prefix:
         ends.append(ends[-1] + _chunk_matches(i, chunk_size, matches))

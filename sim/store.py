@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sim import histstore
+from sim import histstore, matchstore
 from sim.records import BatchRecords, Totals
 
 MANIFEST = "manifest.json"
@@ -80,7 +80,7 @@ class RunFolder:
 
         path = self.chunk_path(index)
         try:
-            meta = pq.read_metadata(path / "matches.parquet")
+            matches = matchstore.rows(path)
             pq.read_metadata(path / "cards.parquet")
             if (path / histstore.DENSE).is_file():
                 rows = histstore.dense_rows(path / histstore.DENSE)
@@ -89,7 +89,7 @@ class RunFolder:
                 pq.read_metadata(path / histstore.LONG)
         except (OSError, ValueError, KeyError):
             return False
-        return meta.num_rows == games == rows
+        return matches == games == rows
 
     def remove_chunk(self, index: int) -> None:
         shutil.rmtree(self.chunk_path(index), ignore_errors=True)
@@ -127,17 +127,9 @@ def open_run(root: Path, run_id: str) -> RunFolder:
 
 
 def matches_table(rec: BatchRecords):
-    """A chunk's matches as a pyarrow table straight from the kernel's array: match_index
-    (int64) and every match column (int32), read back as the DataFrame `matches_frame`
-    gives."""
-    import pyarrow as pa
-
-    n = len(rec)
-    columns = np.ascontiguousarray(rec.matches.T)  # one contiguous row per match column
-    data = {"match_index": pa.array(np.arange(rec.first_match, rec.first_match + n))}
-    for k, name in enumerate(rec.layout.match_columns):
-        data[name] = pa.array(columns[k])
-    return pa.table(data)
+    """A chunk's matches as a pyarrow table straight from the kernel's array (narrow
+    columns; `read_table` gives them back as the DataFrame `matches_frame` gives)."""
+    return matchstore.narrow_table(rec.first_match, rec.matches, rec.layout.match_columns)
 
 
 def cards_table(rec: BatchRecords, card_ids: tuple[str, ...]):
@@ -181,11 +173,7 @@ def write_chunk(run: RunFolder, index: int, tables: dict) -> None:
         if name == DENSE_FORM:
             histstore.write_dense(tmp / histstore.DENSE, table)
         elif name == "matches":
-            # Small integers, many columns constant: delta encoding makes the file a
-            # fifteenth of plain int32 at plain's speed, and no codec is needed on top.
-            pq.write_table(table, tmp / "matches.parquet", compression="none",
-                           use_dictionary=False, write_statistics=False,
-                           column_encoding="DELTA_BINARY_PACKED")
+            matchstore.write(tmp / matchstore.FILE, table)
         elif name == "cards":
             pq.write_table(table, tmp / "cards.parquet")
         else:
@@ -203,6 +191,8 @@ def read_table(run_path: Path | str, name: str, chunks: list[int] | None = None)
         folders = [p for p in folders if int(p.name) in chunks]
     if name == "histograms":
         frames = [histstore.read_long(p) for p in folders]
+    elif name == "matches":
+        frames = [matchstore.read_frame(p) for p in folders]
     else:
         frames = [pd.read_parquet(p / f"{name}.parquet") for p in folders]
     if not frames:
@@ -238,8 +228,7 @@ def chunk_totals(tables: dict, bins: dict[str, int], seats: int = 2) -> Totals |
     for the long form, which is summed from the store)."""
     if DENSE_FORM not in tables:
         return None
-    table = tables["matches"]
-    matches = {c: table.column(c).to_numpy() for c in table.column_names}
+    matches = matchstore.table_arrays(tables["matches"], widen=False)
     return Totals.of_columns(matches, histstore.summed(None, bins, tables[DENSE_FORM]),
                              seats=seats)
 
@@ -250,8 +239,6 @@ def totals(run_path: Path | str, bins: dict[str, int],
     memory; `bins` gives each histogram's bin count, `seats` the players at the table.
     `parts` holds chunks' sums made while they were written (`chunk_totals`), so that only
     the others are read back."""
-    import pyarrow.parquet as pq
-
     out = None
     parts = parts or {}
     base = Path(run_path) / CHUNKS
@@ -259,14 +246,13 @@ def totals(run_path: Path | str, bins: dict[str, int],
 
     def frames(columns=None):
         for folder in folders:
-            yield pq.read_table(folder / "matches.parquet", columns=columns).to_pandas()
+            yield matchstore.read_frame(folder, columns)
 
     # Chunk by chunk in index order, whichever way each was summed: the same float sums.
     for folder in folders:
         part = parts.get(int(folder.name))
         if part is None:
-            table = pq.read_table(folder / "matches.parquet")
-            matches = {c: table.column(c).to_numpy() for c in table.column_names}
+            matches = matchstore.read_arrays(folder)
             part = Totals.of_columns(matches, histstore.summed(folder, bins), seats=seats)
         out = part if out is None else out + part
     if out is None:

@@ -1,6 +1,8 @@
-"""The stored forms of a chunk's histograms: the dense form reads back to exactly the long
-table, at any seat count and count size; runs stored long before it still load, sum and
-resume; a chunk whose dense file is cut short does not count."""
+"""The stored forms of a chunk: the dense histograms read back to exactly the long table, at
+any seat count and count size, with the bins no match reached left out and put back; the
+narrow matches file reads back to the kernel's int32 columns at every range; runs stored
+before (long histograms, parquet matches) still load, sum and resume; a chunk whose file is
+cut short does not count."""
 
 import json
 
@@ -8,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sim import histstore
+from sim import histstore, matchstore
 from sim.paintline.batch import load_matchup
 from sim.paintline.game import GAME
 from sim.records import BatchRecords, Layout
@@ -90,6 +92,59 @@ def test_counts_are_stored_in_the_smallest_exact_type(top, dtype):
     counts = np.zeros((3, 2, 4), dtype=np.int32)
     counts[2, 1, 3] = top
     assert histstore.smallest_dtype(counts) == np.dtype(dtype)
+
+
+def test_empty_top_bins_are_left_out_and_put_back_and_the_sums_kept(tmp_path):
+    counts = np.zeros((6, 2, 10), dtype=np.int32)
+    counts[:, 0, 0] = [1, 2, 3, 4, 5, 6]
+    counts[4, 1, 2] = 7  # bins 3..9 empty in every match of the chunk
+    hists = {"rally": counts, "none": np.zeros((6, 2, 4), dtype=np.int32)}
+    table = histstore.dense_table(0, 6, hists)
+    assert table.column("rally").type.byte_width == 2 * 3  # seats x 3 bins, one byte each
+    histstore.write_dense(tmp_path / histstore.DENSE, table)
+    back = histstore.read_dense(tmp_path)[2]
+    assert back["rally"].shape == (6, 2, 10) and np.array_equal(back["rally"], counts)
+    assert back["none"].shape == (6, 2, 4) and not back["none"].any()
+    summed = histstore.summed(tmp_path, {"rally": 10, "none": 4})
+    assert summed["rally"][0, 0] == 21 and summed["rally"][1, 2] == 7
+    assert summed["rally"].sum() == 28 and summed["none"].shape == (2, 4)
+
+
+def test_a_dense_file_without_sums_is_summed_from_its_counts(tmp_path):
+    """Dense chunks stored before the sums went into the metadata."""
+    rng = np.random.default_rng(3)
+    hists = {"rally": rng.integers(1, 5, (9, 2, 4)).astype(np.int32)}
+    table = histstore.dense_table(0, 9, hists)
+    meta = json.loads(table.schema.metadata[histstore.META])
+    for spec in meta["measures"].values():
+        del spec["sums"], spec["bins"]
+    table = table.replace_schema_metadata({histstore.META: json.dumps(meta).encode()})
+    histstore.write_dense(tmp_path / histstore.DENSE, table)
+    summed = histstore.summed(tmp_path, {"rally": 4})
+    by_loop = [[sum(int(hists["rally"][m, s, v]) for m in range(9)) for v in range(4)]
+               for s in range(2)]
+    assert summed["rally"].tolist() == by_loop
+
+
+@pytest.mark.parametrize("lo,hi,stored", [(0, 1, "int8"), (-128, 127, "int8"),
+                                          (-129, 0, "int16"), (0, 128, "int16"),
+                                          (-32_768, 32_767, "int16"), (0, 32_768, "int32"),
+                                          (-2**31, 2**31 - 1, "int32")])
+def test_match_columns_are_stored_narrow_and_read_back_as_int32(tmp_path, lo, hi, stored):
+    layout = Layout(("winner", "points", "flat"), {}, ("matches_in_deck",))
+    rec = BatchRecords.allocate(layout, 5, 1, first_match=70)
+    rec.matches[:, 1] = [lo, hi, 0, lo, hi]
+    rec.matches[:, 2] = -1
+    table = matchstore.narrow_table(70, rec.matches, layout.match_columns)
+    assert str(table.column("points").type) == stored
+    assert str(table.column("flat").type) == "int8"
+    matchstore.write(tmp_path / matchstore.FILE, table)
+    assert matchstore.rows(tmp_path) == 5
+    back = matchstore.read_frame(tmp_path)
+    pd.testing.assert_frame_equal(back, rec.matches_frame(), check_exact=True)
+    assert back["points"].tolist() == [lo, hi, 0, lo, hi]
+    part = matchstore.read_frame(tmp_path, ["points", "match_index"])
+    assert part.match_index.tolist() == [70, 71, 72, 73, 74]
 
 
 def test_a_negative_count_survives_the_dense_form(tmp_path):
@@ -175,15 +230,19 @@ def test_sums_made_while_writing_equal_the_sums_read_back(tmp_path):
                         bins) is None
 
 
-def test_a_cut_dense_file_makes_the_chunk_incomplete(tmp_path):
+def test_a_cut_dense_or_matches_file_makes_the_chunk_incomplete(tmp_path):
     run = create_run(tmp_path, "r", {})
     rec = small_records(0, 40, 3)
     write_chunk(run, 0, chunk_tables(rec, ("c1", "c2")))
     assert run.verify_chunk(0, 40)
     assert not run.verify_chunk(0, 41)
-    path = run.chunk_path(0) / histstore.DENSE
-    path.write_bytes(path.read_bytes()[:-40])
-    assert not run.verify_chunk(0, 40)
+    for name in (histstore.DENSE, matchstore.FILE):
+        path = run.chunk_path(0) / name
+        whole = path.read_bytes()
+        path.write_bytes(whole[:-40])
+        assert not run.verify_chunk(0, 40)
+        path.write_bytes(whole)
+        assert run.verify_chunk(0, 40)
 
 
 def test_an_old_long_run_resumes_in_its_own_form(tmp_path):
@@ -201,6 +260,9 @@ def test_an_old_long_run_resumes_in_its_own_form(tmp_path):
     long0 = read_table(run.path, "histograms", chunks=[0])
     (run.chunk_path(0) / histstore.DENSE).unlink()
     long0.to_parquet(run.chunk_path(0) / histstore.LONG, index=False)
+    matches0 = read_table(run.path, "matches", chunks=[0])
+    (run.chunk_path(0) / matchstore.FILE).unlink()
+    matches0.to_parquet(run.chunk_path(0) / matchstore.OLD, index=False)
     run.remove_chunk(2)
     simulate(None, None, 0, 0, results=tmp_path, resume="old", backend="serial")
     assert (run.chunk_path(2) / histstore.LONG).is_file()
