@@ -4,7 +4,8 @@ pure-dice baseline where the folder's game.toml names one ([pure_dice]), the col
 start of a new process, and `simulate()` end to end against the kernel; then the raw d20
 stream.
 
-Run from the repository root: `python benchmarks/bench.py [--matches N] [--game NAME]`.
+Run from the repository root: `python benchmarks/bench.py [--matches N] [--game NAME]
+[--no-starts]` (`--no-starts` leaves out the cold and warm start).
 Prints markdown tables of figures, all measured in this one run.
 """
 
@@ -83,7 +84,8 @@ def pure_dice(info) -> dict | None:
     return data.get("pure_dice")
 
 
-def game_rows(name: str, matches: int, reference_matches: int) -> list[tuple]:
+def game_rows(name: str, matches: int, reference_matches: int,
+              starts: bool = True) -> list[tuple]:
     from sim import blocks
     from sim.run import simulate
 
@@ -116,10 +118,11 @@ def game_rows(name: str, matches: int, reference_matches: int) -> list[tuple]:
             _, dwall = timed(game.run_batch, dm, 10 * matches, 1)
             rows.append((f"pure dice (`{dice['policy']}` policy, {rules}), {threads} thread(s)",
                          f"{10 * matches / dwall:,.0f}", "matches/s"))
-    cold, warm = start_seconds(name)
-    rows.append(("cold start: new process, empty compile cache, to first match",
-                 f"{cold:.1f}", "s"))
-    rows.append(("warm start: new process to first match", f"{warm:.2f}", "s"))
+    if starts:
+        cold, warm = start_seconds(name)
+        rows.append(("cold start: new process, empty compile cache, to first match",
+                     f"{cold:.1f}", "s"))
+        rows.append(("warm start: new process to first match", f"{warm:.2f}", "s"))
     # simulate() on a run of several chunks, each as large as the kernel's batch above.
     blocks.set_threads(2)
     with tempfile.TemporaryDirectory() as results:
@@ -142,13 +145,15 @@ def main() -> None:
     ap.add_argument("--matches", "--games", type=int, default=200_000)
     ap.add_argument("--reference-matches", type=int, default=300)
     ap.add_argument("--game", action="append", help="only these games (repeatable)")
+    ap.add_argument("--no-starts", action="store_true",
+                    help="leave out the cold and warm start (minutes from an empty cache)")
     args = ap.parse_args()
 
     print(f"machine: {platform.processor() or platform.machine()}, "
           f"{numba.config.NUMBA_NUM_THREADS} cores, Python {platform.python_version()}, "
           f"numba {numba.__version__}, {date.today()}")
     for name in args.game or registry.names():
-        rows = game_rows(name, args.matches, args.reference_matches)
+        rows = game_rows(name, args.matches, args.reference_matches, not args.no_starts)
         print(f"\n### {name} ({args.matches:,} matches a batch)\n")
         print("| figure | value | unit |")
         print("|---|---:|---|")
