@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.stats import mean_table, two_proportion_p, with_rate
+from sim.records import SEAT_LETTERS
 
 
 def headline(run) -> pd.DataFrame:
@@ -139,7 +140,7 @@ def seat_matrix(run) -> pd.DataFrame:
     """One run as a small matchup matrix: deck A's win rate by which seat started."""
     fp = run.schema["first_player"]
     who = run.schema["first_player_label"]
-    letters = np.array([f"{chr(65 + s)} is {who}" for s in range(run.seats)])
+    letters = np.array([f"{SEAT_LETTERS[s].upper()} is {who}" for s in range(run.seats)])
     m = run.matches.assign(first=letters[run.matches[fp].to_numpy()],
                            a_wins=(run.matches.winner == 0).astype(int))
     g = m.groupby("first")["a_wins"].agg(k="sum", n="count").reset_index()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-SEAT_LETTERS = "abcdefgh"
+from sim.records import SEAT_LETTERS
 
 
 def label(text: str, decks: tuple[str, ...]) -> str:

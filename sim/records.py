@@ -12,6 +12,8 @@ import numpy as np
 
 WINNER = 0  # every game's matches table starts with the winner: its seat (0 A, 1 B ...), -1 a draw
 DRAW = -1
+# Seat k's letter (0 is a): the suffix of its per-seat columns and, upper case, its label.
+SEAT_LETTERS = "abcdefgh"
 
 
 @dataclass(frozen=True)

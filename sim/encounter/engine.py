@@ -21,6 +21,7 @@ from sim.encounter.rules import (
 )
 from sim.encounter.turn import take_turn
 from sim.jit import njit
+from sim.records import SEAT_LETTERS
 from sim.rng import stream_key
 
 # Deck rows D[p]: PC, two characteristics, draw count, loot count, then the two decks.
@@ -30,7 +31,6 @@ D_SIZE = D_LOOT + S.CAP
 PER_SEAT_NAMES = ("points", "quests_attempted", "quests_completed", "pc_wounds",
                   "party_wounds", "strikes_faced", "strikers_defeated", "pc_death_turn",
                   "opening_quests")
-SEAT_LETTERS = "abcd"
 MATCH_COLUMNS = (
     "winner", "end", "first_player", "turns",
     "points_a", "points_b", "quests_attempted_a", "quests_attempted_b",
