@@ -229,8 +229,9 @@ def simulate(game: Game | None, matchup, matches: int, seed: int,
     parts = {}
     bins = histogram_bins(manifest) if game.exact_check is not None else None
     seats = manifest["schema"].get("seats", 2)
-    manifest["status"] = "running"
-    run.write_manifest(manifest)
+    if manifest["status"] != "running":  # a resumed run; a new one was written running
+        manifest["status"] = "running"
+        run.write_manifest(manifest)
     try:
         for wave in _waves(done, n_chunks, workers, target_ci is not None):
             tasks = [(game.name, matchup, card_ids, seed, i, chunk_size, matches, threads,
