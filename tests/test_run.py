@@ -13,8 +13,7 @@ from sim.paintline.game import GAME
 from sim.run import simulate
 from sim.store import StoreError, read_table
 
-from .conftest import FOLDER, ROOT
-from .test_cli import cardlab
+from .conftest import FOLDER, ROOT, cardlab, cardlab_process
 
 GAMES = 6000
 
@@ -73,7 +72,7 @@ def test_killed_run_resumes_to_the_same_result(m, tmp_path):
     proc.wait()
     done_before = len([p for p in chunks.iterdir() if p.name.isdigit()])
     assert 3 <= done_before < 60
-    out = cardlab("simulate", "--resume", "killed", "--results", str(tmp_path), "-q")
+    out = cardlab_process("simulate", "--resume", "killed", "--results", str(tmp_path), "-q")
     assert out.returncode == 0, out.stderr
     whole = simulate(GAME, load_matchup(FOLDER, "us-red-tide", "ussr-red-tide", "random", "greedy"),
                      24000, 9, results=tmp_path, run_id="whole", chunk_size=400,
