@@ -63,14 +63,14 @@ def test_a_cache_filled_before_the_marker_is_loaded_silently(cache, capsys):
 
 
 def test_warm_command_compiles_once_then_loads():
-    from .conftest import cardlab_process
+    from .conftest import cardlab, cardlab_process
 
     first = cardlab_process("warm", "--folder", "payne")
     assert first.returncode == 0, first.stderr
     assert first.stdout.startswith("payne: ")
     second = cardlab_process("warm", "--folder", "payne")
     assert second.stdout.startswith("payne: already compiled"), second.stdout
-    bad = cardlab_process("warm", "--folder", "no-such-game")
+    bad = cardlab("warm", "--folder", "no-such-game")
     assert bad.returncode == 2 and "no such game folder" in bad.stderr
 
 
