@@ -155,7 +155,11 @@ def test_joining_an_existing_dask_cluster(m, baseline, tmp_path):
 
 def test_ctrl_c_keeps_chunks_and_prints_the_resume_command(tmp_path):
     env = {**os.environ, "CI": "1"}
-    cmd = [sys.executable, "-c", "from sim.cli import app; app()", "simulate", "-n", "200000",
+    # A suite started in the background (`&`, nohup) passes SIGINT on ignored, and Python
+    # then installs no KeyboardInterrupt: the child sets the handler a terminal's Python has.
+    start = ("import signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
+             "from sim.cli import app; app()")
+    cmd = [sys.executable, "-c", start, "simulate", "-n", "200000",
            "--chunk-size", "1000", "--results", str(tmp_path), "--run-id", "int",
            "--backend", "serial"]
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE,
