@@ -9,8 +9,7 @@ import pytest
 from analysis import metrics, stats, survival
 from analysis.load import Run, load_run
 
-from .conftest import FOLDER
-from .test_cli import cardlab
+from .conftest import FOLDER, cardlab
 
 
 def test_wilson_known_values():

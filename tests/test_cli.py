@@ -1,20 +1,12 @@
-"""The `cardlab simulate` command through a real subprocess."""
+"""The `cardlab` command line: the installed entry point in a real process, and clear
+errors with exit status 2 for bad arguments (in this process)."""
 
-import shutil
-import subprocess
-import sys
-
-from .conftest import ROOT
-
-
-def cardlab(*args):
-    exe = shutil.which("cardlab")
-    cmd = [exe] if exe else [sys.executable, "-c", "from sim.cli import app; app()"]
-    return subprocess.run([*cmd, *args], cwd=ROOT, capture_output=True, text=True, timeout=600)
+from .conftest import cardlab, cardlab_process
 
 
 def test_simulate_prints_rates_with_intervals(tmp_path):
-    out = cardlab("simulate", "--games", "300", "--seed", "3", "--results", str(tmp_path))
+    out = cardlab_process("simulate", "--games", "300", "--seed", "3", "--results",
+                          str(tmp_path))
     assert out.returncode == 0, out.stderr
     assert "us-red-tide wins" in out.stdout and "95% interval" in out.stdout
     assert "300" in out.stdout

@@ -11,8 +11,7 @@ import pytest
 from sim import game as registry
 from sim.folders import read_folder
 
-from .conftest import ROOT
-from .test_cli import cardlab
+from .conftest import ROOT, cardlab
 
 GAMES = registry.names()
 N = 40

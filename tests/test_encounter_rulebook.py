@@ -270,7 +270,7 @@ def test_a_strike_card_that_stays_needs_its_placement(tmp_path, cid, edit, words
     file, the line and the card, and exit 2."""
     import shutil
 
-    from .test_cli import cardlab
+    from .conftest import cardlab
 
     dst = tmp_path / "encounter"
     shutil.copytree(FOLDER, dst)

@@ -5,8 +5,6 @@ the active player's right; a killed PC puts its player out and the last PC stand
 Both engines play; their records and logs agree, and the rules are read from the logs."""
 
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -18,7 +16,7 @@ from sim.encounter.batch import load_matchup, with_rules
 from sim.game import get
 from sim.problems import InputError
 
-from .conftest import ROOT
+from .conftest import cardlab
 
 FOLDER = Path(__file__).resolve().parents[1] / "decks" / "encounter"
 GAME = get("encounter")
@@ -221,12 +219,6 @@ def test_a_killed_pc_puts_its_player_out_and_the_last_one_standing_wins():
 
 
 # -- end to end on the command line ----------------------------------------------------------
-def cardlab(*args):
-    """The command line of this checkout, in a real subprocess."""
-    return subprocess.run([sys.executable, "-m", "sim.cli", *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=600)
-
-
 def test_simulate_and_report_a_table_of_four(tmp_path):
     """players=4 plays four decks (C and D from --table) and prints each seat's win rate
     with an interval, a row per seat (the seat named where a deck and policy sit twice);

@@ -176,7 +176,7 @@ def test_simulation_agrees_with_exact(k):
 
 
 def test_cardlab_rally_command():
-    from .test_cli import cardlab
+    from .conftest import cardlab
 
     out = cardlab("rally", "--arsenal-a", "Drive Shot,Topspin", "--arsenal-b", "Order of Lenin",
                   "--worth", "--check", "3000")
@@ -188,7 +188,7 @@ def test_cardlab_rally_command():
 
 
 def test_cardlab_exact_command_reads_arsenals_from_the_rules():
-    from .test_cli import cardlab
+    from .conftest import cardlab
 
     out = cardlab("exact", "--rules", "rally_mode=true", "--rules",
                   'arsenal_a=["Drive Shot"]', "--check", "2000")

@@ -10,8 +10,7 @@ import pytest
 from sim.game import option_variants
 from sim.lint import folder_policies, lint
 
-from .conftest import ROOT
-from .test_cli import cardlab
+from .conftest import ROOT, cardlab
 
 
 def sample_pair(name: str):

@@ -5,11 +5,10 @@ resumable; the cards.csv patch; exit status 2 on every bad argument."""
 import numpy as np
 import pandas as pd
 import pytest
-from typer.testing import CliRunner
 
 from analysis import meta as analysis
 
-from .conftest import FOLDER
+from .conftest import FOLDER, cardlab
 
 
 def scores_of(M: np.ndarray, n: int = 200) -> dict:
@@ -83,12 +82,6 @@ def test_patch_changes_only_the_named_cells(tmp_path):
     assert (copy / "cards.csv").read_text().splitlines() == new
 
 
-def invoke(*args):
-    from sim.cli import app
-
-    return CliRunner().invoke(app, list(args))
-
-
 @pytest.mark.parametrize("args", [
     ["meta", "--decks", "us-red-tide,no-such-deck"],
     ["meta", "--decks", ""],
@@ -104,9 +97,9 @@ def invoke(*args):
     ["balance", "--fields", "normal_bonus", "--decks", ""],
 ])
 def test_bad_arguments_exit_2(args, tmp_path):
-    out = invoke(*args, "--results", str(tmp_path), "-q")
-    assert out.exit_code == 2, (args, out.output)
-    assert "Traceback" not in out.output and "error:" in out.output, args
+    out = cardlab(*args, "--results", str(tmp_path), "-q")
+    assert out.returncode == 2, (args, out.stdout, out.stderr)
+    assert "Traceback" not in out.stderr and "error:" in out.stderr, args
 
 
 def test_meta_bit_identical_at_one_and_two_workers(tmp_path):

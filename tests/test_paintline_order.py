@@ -22,8 +22,7 @@ from sim.paintline.reference_turn import InPlay
 from sim.problems import InputError
 from sim.rng import N_STREAMS, py_stream_key
 
-from .conftest import FOLDER
-from .test_cli import cardlab
+from .conftest import FOLDER, cardlab
 
 GAME = get("paintline")
 BASE = GAME.load_matchup(FOLDER, "us-red-tide", "ussr-red-tide", "greedy", "greedy", {}, [])

@@ -5,9 +5,6 @@ from __future__ import annotations
 import hashlib
 import re
 import shutil
-import subprocess
-import sys
-import sysconfig
 from pathlib import Path
 
 import numpy as np
@@ -28,6 +25,8 @@ from sim.paintline.pool import (
     load_pool,
 )
 from sim.problems import InputError, Problem
+
+from .conftest import cardlab
 
 REPO = Path(__file__).parents[1]
 SAMPLE = REPO / "decks" / "paintline"
@@ -523,22 +522,8 @@ def test_non_utf8_files(folder):
 # The command line ------------------------------------------------------------------
 
 
-def cardlab_command() -> list[str]:
-    """The installed `cardlab` console script of this Python, or the app run in-process."""
-    script = shutil.which("cardlab", path=sysconfig.get_path("scripts")) or shutil.which("cardlab")
-    if script:
-        return [script]
-    return [sys.executable, "-c", "from sim.cli import app; app()"]
-
-
-def run_cardlab(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [*cardlab_command(), *args], cwd=REPO, capture_output=True, text=True, timeout=60
-    )
-
-
 def test_cli_check_sample_folder():
-    result = run_cardlab("check", "decks/paintline")
+    result = cardlab("check", "decks/paintline")
     assert result.returncode == 0, result.stderr
     assert "Traceback" not in result.stderr
     for name in DECKS:
@@ -550,7 +535,7 @@ def test_cli_check_reports_every_deck_problem(folder):
     deck = folder / "us-red-tide.deck"
     edit(deck, "4 Drive Shot", "5 Drive Shot")  # a fifth copy, and 61 cards
     edit(deck, "3 Liberty Lob", "3 Liberty Lobb")  # misspelt
-    result = run_cardlab("check", str(deck))
+    result = cardlab("check", str(deck))
     assert result.returncode == 2
     assert "Traceback" not in result.stderr
     errors = [line for line in result.stderr.splitlines() if line.startswith(f"{deck}:")]

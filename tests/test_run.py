@@ -13,8 +13,7 @@ from sim.paintline.game import GAME
 from sim.run import simulate
 from sim.store import StoreError, read_table
 
-from .conftest import FOLDER, ROOT
-from .test_cli import cardlab
+from .conftest import FOLDER, ROOT, cardlab, cardlab_process
 
 GAMES = 6000
 
@@ -73,7 +72,7 @@ def test_killed_run_resumes_to_the_same_result(m, tmp_path):
     proc.wait()
     done_before = len([p for p in chunks.iterdir() if p.name.isdigit()])
     assert 3 <= done_before < 60
-    out = cardlab("simulate", "--resume", "killed", "--results", str(tmp_path), "-q")
+    out = cardlab_process("simulate", "--resume", "killed", "--results", str(tmp_path), "-q")
     assert out.returncode == 0, out.stderr
     whole = simulate(GAME, load_matchup(FOLDER, "us-red-tide", "ussr-red-tide", "random", "greedy"),
                      24000, 9, results=tmp_path, run_id="whole", chunk_size=400,
@@ -156,7 +155,11 @@ def test_joining_an_existing_dask_cluster(m, baseline, tmp_path):
 
 def test_ctrl_c_keeps_chunks_and_prints_the_resume_command(tmp_path):
     env = {**os.environ, "CI": "1"}
-    cmd = [sys.executable, "-c", "from sim.cli import app; app()", "simulate", "-n", "200000",
+    # A suite started in the background (`&`, nohup) passes SIGINT on ignored, and Python
+    # then installs no KeyboardInterrupt: the child sets the handler a terminal's Python has.
+    start = ("import signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
+             "from sim.cli import app; app()")
+    cmd = [sys.executable, "-c", start, "simulate", "-n", "200000",
            "--chunk-size", "1000", "--results", str(tmp_path), "--run-id", "int",
            "--backend", "serial"]
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE,

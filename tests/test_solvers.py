@@ -14,8 +14,7 @@ from sim.folders import read_folder
 from sim.problems import InputError
 from sim.tune import bisect, search_integers
 
-from .conftest import FOLDER, ROOT
-from .test_cli import cardlab
+from .conftest import FOLDER, ROOT, cardlab
 
 U = np.random.default_rng(2024).random(200_000)  # match i's uniform, shared by every value
 
@@ -80,10 +79,6 @@ def test_tune_finds_the_rally_mode_fair_value_the_exact_solver_gives(tmp_path):
 
 
 def test_tune_command_and_its_errors(tmp_path):
-    from typer.testing import CliRunner
-
-    from sim.cli import app
-
     out = cardlab("tune", "win_by", "--target", "0.45", "--values", "1..2", "-n", "300",
                   "--max-matches", "600", "--results", str(tmp_path), "-q")
     assert out.returncode == 0, out.stderr
@@ -92,10 +87,9 @@ def test_tune_command_and_its_errors(tmp_path):
                         (["Push.speed"], "unknown field"),
                         (["Push.cost", "--rate", "nothing"], "unknown rate"),
                         (["escalation"], "not numeric")):
-        bad = CliRunner().invoke(app, ["tune", *args, "--target", "0.5", "-n", "10",
-                                       "--results", str(tmp_path)])
-        assert bad.exit_code == 2, args
-        assert words in bad.output and "Traceback" not in bad.output, (args, bad.output)
+        bad = cardlab("tune", *args, "--target", "0.5", "-n", "10", "--results", str(tmp_path))
+        assert bad.returncode == 2, args
+        assert words in bad.stderr and "Traceback" not in bad.stderr, (args, bad.stderr)
 
 
 @pytest.fixture(scope="module")
@@ -160,10 +154,6 @@ def test_skill_and_flags_take_the_tuned_policy(trained, tmp_path):
 
 
 def test_train_command_writes_and_a_game_without_hooks_is_refused(tmp_path, monkeypatch):
-    from typer.testing import CliRunner
-
-    from sim.cli import app
-
     folder = tmp_path / "paintline"
     shutil.copytree(ROOT / "decks" / "paintline", folder)
     out = cardlab("train", "lookahead", "--folder", str(folder), "--against", "random",
@@ -179,9 +169,8 @@ def test_train_command_writes_and_a_game_without_hooks_is_refused(tmp_path, monk
     real = registry.get
     monkeypatch.setattr(registry, "get",
                         lambda name: dataclasses.replace(real(name), tuning=None))
-    res = CliRunner().invoke(app, ["train", "greedy", "--folder", str(folder), "--results",
-                                   str(tmp_path)])
-    assert res.exit_code == 2 and "tuning hook" in res.output
+    res = cardlab("train", "greedy", "--folder", str(folder), "--results", str(tmp_path))
+    assert res.returncode == 2 and "tuning hook" in res.stderr
 
 
 @pytest.mark.parametrize("name", registry.names())

@@ -63,21 +63,21 @@ def test_a_cache_filled_before_the_marker_is_loaded_silently(cache, capsys):
 
 
 def test_warm_command_compiles_once_then_loads():
-    from .test_cli import cardlab
+    from .conftest import cardlab, cardlab_process
 
-    first = cardlab("warm", "--folder", "payne")
+    first = cardlab_process("warm", "--folder", "payne")
     assert first.returncode == 0, first.stderr
     assert first.stdout.startswith("payne: ")
-    second = cardlab("warm", "--folder", "payne")
+    second = cardlab_process("warm", "--folder", "payne")
     assert second.stdout.startswith("payne: already compiled"), second.stdout
     bad = cardlab("warm", "--folder", "no-such-game")
     assert bad.returncode == 2 and "no such game folder" in bad.stderr
 
 
 def test_warm_compiles_games_side_by_side():
-    from .test_cli import cardlab
+    from .conftest import cardlab_process
 
-    both = cardlab("warm", "--folder", "payne", "--folder", "paintline", "--jobs", "2")
+    both = cardlab_process("warm", "--folder", "payne", "--folder", "paintline", "--jobs", "2")
     assert both.returncode == 0, both.stderr
     lines = both.stdout.splitlines()
     assert sorted(line.split(":")[0] for line in lines[:2]) == ["paintline", "payne"]
