@@ -107,12 +107,10 @@ def write_dense(path: Path, table) -> None:
     feather.write_feather(table, path, compression="lz4")
 
 
-def dense_rows(path: Path) -> int:
-    """The matches a dense file holds, from its footer (raises when it is not whole)."""
-    import pyarrow as pa
-
-    with pa.ipc.open_file(path) as reader:
-        return json.loads(reader.schema.metadata[META])["n"]
+def dense_rows(folder: Path) -> int:
+    """The matches a chunk's dense file holds, from its footer (raises when it is not
+    whole)."""
+    return json.loads(read_dense_schema(folder).metadata[META])["n"]
 
 
 def read_dense_table(folder: Path):

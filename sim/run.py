@@ -238,8 +238,9 @@ def simulate(game: Game | None, matchup, matches: int, seed: int,
                       form) for i in wave]
             for index, tables in run_tasks(tasks):
                 write_chunk(run, index, tables)
-                if bins is not None:
-                    parts[index] = chunk_totals(tables, bins, seats)
+                part = chunk_totals(tables, bins, seats) if bins is not None else None
+                if part is not None:
+                    parts[index] = part
                 n = len(tables["matches"])
                 matches_done += n
                 if progress:
@@ -347,7 +348,6 @@ def write_exact_check(run: RunFolder, game: Game, matchup, manifest: dict,
     from sim.store import totals
 
     seats = manifest["schema"].get("seats", 2)
-    parts = {k: v for k, v in (parts or {}).items() if v is not None}
     df = game.exact_check(matchup, LazyTotals(
         lambda: totals(run.path, histogram_bins(manifest), parts, seats)))
     if df is None or not len(df):

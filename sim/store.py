@@ -83,7 +83,7 @@ class RunFolder:
             matches = matchstore.rows(path)
             pq.read_metadata(path / "cards.parquet")
             if (path / histstore.DENSE).is_file():
-                rows = histstore.dense_rows(path / histstore.DENSE)
+                rows = histstore.dense_rows(path)
             else:
                 rows = games
                 pq.read_metadata(path / histstore.LONG)
@@ -126,12 +126,6 @@ def open_run(root: Path, run_id: str) -> RunFolder:
     return run
 
 
-def matches_table(rec: BatchRecords):
-    """A chunk's matches as a pyarrow table straight from the kernel's array (narrow
-    columns; `read_table` gives them back as the DataFrame `matches_frame` gives)."""
-    return matchstore.narrow_table(rec.first_match, rec.matches, rec.layout.match_columns)
-
-
 def cards_table(rec: BatchRecords, card_ids: tuple[str, ...]):
     """A chunk's card statistics as a pyarrow table, a row per (seat, card) that was in a
     deck: seat (int8), card (string) and every statistic (int64)."""
@@ -158,7 +152,10 @@ def chunk_tables(rec: BatchRecords, card_ids: tuple[str, ...], form: str = DENSE
         hists = {DENSE_FORM: histstore.dense_table(rec.first_match, len(rec), rec.hists)}
     else:
         hists = {LONG_FORM: histstore.long_table(rec.first_match, len(rec), rec.hists)}
-    return {"matches": matches_table(rec), **hists, "cards": cards_table(rec, card_ids)}
+    # The matches straight from the kernel's array, in narrow columns (`read_table` gives
+    # them back as the DataFrame `matches_frame` gives).
+    matches = matchstore.narrow_table(rec.first_match, rec.matches, rec.layout.match_columns)
+    return {"matches": matches, **hists, "cards": cards_table(rec, card_ids)}
 
 
 def write_chunk(run: RunFolder, index: int, tables: dict) -> None:
