@@ -172,12 +172,12 @@ def plot_matrix(df, ax=None, row="entrant", col="opponent", title=""):
 
 VERDICT_COLOURS = {"over-powered": "#c0392b", "under-powered": "#1f5fa8",
                    "balanced": "#27ae60", "no evidence": "#7f8c8d",
-                   "alone in its deck": "#222222"}
+                   "dead": "#222222", "untested here": "#b8860b"}
 
 
 def plot_verdicts(df, ax=None):
-    """Each card's causal worth per copy against the median of the other cards of its deck,
-    with 95% intervals, coloured by verdict."""
+    """Each card's causal worth per copy against par for its kind and cost, with 95%
+    intervals and its margin, coloured by verdict."""
     d = df.sort_values(["deck", "relative"])
     ax = axes_for(ax, (7.0, 0.28 * len(d) + 1.5))
     y = np.arange(len(d))
@@ -188,8 +188,11 @@ def plot_verdicts(df, ax=None):
                                                        d.relative_hi[s]),
                         fmt="o", color=c, capsize=2, label=verdict)
     ax.axvline(0, color="#888888", linewidth=1)
+    if "margin" in d:
+        ax.plot(d.margin, y, "|", color="#888888", markersize=8, label="margin")
+        ax.plot(-d.margin, y, "|", color="#888888", markersize=8)
     ax.set_yticks(y, [f"{n} ({deck})" for n, deck in zip(d.label, d.deck, strict=True)])
-    ax.set_xlabel("win rate one copy adds to its deck, against the median of the others")
+    ax.set_xlabel("win rate one copy adds to its deck, against par for its kind and cost")
     ax.legend(frameon=False, fontsize=8)
     return ax
 

@@ -201,35 +201,42 @@ def _verdict_section(page: Page, run) -> None:
     """The causal verdicts stored beside the run (`cardlab verdicts`), when there are any."""
     import json
 
-    page.section("Card verdicts (causal)", "Each card's worth to its deck: the change in the "
-                 "deck's win rate when its copies leave the deck (set aside by the game's "
-                 "neutral filler), paired on the same seeds; per copy, against the median "
-                 "of the other cards of its deck (or of its group, where the game judges "
-                 "like against like). "
+    page.section("Card verdicts (causal)", "Each card's worth per copy against par: the "
+                 "deck's win rate with the card as it is, less the same deck with the card "
+                 "given par's numbers for its kind and cost (the deck keeps its length), "
+                 "paired on the same seeds, each side under the best of its deck's "
+                 "policies. The margin is a share of the gap between par and the same card "
+                 "with no effect (the card's own, or the game's where that is wider). "
                  "Over- or under-powered: beyond the margin, with Benjamini-Hochberg control "
                  "of the false discovery rate at 5%; balanced: the 95% interval lies inside "
-                 "the margin.")
+                 "the card's own margin and the run told a dead card from par; dead: no "
+                 "policy played it; untested here: par's numbers changed no record. "
+                 "detectable: the smallest worth the run would find at 80% power.")
     path = run.path / "verdicts.parquet"
     if not path.exists():
         page.text("Not computed for this run: `cardlab verdicts RUN` adds them.")
         return
     v = pd.read_parquet(path)
     meta = json.loads((run.path / "verdicts.json").read_text(encoding="utf-8"))
+    plays = "; ".join(f"{d}: {', '.join(p)}" for d, p in meta.get("policies", {}).items())
     page.text(f"{meta['matches']:,} matches in {meta['rounds']} rounds "
               f"({meta['seconds']:.0f} s; each card {meta['start']:,} to "
-              f"{meta['max_matches']:,} paired matches); margin +-{meta['min_effect']:g} of "
-              f"win rate; {meta.get('skipped', 0)} variants the validator rejects skipped.")
+              f"{meta['max_matches']:,} paired matches; {meta.get('screen_matches', 0):,} "
+              f"choosing each deck's policies: {plays}); margin {meta.get('share', 0.5):g} "
+              f"of the gap to no effect (the game's gap {meta.get('pooled_gap', 0):.4f} a copy); "
+              f"{meta.get('skipped', 0)} cards whose "
+              "par or no-effect card the validator rejects skipped.")
     counts = v.verdict.value_counts()
     page.text(", ".join(f"{k}: {n}" for k, n in counts.items()) or "no cards to judge",
               flag=bool(v.verdict.isin(["over-powered", "under-powered"]).any()))
     if len(v):
-        page.figure(plots.plot_verdicts(v), "card worth against the median of the others")
+        page.figure(plots.plot_verdicts(v), "card worth per copy against par")
     seat = ["seat"] if run.seats > 2 else []
     v["seat"] = [SEAT_LETTERS[s].upper() for s in v.seat]
     page.table(v.sort_values([*seat, "deck", "relative"], ascending=[True] * len(seat)
                              + [False, False])[
-        [*seat, "deck", "label", "group", "copies", "n", "worth", "worth_per_copy", "relative",
-         "relative_lo", "relative_hi", "p_adjusted", "verdict"]])
+        [*seat, "deck", "label", "copies", "n", "policy", "par", "relative", "relative_lo",
+         "relative_hi", "margin", "detectable", "p_adjusted", "verdict"]])
 
 
 def _dead_cards_section(page: Page, run) -> None:

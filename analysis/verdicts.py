@@ -1,6 +1,6 @@
-"""Causal card verdicts from paired ablation contrasts: each card's worth to its deck against
-the median of the deck's other cards, tested against a minimum practical effect with
-Benjamini-Hochberg control across cards."""
+"""Causal card verdicts from paired contrasts: each card's worth per copy against par for its
+kind and cost, tested against a margin the game gives (a share of the gap between par and a
+card with no effect) with Benjamini-Hochberg control across cards."""
 
 from __future__ import annotations
 
@@ -9,8 +9,12 @@ import pandas as pd
 
 from analysis.stats import Z95, bh
 
-MIN_EFFECT = 0.01  # one point of win rate: smaller differences are not worth a verdict
-VERDICTS = ("over-powered", "under-powered", "balanced", "no evidence", "alone in its deck")
+# The margin of a verdict: this share of the gap between par and the same card with no
+# effect, so that a dead card lies twice the margin below par.
+SHARE = 0.5
+Z80 = 0.8416212335729143  # a verdict's detectable worth is at 80% power
+VERDICTS = ("over-powered", "under-powered", "balanced", "no evidence", "dead",
+            "untested here")
 
 
 def contrast(series: np.ndarray) -> tuple[float, float]:
@@ -26,34 +30,60 @@ def contrast(series: np.ndarray) -> tuple[float, float]:
     return mean, float(np.sqrt(padded / n))
 
 
-def beyond_margin_p(estimate, se, min_effect: float) -> np.ndarray:
-    """One-sided p-value that the effect lies beyond +-min_effect on the side of its
-    estimate (H0: |effect| <= min_effect); 1 when there is no spread at all."""
+def beyond_margin_p(estimate, se, margin) -> np.ndarray:
+    """One-sided p-value that the effect lies beyond +-margin (a number, or one per row) on
+    the side of its estimate (H0: |effect| <= margin); 1 when there is no spread at all."""
     from scipy.stats import norm
 
     est = np.abs(np.asarray(estimate, dtype=float))
     se = np.asarray(se, dtype=float)
     with np.errstate(divide="ignore", invalid="ignore"):
-        z = (est - min_effect) / se
-    return np.where(se > 0, norm.sf(z), np.where(est > min_effect, 0.0, 1.0))
+        z = (est - np.asarray(margin, dtype=float)) / se
+    return np.where(se > 0, norm.sf(z), np.where(est > margin, 0.0, 1.0))
 
 
-def classify(df: pd.DataFrame, min_effect: float = MIN_EFFECT,
-             alpha: float = 0.05) -> pd.DataFrame:
-    """Verdicts for a table with columns relative (a card's worth against its yardstick, the
-    median of the other cards it is judged with), relative_se and reference (True for a card
-    with nothing to be judged against).
+def pooled_gap(df: pd.DataFrame) -> float:
+    """The game's gap between par and no effect, per copy: the median over the cards whose
+    own gap the run told from zero (0 when none did)."""
+    told = df.gap - Z95 * df.gap_se > 0
+    return float(df.gap[told].median()) if told.any() else 0.0
 
-    - over-/under-powered: beyond +-min_effect of the yardstick, Benjamini-Hochberg at
-      `alpha` across the cards tested;
-    - balanced: the 95% interval lies inside +-min_effect;
+
+def margins(df: pd.DataFrame, share: float, pooled: float) -> tuple[pd.Series, pd.Series]:
+    """(the margin a card must clear to be over- or under-powered: `share` of its own gap or
+    of the game's, whichever is wider; the margin it must stay inside to be balanced:
+    `share` of its own gap, so that a card with no effect is never balanced)."""
+    own = share * df.gap.clip(lower=0)
+    return np.maximum(own, share * pooled), own
+
+
+def classify(df: pd.DataFrame, share: float = SHARE, alpha: float = 0.05,
+             pooled: float | None = None) -> pd.DataFrame:
+    """Verdicts for a table with columns relative (a card's worth per copy against par, paired
+    by match), relative_se, gap and gap_se (par against the same card with no effect, per
+    copy), played (how often the card was played or used; nan when the game does not say)
+    and untested (the change to par moved no record).
+
+    - dead: no policy played it; untested here: its numbers changed no record;
+    - over-/under-powered: beyond the margin (`margins`) on the side of the estimate,
+      Benjamini-Hochberg at `alpha` across the cards;
+    - balanced: the 95% interval lies inside `share` of the card's own gap, and that gap's
+      interval lies above 0 (the run could tell a dead card from par);
     - no evidence: neither.
-    Adds relative_lo, relative_hi, p, p_adjusted and verdict."""
+    `pooled` is the game's gap (default: `pooled_gap` of this table). Adds relative_lo,
+    relative_hi, margin, gap_lo, detectable (the smallest worth the run would find at 80%
+    power), p, p_adjusted and verdict."""
     out = df.copy()
     half = Z95 * out.relative_se
     out["relative_lo"], out["relative_hi"] = out.relative - half, out.relative + half
-    tested = ~out.reference.astype(bool)
-    out["p"] = np.where(tested, beyond_margin_p(out.relative, out.relative_se, min_effect),
+    out["gap_lo"] = out.gap - Z95 * out.gap_se
+    pooled = pooled_gap(out) if pooled is None else pooled
+    out["margin"], own = margins(out, share, pooled)
+    out["detectable"] = (Z95 + Z80) * out.relative_se
+    dead = out.played.fillna(1) == 0
+    untested = out.untested.astype(bool) & ~dead
+    tested = ~dead & ~untested
+    out["p"] = np.where(tested, beyond_margin_p(out.relative, out.relative_se, out.margin),
                         np.nan)
     out["p_adjusted"] = np.nan
     reject = np.zeros(len(out), dtype=bool)
@@ -61,10 +91,11 @@ def classify(df: pd.DataFrame, min_effect: float = MIN_EFFECT,
         r, adj = bh(out.loc[tested, "p"].to_numpy(), alpha)
         reject[tested.to_numpy()] = r
         out.loc[tested, "p_adjusted"] = adj
-    inside = (out.relative_lo > -min_effect) & (out.relative_hi < min_effect)
+    inside = (out.relative_lo > -own) & (out.relative_hi < own) & (out.gap_lo > 0)
     out["verdict"] = np.select(
-        [~tested, reject & (out.relative > 0), reject & (out.relative < 0), inside],
-        ["alone in its deck", "over-powered", "under-powered", "balanced"], "no evidence")
+        [dead, untested, reject & (out.relative > 0), reject & (out.relative < 0), inside],
+        ["dead", "untested here", "over-powered", "under-powered", "balanced"], "no evidence")
+    out.attrs["pooled_gap"] = pooled
     return out
 
 

@@ -218,8 +218,15 @@ def replay(run: str = typer.Argument(..., help="run id"),
             raise typer.Exit(1)
 
 
-MinEffect = Annotated[float, typer.Option(
-    help="smallest difference from the median of the other cards worth a verdict (win rate)")]
+MarginShare = Annotated[float, typer.Option(
+    "--margin-share", help="the verdict margin: this share of the gap between par and the "
+    "same card with no effect (per copy)")]
+VerdictPolicies = Annotated[int, typer.Option(
+    "--policies", help="the folder's policies that play each deck: the trained one and the "
+    "best of the others")]
+VerdictFolder = Annotated[str | None, typer.Option(
+    "--folder", help="the game folder whose policies play the decks (default: the run's game "
+    "folder)")]
 VerdictStart = Annotated[int, typer.Option(
     "--verdict-start", help="matches every card's paired arm starts with")]
 VerdictMax = Annotated[int, typer.Option(
@@ -236,9 +243,9 @@ def run_folder(run: str, results: Path) -> Path:
     return guarded(lambda: open_run(results, run)).path
 
 
-def compute_verdicts(path: Path, min_effect: float, start: int, most: int, quiet: bool = False):
+def compute_verdicts(path: Path, precision, folder: str | None = None, quiet: bool = False):
     """The run's causal verdicts, with a line per round."""
-    from sim.verdicts import Precision, for_run
+    from sim.verdicts import for_run
 
     def said(rounds, n, still, played):
         if not quiet:
@@ -246,35 +253,56 @@ def compute_verdicts(path: Path, min_effect: float, start: int, most: int, quiet
                        f"open, {played:,} matches played", err=True)
 
     if not quiet:
-        typer.echo("causal verdicts: each card's copies taken out of its deck, paired on the "
+        typer.echo("causal verdicts: each card against par for its kind and cost and against "
+                   "itself with no effect, under its deck's best policies, paired on the "
                    "run's seed", err=True)
-    return guarded(lambda: for_run(path, Precision(start, most, min_effect), said))
+    folder = folder and str(guarded(lambda: read_folder_path(folder)))
+    return guarded(lambda: for_run(path, precision, said, folder))
+
+
+def read_folder_path(folder: str) -> Path:
+    from sim.folders import read_folder
+
+    return read_folder(folder).path
+
+
+def precision_of(share: float, start: int, most: int, policies: int):
+    from sim.verdicts import Precision
+
+    return Precision(start, most, share=share, policies=policies)
 
 
 @app.command()
 def verdicts(
     run: str = typer.Argument(..., help="run id, or a run folder"),
     results: Results = Path("results"),
-    min_effect: MinEffect = 0.01,
+    margin_share: MarginShare = 0.5,
+    policies: VerdictPolicies = 2,
+    folder: VerdictFolder = None,
     verdict_start: VerdictStart = 2000,
     verdict_max: VerdictMax = 64_000,
     quiet: Quiet = False,
 ):
-    """Causal card verdicts for a run's matchup: each card of the kinds the game flags taken
-    out of its deck (its copies set aside by the game's neutral filler) on the same seeds,
-    its worth per copy against the median of the deck's other cards, Benjamini-Hochberg
-    across cards. Matches go
-    round by round to the cards still open. Saved into the run folder for its report."""
+    """Causal card verdicts for a run's matchup: each card of the kinds the game flags is
+    played as it is, with par's numbers for its kind and cost, and with no effect (the deck
+    keeps its length), on the same seeds, each side under the best of its deck's policies;
+    its worth per copy against par is judged against a margin from the game (a share of
+    the gap between par and no effect), Benjamini-Hochberg across cards. Matches go round
+    by round to the cards still open. Saved into the run folder for its report."""
     from sim.cli_shared import print_frame, print_skipped
 
-    df = compute_verdicts(run_folder(run, results), min_effect, verdict_start, verdict_max,
-                          quiet)
+    df = compute_verdicts(run_folder(run, results),
+                          precision_of(margin_share, verdict_start, verdict_max, policies),
+                          folder, quiet)
     a = df.attrs
+    plays = "; ".join(f"{d}: {', '.join(p)}" for d, p in a["policies"].items())
     print_frame(df.sort_values(["deck", "relative"], ascending=False),
-                f"card verdicts: worth per copy against the median of the others, margin "
-                f"+-{min_effect:g} ({a['matches']:,} matches, {a['seconds']:.0f} s)",
-                ["deck", "label", "group", "copies", "n", "worth", "worth_per_copy",
-                 "relative", "relative_lo", "relative_hi", "p_adjusted", "verdict"])
+                f"card verdicts: worth per copy against par, margin {margin_share:g} of the gap "
+                f"to no effect (game's gap {a['pooled_gap']:.4f}); played by {plays} "
+                f"({a['matches']:,} matches: {a['screen_matches']:,} choosing policies, "
+                f"{a['card_matches']:,} for the cards; {a['seconds']:.0f} s)",
+                ["deck", "label", "copies", "n", "policy", "relative", "relative_lo",
+                 "relative_hi", "margin", "detectable", "p_adjusted", "verdict"])
     print_skipped(df)
 
 
@@ -284,7 +312,8 @@ def report(run: str = typer.Argument(..., help="run id, or a run folder"),
            with_verdicts: Annotated[bool, typer.Option(
                "--verdicts/--no-verdicts",
                help="compute the causal card verdicts when the run has none yet")] = True,
-           min_effect: MinEffect = 0.01,
+           margin_share: MarginShare = 0.5,
+           policies: VerdictPolicies = 2,
            verdict_start: VerdictStart = 2000,
            verdict_max: VerdictMax = 64_000,
            quiet: Quiet = False):
@@ -294,7 +323,8 @@ def report(run: str = typer.Argument(..., help="run id, or a run folder"),
 
     path = run_folder(run, results)
     if with_verdicts and not (path / "verdicts.parquet").exists():
-        compute_verdicts(path, min_effect, verdict_start, verdict_max, quiet)
+        compute_verdicts(path, precision_of(margin_share, verdict_start, verdict_max,
+                                            policies), None, quiet)
     html, md = build_report(path)
     typer.echo(f"report: {html}\nsummary: {md}")
 

@@ -154,8 +154,9 @@ def flags(
     with_tuned: Annotated[bool, typer.Option(
         help="add every policy `cardlab train` wrote to the folder")] = False,
     seed: Seed = 1,
-    min_effect: Annotated[float, typer.Option(
-        help="smallest difference from the median of the other cards worth a verdict")] = 0.01,
+    margin_share: Annotated[float, typer.Option(
+        "--margin-share", help="the verdict margin: this share of the gap between par and "
+        "the same card with no effect")] = 0.5,
     verdict_start: Annotated[int, typer.Option(help="matches each card starts with")] = 2000,
     verdict_max: Annotated[int, typer.Option(help="most matches one card may take")] = 64_000,
     results: Results = Path("results"),
@@ -178,7 +179,7 @@ def flags(
         names.insert(0, anchor)
     if len(names) < 3:
         fail(f"a verdict must hold under three policies; got {', '.join(names)}")
-    precision = Precision(verdict_start, verdict_max, min_effect)
+    precision = Precision(verdict_start, verdict_max, share=margin_share, policies=1)
     guarded(precision.check)
     rules = parse_overrides(list(setup.rules))
 

@@ -226,7 +226,56 @@ def skill(
                     f"(n {summary['n']:,}); {summary['path']}")
 
 
+@with_setup
+def calibrate(
+    setup: Setup,
+    plants: Annotated[int, typer.Option(
+        "--plants", min=1, help="buffs, nerfs and clones planted, this many of each")] = 10,
+    seed: Seed = 1,
+    margin_share: Annotated[float, typer.Option(
+        "--margin-share", help="the verdict margin: this share of the gap between par and "
+        "the same card with no effect")] = 0.5,
+    policies: Annotated[int, typer.Option(
+        "--policies", help="the folder's policies that play each deck")] = 2,
+    verdict_start: Annotated[int, typer.Option(help="matches each card starts with")] = 2000,
+    verdict_max: Annotated[int, typer.Option(help="most matches one card may take")] = 64_000,
+    results: Results = Path("results"),
+    run_id: RunId = None,
+    quiet: Quiet = False,
+):
+    """How well the card verdicts recover planted truths on this matchup: strong buffs,
+    crippling nerfs (the card with no effect) and clones of a deck-mate, planted one at a
+    time on cards drawn by the seed, each judged on the same seeds; the recovery rate of each
+    class with its 95% interval, and every contradiction (a buff under-powered, a card with
+    no effect balanced or over-powered)."""
+    from sim.calibrate import calibrate as run_calibration
+    from sim.outputs import new_folder, save_tables
+    from sim.verdicts import Precision
+
+    game, m, info = setup.load()
+    precision = Precision(verdict_start, verdict_max, share=margin_share, policies=policies)
+    guarded(precision.check)
+
+    def said(k, plant, verdict):
+        if not quiet:
+            typer.echo(f"  plant {k + 1}: {plant.what} of {plant.card}"
+                       f"{' as ' + plant.like if plant.like else ''}: {verdict}", err=True)
+
+    rows, summary = guarded(lambda: run_calibration(game, m, str(info.path), seed, plants,
+                                                    precision, said))
+    path = new_folder(results, run_id, "calibrate")
+    save_tables(path, {"calibrate": summary, "plants": rows},
+                {"kind": "calibrate", "game": game.name, "seed": seed, "plants": plants,
+                 "decks": [d.name for d in m.decks], **summary.attrs})
+    print_frame(rows, "planted changes", ["class", "deck", "card", "like", "change", "before",
+                                          "verdict", "relative", "margin", "n"])
+    gap = summary.attrs["pooled_gap"]
+    print_frame(summary, f"recovery of planted truths (game's gap {gap:.4f} a copy; {path})",
+                ["class", "planted", "recovered", "rate", "lo", "hi", "contradictions",
+                 "skipped"])
+
+
 def mount(app: typer.Typer) -> None:
     """Put this module's commands on the `cardlab` app (sim/cli.py mounts every module)."""
-    for command in (tune, train, skill):
+    for command in (tune, train, skill, calibrate):
         app.command()(command)

@@ -34,8 +34,9 @@ def diff_runs(path_a: Path, path_b: Path) -> pd.DataFrame:
 def robust_flags(game: Game, folder, deck_a, deck_b, policies: list[str], seed: int,
                  precision=None, trained: str | None = None, results="results", run_id=None,
                  rules=None, sets=None, progress=None) -> pd.DataFrame:
-    """Causal card verdicts under several policies (both seats playing each, same seeds): a
-    verdict counts when it holds under the trained policy and at least two others."""
+    """Causal card verdicts under several policies (both seats playing each, same seeds, each
+    policy alone rather than the deck's best): a verdict counts when it holds under the
+    trained policy and at least two others."""
     from analysis.verdicts import consensus
     from sim.outputs import new_folder, save_tables
     from sim.verdicts import Precision, card_verdicts
@@ -55,7 +56,7 @@ def robust_flags(game: Game, folder, deck_a, deck_b, policies: list[str], seed: 
     save_tables(path, {"flags": out, **{f"verdicts-{p}": d for p, d in by_policy.items()}},
                 {"kind": "flags", "game": game.name, "policies": policies,
                  "trained": out.anchor.iat[0] if len(out) else trained, "seed": seed,
-                 "matches": played, "min_effect": precision.min_effect,
+                 "matches": played, "margin_share": precision.share,
                  "decks": [deck_a, deck_b]})
     out.attrs["matches"] = played
     return out

@@ -254,6 +254,35 @@ class Building:
 
 
 @dataclass(frozen=True)
+class Power:
+    """The optional hooks behind causal verdicts and `cardlab calibrate`: which numbers carry a
+    card's power and which way of each is stronger, so that the lab can price a card
+    against par for its kind and cost and plant changes whose direction is known.
+
+    - cards(matchup) -> DataFrame: the pool, one row per card: id, kind (a word), and every
+      field named below, as numbers.
+    - stronger: {field: +1 when more of it is stronger, -1 when less is}: the card's numbers
+      that par sets and planted buffs and nerfs move (words and keywords are the card's own).
+    - bounds: {field: (lo, hi)}: the values a field may take.
+    - cost: {kind: field} the field par is priced by ("" for every other kind); a kind
+      without one is priced as a whole.
+    - group: further fields a card shares with its par (e.g. a role), besides its kind.
+    - with_values(matchup, {(card id, field): value}) -> matchup: the card table changed,
+      the decks as they were; whether it is legal is the validator's word.
+    """
+
+    cards: Callable[[Any], Any]
+    stronger: dict[str, int]
+    bounds: dict[str, tuple[int, int]]
+    with_values: Callable[..., Any]
+    cost: dict[str, str] = dataclasses.field(default_factory=dict)
+    group: tuple[str, ...] = ()
+
+    def cost_field(self, kind: str) -> str:
+        return self.cost.get(kind, self.cost.get("", ""))
+
+
+@dataclass(frozen=True)
 class Game:
     """One registered game. Every callable takes and returns the game's own matchup type,
     which must have `.decks` (each with `.name`) and `.policy_names`.
@@ -288,6 +317,8 @@ class Game:
     - lint: Lint, optional: rule variants, the card table and its dominance declaration for
       `cardlab lint` (without it, lint tries value_edits and reports dead cards only).
     - building: Building, optional: decks as card counts for `cardlab deckbuild`.
+    - power: Power, optional: the card numbers that carry power, for par, causal verdicts
+      and `cardlab calibrate` (every matchup has `pool`, a sim.cards.CardTable).
     - schema_for(matchup) -> Schema, optional: the schema of a matchup whose rules change
       what a batch writes (the number of players); `schema` otherwise.
     - compile_seconds: what a first compile of the engine takes on a 2-core machine, said
@@ -318,6 +349,7 @@ class Game:
     tuning: Tuning | None = None
     lint: Lint | None = None
     building: Building | None = None
+    power: Power | None = None
     schema_for: Callable[[Any], Schema] | None = None
     compile_seconds: float = 60.0  # a first compile on a 2-core machine, until one is timed
 

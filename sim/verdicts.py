@@ -1,6 +1,7 @@
-"""Causal card verdicts for any game: each flagged card's copies taken out of its deck (the
-game's neutral filler in their place), on the same seeds as the unchanged matchup, with
-matches going round by round to the cards whose verdict is still open."""
+"""Causal card verdicts for any game: each flagged card against par for its kind and cost
+(the same card with par's numbers, so the deck keeps its length), and against the card with
+no effect (which sets the margin), under the best of the folder's policies for its deck, on
+the same seeds as the unchanged matchup; matches go round by round to the open cards."""
 
 from __future__ import annotations
 
@@ -12,21 +13,25 @@ import pandas as pd
 from scipy.stats import norm
 
 from analysis.load import distinct_labels
-from analysis.verdicts import MIN_EFFECT, classify, contrast
-from sim import legality
+from analysis.verdicts import classify, contrast, margins, pooled_gap
+from sim import legality, par
+from sim.arms import Arms
 
 
 @dataclass(frozen=True)
 class Precision:
-    """How many matches a verdict may take: every card starts with `start`, an open one
-    doubles its matches each round up to `max_matches`. A card's verdict is settled once
-    its interval (at the level that keeps every look together at 95%) clears the margin
-    +-min_effect or lies inside it."""
+    """How a verdict is made. Every card starts with `start` matches, an open one doubles
+    them each round up to `max_matches`; the margin is `share` of the gap between par and
+    the card with no effect; `policies` of the folder's policies play each deck (the trained
+    one and the best of the others on `screen` matches of the unchanged deck)."""
 
     start: int = 2000
     max_matches: int = 64_000
-    min_effect: float = MIN_EFFECT
     alpha: float = 0.05
+    share: float = 0.5
+    policies: int = 2
+    screen: int = 4000
+    pooled: float | None = None  # the game's gap between par and no effect (None: this run's)
 
     @property
     def looks(self) -> int:
@@ -35,175 +40,232 @@ class Precision:
     def check(self) -> None:
         from sim.problems import InputError, Problem
 
-        if not 0 < self.min_effect < 1:
-            raise InputError([Problem("--min-effect", 0, "a win-rate margin in 0 .. 1, got "
-                                      f"{self.min_effect}")])
+        if not 0 < self.share < 1:
+            raise InputError([Problem("--margin-share", 0, "a share of the gap between par "
+                                      f"and a card with no effect in 0 .. 1, got {self.share}")])
         if not 2 <= self.start <= self.max_matches:
             raise InputError([Problem("--start", 0, f"start ({self.start}) must be at least 2 "
                                       f"and at most --max-matches ({self.max_matches})")])
+        if self.policies < 1 or self.screen < 2:
+            raise InputError([Problem("--policies", 0, "at least one policy and two "
+                                      "screening matches")])
 
 
-class Arms:
-    """Per-match wins of the unchanged matchup (one series per seat) and of each variant,
-    matches 0 .. n-1 of the one seed they share."""
+@dataclass
+class Subject:
+    """One card of one seat's deck, with its par and no-effect values."""
 
-    def __init__(self, game, m, variants, seed: int):
-        self.game, self.m, self.variants, self.seed = game, m, variants, seed
-        self.base = [np.zeros(0, np.int8) for _ in m.decks]  # one series per seat
-        self.wins = [np.zeros(0, np.int8) for _ in variants]
-        self.played = 0
-
-    def _more(self, matchup, seat: int, have: np.ndarray, n: int) -> np.ndarray:
-        if len(have) >= n:
-            return have
-        rec = self.game.run_batch(matchup, n - len(have), self.seed, first_match=len(have))
-        self.played += n - len(have)
-        return np.concatenate([have, rec.wins(seat).astype(np.int8)])
-
-    def extend(self, i: int, n: int) -> None:
-        v = self.variants[i]
-        self.wins[i] = self._more(v.matchup, v.seat, self.wins[i], n)
-        self.base[v.seat] = self._more(self.m, v.seat, self.base[v.seat], n)
-
-    def n(self, i: int) -> int:
-        return len(self.wins[i])
+    seat: int
+    card: str
+    copies: int
+    par: dict
+    dead: dict
+    at_par: bool
 
 
-def per_copy(arms: Arms, i: int, n: int) -> np.ndarray:
-    """Per match, the win rate card i adds to its deck, per copy it has: a three-of and a
-    one-of are judged on the strength of one card."""
-    v = arms.variants[i]
-    return (arms.base[v.seat][:n].astype(float) - arms.wins[i][:n]) / max(v.copies, 1)
+def folder_policies(folder) -> list[str]:
+    """The policy names of a folder's policies.toml, in file order."""
+    import tomllib
+    from pathlib import Path
 
-
-def median_arms(arms: Arms, members: list[int]) -> list[int]:
-    """The median card of these by estimated worth per copy: one card, or the middle two."""
-    if not members:
+    path = Path(folder) / "policies.toml"
+    if not path.exists():
         return []
-    worth = {i: float(per_copy(arms, i, arms.n(i)).mean()) for i in members}
-    order = sorted(members, key=lambda i: (worth[i], arms.variants[i].card))
-    k = len(order)
-    return sorted({order[(k - 1) // 2], order[k // 2]})
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    return [k for k, v in data.items() if isinstance(v, dict)]
 
 
-def references(arms: Arms, decks: dict[tuple, list[int]]) -> dict[int, list[int]]:
-    """Each card's yardstick: the median of the other cards of its deck and group (a card
-    is never its own yardstick), or of the deck's other cards when it is alone in its
-    group; none when it is alone in its deck."""
-    refs = {}
-    for (seat, _), members in decks.items():
-        deck = [i for (s, _), ms in decks.items() if s == seat for i in ms]
-        for i in members:
-            others = [j for j in members if j != i] or [j for j in deck if j != i]
-            refs[i] = median_arms(arms, others)
-    return refs
+def seat_policies(game, m, folder) -> tuple[dict[str, object], str | None]:
+    """{policy name: function(matchup, seat) -> matchup with the seat on it} for the folder's
+    policies (the matchup's own when the game cannot change a seat's policy), and the
+    trained one's name."""
+    from sim.folders import read_folder
+
+    if folder is None or game.tuning is None:
+        return {"as run": lambda mm, seat: mm}, None
+    trained = read_folder(folder).trained
+    names = folder_policies(folder)
+    return ({p: (lambda mm, seat, p=p: game.tuning.with_policy(mm, seat, folder, p, {}, p))
+             for p in names}, trained if trained in names else None)
 
 
-def table(arms: Arms, decks: dict[tuple, list[int]], refs: dict[int, list[int]],
-          labels: dict[str, str], kinds: dict[str, str]) -> pd.DataFrame:
-    """One row per card: its worth (the win rate all its copies add to its deck), and its
-    worth per copy relative to its yardstick (the median of the other cards of its deck
-    and group), each with its standard error, paired by match."""
-    rows = []
-    for (seat, group), members in decks.items():
-        for i in members:
-            v, n, ref = arms.variants[i], arms.n(i), refs[i]
-            worth, worth_se = contrast(arms.base[seat][:n].astype(float) - arms.wins[i])
-            mine = per_copy(arms, i, n)
-            rel, rel_se = (0.0, 0.0) if not ref else contrast(
-                mine - np.mean([per_copy(arms, r, n) for r in ref], axis=0))
-            rows.append({"variant": i, "seat": seat, "deck": arms.m.decks[seat].name,
-                         "card": v.card,
-                         "name": v.name, "label": labels.get(v.card, v.name),
-                         "kind": kinds.get(v.card, ""), "group": group,
-                         "copies": v.copies, "n": n,
-                         "worth": worth, "worth_se": worth_se,
-                         "worth_per_copy": float(mine.mean()), "relative": rel,
-                         "relative_se": rel_se, "reference": not ref,
-                         "median_card": " / ".join(labels[arms.variants[r].card]
-                                                   for r in ref)})
-    return pd.DataFrame(rows)
+def best_play(arms: Arms, game, m, seat: int, policies: dict, trained, p: Precision) -> list[str]:
+    """The policies that play the seat's deck: the trained one, and the best of the others by
+    win rate of the unchanged deck on `screen` matches, `p.policies` in all."""
+    rate = {}
+    for name, put in policies.items():
+        key = ("base", seat, name)
+        arms.add(key, put(m, seat), seat)
+        rate[name] = float(arms.extend(key, p.screen).mean())
+    order = sorted(rate, key=lambda k: (-rate[k], k))
+    kept = [trained] if trained in rate else []
+    kept += [k for k in order if k not in kept][: max(p.policies - len(kept), 0)]
+    return kept
 
 
-def open_cards(df: pd.DataFrame, p: Precision) -> pd.Series:
-    """Cards whose verdict is not settled at the per-look level."""
+def subjects(game, m, cards: pd.DataFrame, flagged: set, starting) -> list[Subject]:
+    """Every card of a flagged kind in each seat's deck, except cards in play from the start."""
+    power = game.power
+    kinds = dict(zip(cards.id, cards.kind, strict=True))
+    out = []
+    for seat in range(len(m.decks)):
+        start = set(starting[seat]) if seat < len(starting) else set()
+        for card, copies in game.building.counts(m, seat).items():
+            if kinds.get(card) not in flagged or card in start or copies <= 0:
+                continue
+            pv = par.par_values(power, cards, card)
+            out.append(Subject(seat, card, copies, pv, par.dead_values(power, cards, card),
+                               not par.differs(pv, cards)))
+    return out
+
+
+def best(arms: Arms, keys: list, n: int) -> tuple:
+    """The key of the arm with the highest win rate over the first n matches."""
+    return max(keys, key=lambda k: (float(arms.extend(k, n).mean()), str(k)))
+
+
+def row(arms: Arms, s: Subject, i: int, kept: list[str], n: int) -> dict:
+    """A card's worth against par and the gap from par to no effect, per copy, each paired by
+    match under the best policy of each side."""
+    base = best(arms, [("base", s.seat, p) for p in kept], n)
+    par_key = best(arms, [("par", i, p) for p in kept], n)
+    dead_key = best(arms, [("dead", i, p) for p in kept], n)
+    with_card = arms.extend(base, n).astype(float)
+    at_par = arms.extend(par_key, n).astype(float)
+    dead = arms.extend(dead_key, n).astype(float)
+    worth, worth_se = contrast(with_card - at_par)
+    rel, rel_se = contrast((with_card - at_par) / s.copies)
+    gap, gap_se = contrast((at_par - dead) / s.copies)
+    untested = not s.at_par and all(arms.same(("par", i, p), ("base", s.seat, p), n)
+                                    for p in kept)
+    return {"n": n, "worth": worth, "worth_se": worth_se, "relative": rel,
+            "relative_se": rel_se, "gap": gap, "gap_se": gap_se, "policy": base[2],
+            "policy_par": par_key[2], "untested": untested}
+
+
+def played(game, m, arms: Arms, s: Subject, kept: list[str], ids: list[str]) -> float:
+    """How often the card was played or used under the kept policies (nan: the game does
+    not say what counts)."""
+    schema = game.schema_of(m)
+    if not schema.played:
+        return float("nan")
+    c = ids.index(s.card)
+    stats = sum(arms.stats[("base", s.seat, p)][s.seat, c] for p in kept)
+    frame = pd.DataFrame([stats], columns=list(schema.all_card_stats))
+    return float(frame.eval(schema.played).iloc[0])
+
+
+def settled(df: pd.DataFrame, p: Precision, pooled: float) -> pd.Series:
+    """Cards whose verdict the per-look intervals decide, or that more matches could not make
+    over- or under-powered (their interval inside the margin)."""
     z = norm.ppf(1 - p.alpha / (2 * p.looks))
+    m, own = margins(df, p.share, pooled)
     lo, hi = df.relative - z * df.relative_se, df.relative + z * df.relative_se
-    settled = (lo > p.min_effect) | (hi < -p.min_effect) | (
-        (lo > -p.min_effect) & (hi < p.min_effect))
-    return ~settled & ~df.reference
+    told = df.gap - z * df.gap_se > 0
+    return (df.untested | (df.played == 0) | (lo > m) | (hi < -m)
+            | ((lo > -own) & (hi < own) & told) | ((lo > -m) & (hi < m) & (df.n >= 4 * p.start)))
 
 
-def card_verdicts(game, m, seed: int, precision: Precision = Precision(),
-                  progress=None) -> pd.DataFrame:
-    """Verdicts for every card of the kinds the game flags, in both decks. attrs: matches
-    (played in all), seconds, rounds, the precision used and the variants skipped."""
+def card_verdicts(game, m, seed: int, precision: Precision = Precision(), progress=None,
+                  folder=None, only=None) -> pd.DataFrame:
+    """Verdicts for every card of the kinds the game flags, in every seat's deck. attrs:
+    matches (in all, and by part), seconds, rounds, the precision, the policies that played
+    each deck and the cards skipped (a par or no-effect card the validator rejects). `only`:
+    the (seat, card id) pairs to judge (default: every flagged card)."""
+    from sim.problems import InputError, Problem
+
     precision.check()
+    if game.power is None or game.building is None:
+        raise InputError([Problem("verdicts", 0, f"{game.name} declares no card power "
+                                  "(Game.power and Game.building)")])
     start = time.perf_counter()
-    pool = game.describe(m)["card_pool"]
+    desc = game.describe(m)
+    pool = desc["card_pool"]
     labels = distinct_labels(pool["ids"], pool["names"])
-    kinds = dict(zip(pool["ids"], pool["kinds"], strict=True))
-    flagged = set(game.schema.flag_kinds)
-    variants, skipped = legality.split(game, [
-        v for v in game.ablations(m) if not flagged or kinds.get(v.card) in flagged])
-    arms = Arms(game, m, variants, seed)
-    # A game may judge like against like (its card pool's verdict_groups); otherwise every
-    # flagged card of a deck is judged against the median of the deck's other cards.
-    groups = dict(zip(pool["ids"], pool.get("verdict_groups") or [""] * len(pool["ids"]),
-                      strict=True))
-    decks: dict[tuple[int, str], list[int]] = {}
-    for i, v in enumerate(variants):
-        decks.setdefault((v.seat, groups[v.card]), []).append(i)
-    target, rounds = precision.start, 0
-    todo = list(range(len(variants)))
+    cards = game.power.cards(m)
+    todo_all = [s for s in subjects(game, m, cards, set(game.schema.flag_kinds),
+                                    desc.get("starting", []))
+                if only is None or (s.seat, s.card) in only]
+    kinds = dict(zip(cards.id, cards.kind, strict=True))
+    arms = Arms(game, seed)
+    policies, trained = seat_policies(game, m, folder)
+    kept = {seat: best_play(arms, game, m, seat, policies, trained, precision)
+            for seat in sorted({s.seat for s in todo_all})}
+    screened = arms.played
+    keep, skipped = [], []
+    for s in todo_all:
+        variants = {"par": game.power.with_values(m, s.par),
+                    "dead": game.power.with_values(m, s.dead)}
+        found = [pr for v in variants.values() for pr in legality.problems(game, v)]
+        if found:
+            skipped.append({"item": labels[s.card], "card": s.card, "seat": s.seat,
+                            "reason": legality.reason(found)})
+            continue
+        i = len(keep)
+        keep.append(s)
+        for what, v in variants.items():
+            for p in kept[s.seat]:
+                arms.add((what, i, p), policies[p](v, s.seat), s.seat)
+    n_of = {i: 0 for i in range(len(keep))}
+    target, rounds, todo = precision.start, 0, list(range(len(keep)))
     while True:
         for i in todo:
-            arms.extend(i, target)
-        refs = references(arms, decks)
-        grown = True
-        while grown:  # a yardstick has every match of the cards it measures
-            grown = False
-            for i, ref in refs.items():
-                for r in ref:
-                    if arms.n(r) < arms.n(i):
-                        arms.extend(r, arms.n(i))
-                        grown = True
-        df = table(arms, decks, refs, labels, kinds)
-        still = df.index[open_cards(df, precision)].tolist()
+            n_of[i] = target
+        rows = []
+        for i, s in enumerate(keep):
+            r = row(arms, s, i, kept[s.seat], n_of[i])
+            r |= {"seat": s.seat, "deck": m.decks[s.seat].name, "card": s.card,
+                  "name": labels[s.card], "label": labels[s.card],
+                  "kind": kinds[s.card],
+                  "copies": s.copies, "at_par": s.at_par,
+                  "par": ", ".join(f"{f} {v}" for (_, f), v in s.par.items()),
+                  "played": played(game, m, arms, s, kept[s.seat], list(pool["ids"]))}
+            rows.append(r)
+        df = pd.DataFrame(rows)
+        pooled = precision.pooled if precision.pooled is not None else (
+            pooled_gap(df) if len(df) else 0.0)
+        still = [] if df.empty else df.index[~settled(df, precision, pooled)].tolist()
         if progress:
             progress(rounds, target, len(still), arms.played)
         if not still or target >= precision.max_matches:
             break
         target, rounds = min(2 * target, precision.max_matches), rounds + 1
-        todo = df.variant[still].tolist()
-    out = classify(df, precision.min_effect, precision.alpha) if len(df) else df
-    out.attrs.update({"matches": arms.played, "seconds": time.perf_counter() - start,
-                      "rounds": rounds + 1, "min_effect": precision.min_effect,
-                      "start": precision.start, "max_matches": precision.max_matches,
-                      "alpha": precision.alpha, "skipped": skipped})
+        todo = still
+    out = classify(df, precision.share, precision.alpha, pooled) if len(df) else df
+    out.attrs.update({"matches": arms.played, "screen_matches": screened,
+                      "card_matches": arms.played - screened,
+                      "seconds": time.perf_counter() - start, "rounds": rounds + 1,
+                      "share": precision.share, "pooled_gap": pooled, "start": precision.start,
+                      "max_matches": precision.max_matches, "alpha": precision.alpha,
+                      "policies": {m.decks[s].name: kept[s] for s in kept},
+                      "skipped": pd.DataFrame(skipped, columns=["item", "card", "seat",
+                                                                "reason"])})
     return out
 
 
-def for_run(path, precision: Precision = Precision(), progress=None) -> pd.DataFrame:
-    """A stored run's verdicts, on its own matchup and seed, saved beside it as
+def for_run(path, precision: Precision = Precision(), progress=None,
+            folder=None) -> pd.DataFrame:
+    """A stored run's verdicts, on its own matchup and seed, its decks played by the
+    policies of `folder` (the run's game folder by default), saved beside it as
     verdicts.parquet with verdicts.json (how they were made and how many matches they took)."""
     import json
     from pathlib import Path
 
+    from sim.folders import default_folder
     from sim.game import get
     from sim.outputs import save_tables, write_json
+    from sim.warmup import ensure
 
     path = Path(path)
     manifest = json.loads((path / "manifest.json").read_text(encoding="utf-8"))
-    from sim.warmup import ensure
-
     game = get(manifest["game"])
     matchup = game.from_manifest(manifest)
     ensure(game, matchup)
-    df = card_verdicts(game, matchup, int(manifest["seed"]), precision, progress)
+    folder = folder or manifest.get("folder") or default_folder(game.name)
+    df = card_verdicts(game, matchup, int(manifest["seed"]), precision, progress, folder)
     skipped = df.attrs.pop("skipped")
     save_tables(path, {"verdicts": df, "verdicts_skipped": skipped}, None)
     write_json(path / "verdicts.json", {**df.attrs, "skipped": len(skipped),
-                                        "seed": manifest["seed"]})
+                                        "seed": manifest["seed"], "folder": str(folder)})
     df.attrs["skipped"] = skipped
     return df

@@ -15,6 +15,7 @@ from sim.encounter.engine import DEATH_BINS
 from sim.encounter.exact import exact_check as exact_check
 from sim.encounter.lint import LINT as LINT
 from sim.encounter.pool import FILES, Deck, Pool, matchup_problems
+from sim.encounter.power import POWER as POWER
 from sim.encounter.reference import replay as replay
 from sim.encounter.schema import SCHEMA as SCHEMA
 from sim.encounter.schema import schema_for as schema_for

@@ -26,6 +26,7 @@ from sim.paintline.options import load_rules
 from sim.paintline.order import DEFAULT
 from sim.paintline.policy import N_PARAMS
 from sim.paintline.pool import Pool
+from sim.paintline.power import POWER as POWER
 from sim.paintline.schema import LENGTH, TOP_STEP
 from sim.paintline.schema import SCHEMA as SCHEMA
 from sim.paintline.tuning import TUNING as TUNING

@@ -20,6 +20,7 @@ from sim.payne.decks import check_paths as check_paths
 from sim.payne.exact import exact_check as exact_check
 from sim.payne.lint import LINT as LINT
 from sim.payne.policy_params import complete
+from sim.payne.power import POWER as POWER
 from sim.payne.reference import reference_batch as reference_batch
 from sim.payne.reference import replay as replay
 from sim.payne.schema import SCHEMA as SCHEMA

@@ -1,0 +1,58 @@
+"""Arms of a paired experiment: matchups played on matches 0 .. n-1 of one seed (common
+random numbers), each kept as one seat's per-match wins, a digest of every match's record
+(to tell whether a change moved any record at all) and the card statistics summed."""
+
+from __future__ import annotations
+
+import numpy as np
+
+# Odd 64-bit weights: a match's digest is its record's columns weighted and summed (wrapping),
+# equal for equal records and, in practice, different for different ones.
+_WEIGHTS = np.random.default_rng(20261204).integers(1, 2**62, 64, dtype=np.uint64) | np.uint64(1)
+
+
+def digest(matches: np.ndarray) -> np.ndarray:
+    """One uint64 per match row."""
+    cols = matches.shape[1]
+    with np.errstate(over="ignore"):
+        return (matches.astype(np.int64).view(np.uint64) * _WEIGHTS[:cols]).sum(
+            axis=1, dtype=np.uint64)
+
+
+class Arms:
+    """Arms by key, each a (matchup, seat) whose matches are played on demand."""
+
+    def __init__(self, game, seed: int):
+        self.game, self.seed = game, seed
+        self.matchups: dict = {}
+        self.wins: dict = {}
+        self.digests: dict = {}
+        self.stats: dict = {}
+        self.played = 0
+
+    def add(self, key, matchup, seat: int) -> None:
+        if key not in self.matchups:
+            self.matchups[key] = (matchup, seat)
+            self.wins[key] = np.zeros(0, np.int8)
+            self.digests[key] = np.zeros(0, np.uint64)
+            self.stats[key] = None
+
+    def n(self, key) -> int:
+        return len(self.wins[key])
+
+    def extend(self, key, n: int) -> np.ndarray:
+        """The arm's wins over matches 0 .. n-1, playing the ones it lacks."""
+        have = self.n(key)
+        if have < n:
+            m, seat = self.matchups[key]
+            rec = self.game.run_batch(m, n - have, self.seed, first_match=have)
+            self.played += n - have
+            self.wins[key] = np.concatenate([self.wins[key], rec.wins(seat)])
+            self.digests[key] = np.concatenate([self.digests[key], digest(rec.matches)])
+            s = self.stats[key]
+            self.stats[key] = rec.card_stats if s is None else s + rec.card_stats
+        return self.wins[key][:n]
+
+    def same(self, a, b, n: int) -> bool:
+        """Whether two arms wrote the same record in every one of the first n matches."""
+        return bool(np.array_equal(self.digests[a][:n], self.digests[b][:n]))

@@ -1,0 +1,125 @@
+"""How well the verdicts recover planted truths: strong buffs, crippling nerfs (the card with
+no effect) and clones planted one at a time on the flagged cards of a matchup, each judged
+by the verdicts on the same seeds, with the recovery rate of each class and its interval."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from sim import legality, par
+from sim.verdicts import Precision, card_verdicts, subjects
+
+EXPECTED = {"buff": "over-powered", "nerf": "under-powered"}
+# What a verdict must never say of a plant: a stronger card under-powered, a card with no
+# effect balanced or over-powered.
+CONTRADICTS = {"buff": {"under-powered"}, "nerf": {"balanced", "over-powered"}}
+
+
+@dataclass(frozen=True)
+class Plant:
+    """One planted change: a buff or a nerf of a card's numbers, or a card made a clone of
+    another card of its deck and kind (`like`)."""
+
+    what: str
+    seat: int
+    card: str
+    values: dict = dataclasses.field(default_factory=dict)
+    like: str = ""
+
+    def apply(self, game, m):
+        if self.what != "clone":
+            return game.power.with_values(m, self.values)
+        ids = list(m.pool.ids)
+        x, y = ids.index(self.card), ids.index(self.like)
+        cells = {(x, col): int(m.pool.table[y, col]) for col in range(m.pool.table.shape[1])}
+        return dataclasses.replace(m, pool=m.pool.with_values(cells))
+
+
+def plan(game, m, count: int, seed: int) -> list[Plant]:
+    """`count` buffs, `count` nerfs and `count` clones on cards drawn (seeded) from the
+    flagged cards of every seat's deck; a clone copies another card of the same deck and
+    kind whose numbers differ."""
+    power = game.power
+    cards = power.cards(m)
+    subs = subjects(game, m, cards, set(game.schema.flag_kinds),
+                    game.describe(m).get("starting", []))
+    rng = np.random.default_rng(seed)
+    out = []
+    for what, make in (("buff", par.buffed_values), ("nerf", par.dead_values)):
+        order = rng.permutation(len(subs))
+        chosen = [subs[i] for i in order if par.differs(make(power, cards, subs[i].card), cards)]
+        out += [Plant(what, s.seat, s.card, make(power, cards, s.card)) for s in chosen[:count]]
+    kinds = dict(zip(cards.id, cards.kind, strict=True))
+    pairs = [(a, b) for a in subs for b in subs
+             if a.seat == b.seat and a.card != b.card and kinds[a.card] == kinds[b.card]
+             and par.differs({(a.card, f): int(cards.set_index("id").at[b.card, f])
+                              for f in power.stronger}, cards)]
+    for i in rng.permutation(len(pairs))[:count]:
+        a, b = pairs[i]
+        out.append(Plant("clone", a.seat, a.card, like=b.card))
+    return out
+
+
+def calibrate(game, m, folder, seed: int, count: int = 10,
+              precision: Precision = Precision(), progress=None) -> tuple[pd.DataFrame,
+                                                                         pd.DataFrame]:
+    """(one row per plant: its verdict and whether it came back as planted; one row per
+    class: planted, recovered, rate with its Wilson interval, contradictions). The unchanged
+    matchup's verdicts first: they give the game's gap (kept for every plant, so that a
+    plant does not move the margin) and each clone's original label."""
+    from analysis.stats import wilson
+
+    base = card_verdicts(game, m, seed, precision, folder=folder)
+    labels = {(r.seat, r.card): r.verdict for r in base.itertuples()}
+    fixed = dataclasses.replace(precision, pooled=base.attrs["pooled_gap"])
+    rows = []
+    for k, plant in enumerate(plan(game, m, count, seed)):
+        pm = plant.apply(game, m)
+        problems = legality.problems(game, pm)
+        row = {"class": plant.what, "seat": plant.seat, "deck": m.decks[plant.seat].name,
+               "card": plant.card, "like": plant.like,
+               "change": ", ".join(f"{f} {v}" for (_, f), v in plant.values.items()),
+               "before": labels.get((plant.seat, plant.card), "")}
+        if problems:
+            rows.append(row | {"verdict": "skipped", "reason": legality.reason(problems)})
+            continue
+        df = card_verdicts(game, pm, seed, fixed, folder=folder,
+                           only={(plant.seat, plant.card)})
+        if df.empty:
+            rows.append(row | {"verdict": "skipped", "reason": "its par or no-effect card "
+                               "is not legal"})
+            continue
+        r = df.iloc[0]
+        expected = EXPECTED.get(plant.what) or labels.get((plant.seat, plant.like), "")
+        rows.append(row | {"verdict": r.verdict, "expected": expected,
+                           "relative": r.relative, "relative_lo": r.relative_lo,
+                           "relative_hi": r.relative_hi, "margin": r.margin, "n": r.n,
+                           "recovered": r.verdict == expected,
+                           "contradiction": r.verdict in CONTRADICTS.get(plant.what, ()),
+                           "touches_margin": bool(r.relative_lo <= r.margin <= r.relative_hi
+                                                  or r.relative_lo <= -r.margin
+                                                  <= r.relative_hi)})
+        if progress:
+            progress(k, plant, r.verdict)
+    plants = pd.DataFrame(rows)
+    judged = plants[plants.verdict != "skipped"] if len(plants) else plants
+    summary = []
+    for what in ("buff", "nerf", "clone"):
+        d = judged[judged["class"] == what] if len(judged) else judged
+        k, n = int(d.recovered.sum()) if len(d) else 0, len(d)
+        lo, hi = wilson(np.array([k]), np.array([n]))
+        summary.append({"class": what, "planted": n, "recovered": k,
+                        "rate": k / n if n else float("nan"), "lo": float(lo[0]),
+                        "hi": float(hi[0]),
+                        "contradictions": int(d.contradiction.sum()) if n else 0,
+                        "skipped": int(((plants["class"] == what)
+                                        & (plants.verdict == "skipped")).sum())
+                        if len(plants) else 0})
+    out = pd.DataFrame(summary)
+    out.attrs.update({"matches": base.attrs["matches"], "pooled_gap": base.attrs["pooled_gap"],
+                      "policies": base.attrs["policies"]})
+    return plants, out

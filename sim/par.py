@@ -1,0 +1,86 @@
+"""Par for a card and the changes whose direction is known: the numbers a card of its kind,
+group and cost has on the pool's cost curve, the same card with no effect, a strong buff and
+a clone, each as {(card id, field): value} for the game's Power hooks.
+
+Par is read off the whole pool, not the decks: for each number that carries power, a line
+of value on cost fitted through the cards of the same kind and group (Theil-Sen: the median
+of the pairwise slopes, so one card changed moves it little), read at the card's cost and
+rounded; the median where the kind has one cost or none. A number is the kind's when some
+card of the kind has it nonzero."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+
+def peers(power, cards: pd.DataFrame, card: str) -> pd.DataFrame:
+    """The pool's cards of the card's kind and group (the card itself included)."""
+    row = cards.loc[cards.id == card].iloc[0]
+    mask = cards.kind == row.kind
+    for g in power.group:
+        mask &= cards[g] == row[g]
+    return cards[mask]
+
+
+def kind_fields(power, cards: pd.DataFrame, card: str) -> list[str]:
+    """The numbers that carry power for the card's kind: some card of the kind has them."""
+    same = peers(power, cards, card)
+    return [f for f in power.stronger if (same[f] != 0).any()]
+
+
+def _clip(power, field: str, value: float) -> int:
+    lo, hi = power.bounds.get(field, (-(2**31), 2**31 - 1))
+    return int(min(max(math.floor(value + 0.5), lo), hi))
+
+
+def par_values(power, cards: pd.DataFrame, card: str) -> dict[tuple[str, str], int]:
+    """The card's numbers at par for its kind, group and cost."""
+    from scipy.stats import theilslopes
+
+    same = peers(power, cards, card)
+    row = cards.loc[cards.id == card].iloc[0]
+    cost = power.cost_field(row.kind)
+    out = {}
+    for f in kind_fields(power, cards, card):
+        y = same[f].to_numpy(dtype=float)
+        if cost and same[cost].nunique() > 1:
+            x = same[cost].to_numpy(dtype=float)
+            slope, intercept, _, _ = theilslopes(y, x)
+            value = intercept + slope * float(row[cost])
+        else:
+            value = float(np.median(y))
+        out[card, f] = _clip(power, f, value)
+    return out
+
+
+def dead_values(power, cards: pd.DataFrame, card: str) -> dict[tuple[str, str], int]:
+    """The card with no effect: every number of its kind at its weakest, its cost kept."""
+    out = {}
+    for f in kind_fields(power, cards, card):
+        lo, hi = power.bounds[f]
+        out[card, f] = lo if power.stronger[f] > 0 else hi
+    return out
+
+
+def buffed_values(power, cards: pd.DataFrame, card: str) -> dict[tuple[str, str], int]:
+    """A strong buff: every number of its kind moved its stronger way by at least half the
+    kind's spread (at least 1), and to at least the strongest value of the kind."""
+    same = peers(power, cards, card)
+    row = cards.loc[cards.id == card].iloc[0]
+    out = {}
+    for f in kind_fields(power, cards, card):
+        sign = power.stronger[f]
+        step = max(1, math.ceil((same[f].max() - same[f].min()) / 2))
+        best = same[f].max() if sign > 0 else same[f].min()
+        value = max(row[f] + step, best) if sign > 0 else min(row[f] - step, best)
+        out[card, f] = _clip(power, f, value)
+    return out
+
+
+def differs(values: dict[tuple[str, str], int], cards: pd.DataFrame) -> bool:
+    """Whether the values change anything of the cards as they are."""
+    now = cards.set_index("id")
+    return any(int(now.at[c, f]) != v for (c, f), v in values.items())

@@ -1,0 +1,63 @@
+"""Payne's number that carries a character's power: how many of its sides help its role (lit
+on an offensive character, unlit on a defensive one), more being stronger. Rarity follows
+the arrows, so a character is judged beside all characters of its role, not its rarity."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pandas as pd
+
+from sim.game import Power
+from sim.payne import pool as T
+
+ALL = (1 << len(T.SIDES)) - 1
+
+
+def helping(kind: int, role: int, mask: int) -> int:
+    """The mask of sides that help a character's role (0 for other kinds)."""
+    if kind != T.CHARACTER:
+        return 0
+    return mask if role == T.OFF else ALL & ~mask
+
+
+def cards(m) -> pd.DataFrame:
+    """id, name, kind, role and sides (how many sides help the role; 0 on other kinds)."""
+    t = m.pool.table
+    return pd.DataFrame({
+        "id": m.pool.ids, "name": m.pool.names, "kind": [T.KINDS[k] for k in t[:, T.C_KIND]],
+        "role": t[:, T.C_ROLE],
+        "sides": [bin(helping(k, r, a)).count("1") for k, r, a in
+                  zip(t[:, T.C_KIND], t[:, T.C_ROLE], t[:, T.C_ARROWS], strict=True)]})
+
+
+def with_sides(kind: int, role: int, mask: int, k: int) -> int:
+    """The arrow mask with k helping sides: its own helping sides kept, the last (W, S, E,
+    N) given up first, new ones taken N, E, S, W."""
+    h = helping(kind, role, mask)
+    for s in reversed(range(len(T.SIDES))):
+        if bin(h).count("1") > k and h >> s & 1:
+            h &= ~(1 << s)
+    for s in range(len(T.SIDES)):
+        if bin(h).count("1") < k and not h >> s & 1:
+            h |= 1 << s
+    return h if role == T.OFF else ALL & ~h
+
+
+def with_values(m, values: dict[tuple[str, str], int]):
+    """The matchup with some characters' helping sides changed ({(card id, "sides"): k});
+    rarity follows the lit arrows, as the rulebook prices them."""
+    table = m.pool.table.copy()
+    for (card, _field), k in values.items():
+        c = m.pool.ids.index(card)
+        kind, role = int(table[c, T.C_KIND]), int(table[c, T.C_ROLE])
+        if kind != T.CHARACTER:
+            continue
+        mask = with_sides(kind, role, int(table[c, T.C_ARROWS]), int(k))
+        table[c, T.C_ARROWS] = mask
+        table[c, T.C_RARITY] = T.RARITY_BY_LIT[role][bin(mask).count("1")]
+    return dataclasses.replace(m, pool=m.pool.with_table(table))
+
+
+POWER = Power(cards=cards, stronger={"sides": 1}, bounds={"sides": (0, len(T.SIDES))},
+              with_values=with_values, group=("role",))
