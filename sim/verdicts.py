@@ -78,13 +78,16 @@ def folder_policies(folder) -> list[str]:
 def seat_policies(game, m, folder) -> tuple[dict[str, object], str | None]:
     """{policy name: function(matchup, seat) -> matchup with the seat on it} for the folder's
     policies (the matchup's own when the game cannot change a seat's policy), and the
-    trained one's name."""
-    from sim.folders import read_folder
+    trained one's name (game.toml's defaults.trained)."""
+    import tomllib
+    from pathlib import Path
 
-    if folder is None or game.tuning is None:
+    names = folder_policies(folder) if folder is not None else []
+    if not names or game.tuning is None:
         return {"as run": lambda mm, seat: mm}, None
-    trained = read_folder(folder).trained
-    names = folder_policies(folder)
+    toml = Path(folder) / "game.toml"
+    data = tomllib.loads(toml.read_text(encoding="utf-8")) if toml.exists() else {}
+    trained = data.get("defaults", {}).get("trained")
     return ({p: (lambda mm, seat, p=p: game.tuning.with_policy(mm, seat, folder, p, {}, p))
              for p in names}, trained if trained in names else None)
 

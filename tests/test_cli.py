@@ -23,7 +23,8 @@ def test_simulate_bad_arguments_exit_2_without_traceback():
 def test_verdicts_and_flags_bad_arguments_exit_2(tmp_path):
     out = cardlab("simulate", "-n", "200", "--results", str(tmp_path), "--run-id", "r", "-q")
     assert out.returncode == 0, out.stderr
-    for args in (["verdicts", "r", "--min-effect", "1.5"], ["verdicts", "r", "--min-effect", "0"],
+    for args in (["verdicts", "r", "--margin-share", "1.5"],
+                 ["verdicts", "r", "--margin-share", "0"],
                  ["verdicts", "r", "--verdict-start", "500", "--verdict-max", "100"],
                  ["verdicts", "no-such-run"], ["report", "no-such-run"],
                  ["flags", "--policies", "greedy,pressure", "--trained", "greedy"],

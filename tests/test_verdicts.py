@@ -1,14 +1,14 @@
 """Causal card verdicts: the decision rule on hand-made numbers, and the adaptive rounds on a
 stand-in game whose true card worths are known, so every verdict can be checked."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
 import pytest
 
 from analysis.verdicts import beyond_margin_p, classify, consensus
-from sim.game import Schema, Variant
+from sim.game import Building, Power, Schema, Tuning
 from sim.problems import Problem
 from sim.verdicts import Precision, card_verdicts
 
@@ -22,24 +22,42 @@ def test_beyond_margin_p_by_hand():
 
 
 def test_classify_by_hand():
-    df = pd.DataFrame({"card": list("xyzwm"),
-                       "relative": [0.05, -0.03, 0.002, 0.02, 0.0],
-                       "relative_se": [0.005, 0.005, 0.002, 0.02, 0.0],
-                       "reference": [False, False, False, False, True]})
-    out = classify(df, min_effect=0.01).set_index("card")
+    # gap 0.02 a copy everywhere: a card's own margin is 0.01, and the game's too.
+    df = pd.DataFrame({"card": list("xyzwdu"),
+                       "relative": [0.05, -0.03, 0.002, 0.02, 0.0, 0.0],
+                       "relative_se": [0.005, 0.005, 0.002, 0.02, 0.001, 0.001],
+                       "gap": [0.02] * 6, "gap_se": [0.002] * 6,
+                       "played": [5, 5, 5, 5, 0, 5],
+                       "untested": [False] * 5 + [True]})
+    out = classify(df, share=0.5).set_index("card")
     assert out.verdict.to_dict() == {"x": "over-powered", "y": "under-powered",
-                                     "z": "balanced", "w": "no evidence",
-                                     "m": "alone in its deck"}
+                                     "z": "balanced", "w": "no evidence", "d": "dead",
+                                     "u": "untested here"}
     # z: 0.002 +- 1.96 * 0.002 = (-0.0019, 0.0059), inside +-0.01
     assert out.loc["z", "relative_lo"] == pytest.approx(0.002 - 1.959964 * 0.002, abs=1e-6)
-    assert np.isnan(out.loc["m", "p"])
+    assert out.loc["z", "margin"] == pytest.approx(0.01)
+    # detectable at 80% power: (1.96 + 0.84) * se
+    assert out.loc["z", "detectable"] == pytest.approx(2.8016 * 0.002, abs=1e-5)
+    assert np.isnan(out.loc["d", "p"]) and np.isnan(out.loc["u", "p"])
 
 
-def test_a_small_effect_is_not_a_verdict():
-    # Decisively nonzero (z = 10) but inside the margin: no over-powered verdict.
-    df = pd.DataFrame({"relative": [0.005], "relative_se": [0.0005], "reference": [False]})
-    assert classify(df, min_effect=0.01).verdict.tolist() == ["balanced"]
-    assert classify(df, min_effect=0.001).verdict.tolist() == ["over-powered"]
+def test_a_card_with_no_effect_is_never_balanced():
+    # The card is the no-effect card: its worth against par is minus the gap. With the
+    # game's gap (0.05) far wider than its own (0.004), the over/under margin is 0.025, but
+    # balanced needs the interval inside half its own gap, which -0.004 is not.
+    df = pd.DataFrame({"relative": [-0.004], "relative_se": [0.0005], "gap": [0.004],
+                       "gap_se": [0.0005], "played": [9], "untested": [False]})
+    out = classify(df, share=0.5, pooled=0.05)
+    assert out.verdict.tolist() == ["no evidence"]
+    assert classify(df, share=0.5, pooled=0.004).verdict.tolist() == ["under-powered"]
+
+
+def test_no_balanced_verdict_when_the_run_cannot_tell_dead_from_par():
+    df = pd.DataFrame({"relative": [0.0], "relative_se": [0.0005], "gap": [0.002],
+                       "gap_se": [0.002], "played": [9], "untested": [False]})
+    assert classify(df, share=0.5, pooled=0.02).verdict.tolist() == ["no evidence"]
+    df["gap_se"] = 0.0002
+    assert classify(df, share=0.5, pooled=0.02).verdict.tolist() == ["balanced"]
 
 
 def test_consensus_needs_the_anchor_and_two_others():
@@ -57,15 +75,21 @@ def test_consensus_needs_the_anchor_and_two_others():
     assert out.loc["x", "anchor"] == "t"
 
 
-# --- a stand-in game: deck A wins a match when its uniform U < p, the same U for every arm
-# of a match (common random numbers); taking a card out lowers its own deck's chance by the
-# card's true worth.
+# --- a stand-in game whose card worths are known. Deck A wins a match when its uniform U is
+# below p, the same U for every arm (common random numbers). A played card adds K per point of
+# value per copy to its deck's chance; the `greedy` policy misuses a card of value above 4
+# (each copy then costs K per point), `good` (the trained one) plays every card well and
+# `idle` plays no card. Par is 2 points per point of cost, read off the pool.
 
-BASE = 0.5
-WORTH = {0: {"x": 0.10, "a": 0.02, "b": 0.02, "c": 0.02, "e": 0.012, "d": 0.0},
-         1: {"y": 0.02, "f": 0.02, "g": 0.02, "h": -0.05}}
-COPIES: dict[str, int] = {}
-U = np.random.default_rng(7).random(200_000)
+K = 0.002
+U = np.random.default_rng(7).random(300_000)
+# id: (kind, cost, value); the decks: A holds a1 a2 strong dead, B holds b1 b2.
+POOL = {"a1": ("shot", 1, 2), "a2": ("shot", 2, 4), "strong": ("shot", 1, 6),
+        "dead": ("shot", 2, 0), "b1": ("shot", 1, 2), "b2": ("shot", 2, 4),
+        "p1": ("shot", 1, 2), "p2": ("shot", 2, 4), "p3": ("shot", 3, 6), "p4": ("shot", 3, 6),
+        "coach": ("coach", 0, 0)}
+DECKS = ({"a1": 3, "a2": 3, "strong": 2, "dead": 2, "coach": 1}, {"b1": 4, "b2": 4})
+STATS = ("matches_in_deck", "matches_drawn", "wins_drawn", "wins_not_drawn", "played")
 
 
 @dataclass(frozen=True)
@@ -75,118 +99,151 @@ class Deck:
 
 @dataclass(frozen=True)
 class Matchup:
-    p: float
+    values: tuple = tuple(sorted((c, v) for c, (_, _, v) in POOL.items()))
+    policy_names: tuple = ("greedy", "greedy")
     decks: tuple = (Deck("A"), Deck("B"))
-    policy_names: tuple = ("p", "p")
     legal: bool = True
+
+    def value(self, card):
+        return dict(self.values)[card]
+
+
+def card_worth(m, seat, card):
+    policy, v = m.policy_names[seat], m.value(card)
+    if policy == "idle" or POOL[card][0] != "shot":
+        return 0.0
+    return -K * v if policy == "greedy" and v > 4 else K * v
+
+
+def chance(m):
+    a = sum(n * card_worth(m, 0, c) for c, n in DECKS[0].items())
+    b = sum(n * card_worth(m, 1, c) for c, n in DECKS[1].items())
+    return 0.5 + a - b
 
 
 class Records:
-    def __init__(self, p, first, n):
-        self.a = U[first:first + n] < p
+    def __init__(self, m, first, n):
+        winner = np.where(U[first:first + n] < chance(m), 0, 1).astype(np.int32)
+        self.matches = winner[:, None]
+        self.card_stats = np.zeros((2, len(POOL), len(STATS)), np.int64)
+        for seat, deck in enumerate(DECKS):
+            if m.policy_names[seat] != "idle":
+                for c, copies in deck.items():
+                    self.card_stats[seat, list(POOL).index(c), 4] = n * copies
 
     def wins(self, seat):
-        return (self.a if seat == 0 else ~self.a).astype(np.int64)
+        return (self.matches[:, 0] == seat).astype(np.int8)
+
+
+def with_values(m, values):
+    now = dict(m.values) | {c: v for (c, _f), v in values.items()}
+    return replace(m, values=tuple(sorted(now.items())))
+
+
+def cards(m):
+    return pd.DataFrame({"id": list(POOL), "kind": [k for k, _, _ in POOL.values()],
+                         "cost": [c for _, c, _ in POOL.values()],
+                         "value": [m.value(c) for c in POOL]})
+
+
+def with_policy(m, seat, folder, policy, values, name):
+    names = list(m.policy_names)
+    names[seat] = policy
+    return replace(m, policy_names=tuple(names))
 
 
 class Fake:
     name = "fake"
-    schema = Schema({"winner": ""}, "first", "first", flag_kinds=("shot",))
+    schema = Schema({"winner": ""}, "first", "first", flag_kinds=("shot",),
+                    card_stats={"played": "copies played"}, played="played")
+    power = Power(cards=cards, stronger={"value": 1}, bounds={"value": (0, 20)},
+                  with_values=with_values, cost={"": "cost"})
+    building = Building(counts=lambda m, seat: dict(DECKS[seat]), with_counts=None,
+                        groups=None)
+    tuning = Tuning(params=None, with_policy=with_policy, card_value=None)
 
     def __init__(self):
         self.calls = []
 
+    def schema_of(self, m):
+        return self.schema
+
     def run_batch(self, m, n, seed, first_match=0, n_log=0):
         assert m.legal, "an illegal variant was simulated"
-        self.calls.append((m.p, first_match, n))
-        return Records(m.p, first_match, n)
+        self.calls.append((m, first_match, n))
+        return Records(m, first_match, n)
 
     def describe(self, m):
-        ids = [c for seat in WORTH.values() for c in seat] + ["coach", "bad"]
-        kinds = ["shot"] * (len(ids) - 2) + ["coach", "shot"]
-        return {"card_pool": {"ids": ids, "names": [i.upper() for i in ids], "kinds": kinds}}
-
-    def ablations(self, m):
-        out = []
-        for seat, cards in WORTH.items():
-            for c, w in cards.items():
-                p = BASE - w if seat == 0 else BASE + w
-                out.append(Variant(c, seat, Matchup(p), c, c.upper(), copies=COPIES.get(c, 1)))
-        out.append(Variant("coach", 0, Matchup(0.0), "coach", "COACH"))
-        out.append(Variant("bad", 0, Matchup(0.3, legal=False), "bad", "BAD"))
-        return out
+        return {"card_pool": {"ids": list(POOL), "names": [c.upper() for c in POOL],
+                              "kinds": [k for k, _, _ in POOL.values()]}}
 
     def validate(self, m):
-        return [] if m.legal else [Problem("deck", 3, "BAD: five copies, at most four")]
+        return [] if m.legal else [Problem("deck", 3, "BAD")]
 
 
-def test_verdicts_recover_known_worths():
+@pytest.fixture
+def folder(tmp_path):
+    (tmp_path / "policies.toml").write_text("[greedy]\n[good]\n[idle]\n", encoding="utf-8")
+    (tmp_path / "game.toml").write_text('game = "fake"\n[defaults]\ntrained = "good"\n',
+                                        encoding="utf-8")
+    return tmp_path
+
+
+def test_par_dead_and_strong_cards_under_the_decks_best_play(folder):
     game = Fake()
-    df = card_verdicts(game, Matchup(BASE), 1, Precision(start=500, max_matches=64_000))
+    df = card_verdicts(game, Matchup(), 1, Precision(start=4000, max_matches=64_000), None,
+                       folder)
     v = df.set_index("card")
     assert "coach" not in v.index  # not a kind the game flags
-    assert "bad" not in v.index and df.attrs["skipped"].card.tolist() == ["bad"]
-    # Every card is judged against the median of its deck's other cards: worth 0.02 for
-    # each of these (a, b or c); x adds 0.08 more, d 0.02 less.
-    assert v.loc["x", "verdict"] == "over-powered"
-    assert v.loc["x", "relative"] == pytest.approx(0.08, abs=0.02)
-    assert v.loc["d", "verdict"] == "under-powered"
-    assert v.loc["e", "verdict"] == "balanced"  # 0.008 from the median card, inside 0.01
-    assert (v.loc[["a", "b", "c"], "verdict"] == "balanced").all()
-    assert not v.reference.any()  # no card is its own yardstick
-    assert set(v.loc["x", "median_card"].split(" / ")) <= {"A", "B", "C"}
-    assert v.loc["h", "verdict"] == "under-powered" and v.loc["h", "relative"] < -0.05
-    assert (v.loc[["a", "b", "c"], "worth"] - 0.02).abs().max() < 0.01
-    # Matches went where they were needed: x and h were settled in the first round, d (0.02
-    # from the median card, twice the margin) took more.
-    assert v.loc["x", "n"] == v.loc["h", "n"] == 500 and v.loc["d", "n"] > 2 * 500
+    # Par is 2 points per point of cost: a1 and a2 are par, strong is 4 points over, dead
+    # is the card with no effect of cost 2 (4 points under).
+    assert v.loc["a1", "par"] == "value 2" and v.loc["dead", "par"] == "value 4"
+    assert v.loc["strong", "verdict"] == "over-powered"
+    # Under `good`, strong adds 4 * K = 0.008 a copy over par; its gap to no effect is 2 * K.
+    assert v.loc["strong", "relative"] == pytest.approx(4 * K, abs=0.002)
+    assert v.loc["strong", "policy"] == "good"
+    assert v.loc["dead", "verdict"] == "under-powered"
+    assert v.loc["dead", "relative"] == pytest.approx(-4 * K, abs=0.002)
+    assert (v.loc[["a1", "a2", "b1", "b2"], "verdict"] == "balanced").all()
+    assert v.loc["a2", "gap"] == pytest.approx(4 * K, abs=0.002)
+    assert df.attrs["policies"] == {"A": ["good", "greedy"], "B": ["good", "greedy"]}
     assert df.attrs["matches"] == sum(n for _, _, n in game.calls)
 
 
-def test_verdicts_are_the_same_whatever_the_round_sizes_when_every_card_runs_to_the_end():
-    a = card_verdicts(Fake(), Matchup(BASE), 1, Precision(start=4000, max_matches=4000))
-    b = card_verdicts(Fake(), Matchup(BASE), 1, Precision(start=1000, max_matches=4000))
-    full = b[b.n == 4000].set_index("card").relative
-    assert (a.set_index("card").relative.loc[full.index] == full).all()
+def test_greedy_alone_calls_the_strong_card_weak(folder):
+    # The same run without the folder's policies: greedy misuses strong and the verdict
+    # judges greedy, not the card (what best play is there to prevent).
+    df = card_verdicts(Fake(), Matchup(), 1, Precision(start=4000, max_matches=64_000))
+    assert df.set_index("card").loc["strong", "verdict"] == "under-powered"
 
 
-@pytest.mark.parametrize("bad", [Precision(min_effect=0), Precision(min_effect=1.5),
-                                 Precision(start=1), Precision(start=5000, max_matches=100)])
-def test_bad_precision_is_refused(bad):
-    from sim.problems import InputError
-
-    with pytest.raises(InputError):
-        card_verdicts(Fake(), Matchup(BASE), 1, bad)
-
-
-class Grouped(Fake):
-    """The same game, judging like against like: x, a and b in one group, c, e and d in
-    another (deck A); deck B in one group."""
-
-    def describe(self, m):
-        d = super().describe(m)
-        group = {"x": "g1", "a": "g1", "b": "g1", "c": "g2", "e": "g2", "d": "g2"}
-        d["card_pool"]["verdict_groups"] = [group.get(c, "") for c in d["card_pool"]["ids"]]
-        return d
+def test_changing_one_card_leaves_the_others_verdicts(folder):
+    p = Precision(start=4000, max_matches=32_000)
+    before = card_verdicts(Fake(), Matchup(), 1, p, None, folder).set_index("card")
+    nerfed = with_values(Matchup(), {("a1", "value"): 0})
+    after = card_verdicts(Fake(), nerfed, 1, p, None, folder).set_index("card")
+    assert after.loc["a1", "verdict"] == "under-powered"
+    others = ["a2", "strong", "dead", "b1", "b2"]
+    assert (after.loc[others, "verdict"] == before.loc[others, "verdict"]).all()
+    assert after.loc[others, "par"].tolist() == before.loc[others, "par"].tolist()
 
 
-def test_verdicts_judge_a_card_against_the_median_of_its_group():
-    v = card_verdicts(Grouped(), Matchup(BASE), 1, Precision(start=500, max_matches=64_000))
-    s = v.set_index("card")
-    assert s.loc["x", "verdict"] == "over-powered"
-    assert set(s.loc["x", "median_card"].split(" / ")) <= {"A", "B"}  # g1's others
-    # d is judged against the other two of g2, c (0.02) and e (0.012): their mean, 0.016;
-    # not against deck A's median card (0.02)
-    assert set(s.loc["d", "median_card"].split(" / ")) == {"C", "E"}
-    assert s.loc["d", "relative"] == pytest.approx(-0.016, abs=0.004)
+def test_a_card_no_policy_plays_is_dead_and_an_unmoved_record_untested(folder):
+    class Idle(Fake):
+        def run_batch(self, m, n, seed, first_match=0, n_log=0):
+            m = replace(m, policy_names=("idle", m.policy_names[1]))
+            return super().run_batch(m, n, seed, first_match, n_log)
+
+    v = card_verdicts(Idle(), Matchup(), 1, Precision(start=2000, max_matches=2000), None,
+                      folder).set_index("card")
+    # Seat A never plays: every card of A is dead, not balanced.
+    assert (v.loc[["a1", "a2", "strong", "dead"], "verdict"] == "dead").all()
+    assert (v.loc[["a1", "a2", "strong", "dead"], "played"] == 0).all()
 
 
-def test_verdicts_judge_worth_per_copy(monkeypatch):
-    # x's four copies add 0.10 in all: 0.025 a copy, within the margin of the median card's
-    # 0.02 a copy; with one copy it is 0.08 above it.
-    monkeypatch.setitem(COPIES, "x", 4)
-    v = card_verdicts(Fake(), Matchup(BASE), 1, Precision(start=500, max_matches=64_000))
-    x = v.set_index("card").loc["x"]
-    assert x.worth == pytest.approx(0.10, abs=0.02)
-    assert x.worth_per_copy == pytest.approx(x.worth / 4)
-    assert x.relative == pytest.approx(0.005, abs=0.004) and x.verdict != "over-powered"
+def test_the_deck_keeps_its_length_and_every_arm_is_legal(folder):
+    game = Fake()
+    card_verdicts(game, Matchup(), 1, Precision(start=500, max_matches=500), None, folder)
+    # Every matchup played is the same decks with other values or policies: no card taken
+    # out, none added.
+    assert all(len(m.values) == len(POOL) for m, _, _ in game.calls)
