@@ -172,13 +172,13 @@ def plot_matrix(df, ax=None, row="entrant", col="opponent", title=""):
 
 VERDICT_COLOURS = {"over-powered": "#c0392b", "under-powered": "#1f5fa8",
                    "balanced": "#27ae60", "no evidence": "#7f8c8d",
-                   "dead": "#222222", "untested here": "#b8860b"}
+                   "dead": "#222222", "untested here": "#b8860b", "no par": "#bbbbbb"}
 
 
 def plot_verdicts(df, ax=None):
     """Each card's causal worth per copy against par for its kind and cost, with 95%
     intervals and its margin, coloured by verdict."""
-    d = df.sort_values(["deck", "relative"])
+    d = df.dropna(subset=["relative"]).sort_values(["deck", "relative"])
     ax = axes_for(ax, (7.0, 0.28 * len(d) + 1.5))
     y = np.arange(len(d))
     for verdict, c in VERDICT_COLOURS.items():

@@ -14,7 +14,7 @@ from analysis.stats import Z95, bh
 SHARE = 0.5
 Z80 = 0.8416212335729143  # a verdict's detectable worth is at 80% power
 VERDICTS = ("over-powered", "under-powered", "balanced", "no evidence", "dead",
-            "untested here")
+            "untested here", "no par")
 
 
 def contrast(series: np.ndarray) -> tuple[float, float]:

@@ -39,7 +39,8 @@ class Plant:
         return dataclasses.replace(m, pool=m.pool.with_values(cells))
 
 
-def plan(game, m, count: int, seed: int) -> list[Plant]:
+def plan(game, m, count: int, seed: int,
+         classes: tuple[str, ...] = ("buff", "nerf", "clone")) -> list[Plant]:
     """`count` buffs, `count` nerfs and `count` clones on cards drawn (seeded) from the
     flagged cards of every seat's deck; a clone copies another card of the same deck and
     kind whose numbers differ."""
@@ -50,6 +51,8 @@ def plan(game, m, count: int, seed: int) -> list[Plant]:
     rng = np.random.default_rng(seed)
     out = []
     for what, make in (("buff", par.buffed_values), ("nerf", par.dead_values)):
+        if what not in classes:
+            continue
         order = rng.permutation(len(subs))
         chosen = [subs[i] for i in order if par.differs(make(power, cards, subs[i].card), cards)]
         out += [Plant(what, s.seat, s.card, make(power, cards, s.card)) for s in chosen[:count]]
@@ -58,15 +61,16 @@ def plan(game, m, count: int, seed: int) -> list[Plant]:
              if a.seat == b.seat and a.card != b.card and kinds[a.card] == kinds[b.card]
              and par.differs({(a.card, f): int(cards.set_index("id").at[b.card, f])
                               for f in power.stronger}, cards)]
-    for i in rng.permutation(len(pairs))[:count]:
+    for i in rng.permutation(len(pairs))[:count if "clone" in classes else 0]:
         a, b = pairs[i]
         out.append(Plant("clone", a.seat, a.card, like=b.card))
     return out
 
 
 def calibrate(game, m, folder, seed: int, count: int = 10,
-              precision: Precision = Precision(), progress=None) -> tuple[pd.DataFrame,
-                                                                         pd.DataFrame]:
+              precision: Precision = Precision(), progress=None,
+              classes: tuple[str, ...] = ("buff", "nerf", "clone")
+              ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(one row per plant: its verdict and whether it came back as planted; one row per
     class: planted, recovered, rate with its Wilson interval, contradictions). The unchanged
     matchup's verdicts first: they give the game's gap (kept for every plant, so that a
@@ -77,7 +81,7 @@ def calibrate(game, m, folder, seed: int, count: int = 10,
     labels = {(r.seat, r.card): r.verdict for r in base.itertuples()}
     fixed = dataclasses.replace(precision, pooled=base.attrs["pooled_gap"])
     rows = []
-    for k, plant in enumerate(plan(game, m, count, seed)):
+    for k, plant in enumerate(plan(game, m, count, seed, classes)):
         pm = plant.apply(game, m)
         problems = legality.problems(game, pm)
         row = {"class": plant.what, "seat": plant.seat, "deck": m.decks[plant.seat].name,

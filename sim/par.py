@@ -4,9 +4,9 @@ a clone, each as {(card id, field): value} for the game's Power hooks.
 
 Par is read off the whole pool, not the decks: for each number that carries power, a line
 of value on cost fitted through the cards of the same kind and group (Theil-Sen: the median
-of the pairwise slopes, so one card changed moves it little), read at the card's cost and
-rounded; the median where the kind has one cost or none. A number is the kind's when some
-card of the kind has it nonzero."""
+of the pairwise slopes, through the median residual, so one card changed moves it little),
+read at the card's cost and rounded; the median where the kind has one cost or none. A
+number is the kind's when some card of the kind has it nonzero."""
 
 from __future__ import annotations
 
@@ -48,7 +48,7 @@ def par_values(power, cards: pd.DataFrame, card: str) -> dict[tuple[str, str], i
         y = same[f].to_numpy(dtype=float)
         if cost and same[cost].nunique() > 1:
             x = same[cost].to_numpy(dtype=float)
-            slope, intercept, _, _ = theilslopes(y, x)
+            slope, intercept, _, _ = theilslopes(y, x, method="joint")
             value = intercept + slope * float(row[cost])
         else:
             value = float(np.median(y))

@@ -195,8 +195,14 @@ def card_verdicts(game, m, seed: int, precision: Precision = Precision(), progre
     kept = {seat: best_play(arms, game, m, seat, policies, trained, precision)
             for seat in sorted({s.seat for s in todo_all})}
     screened = arms.played
-    keep, skipped = [], []
+    keep, skipped, unpriced = [], [], []
     for s in todo_all:
+        if not s.par:  # a kind with no numbers that carry power: nothing to price
+            unpriced.append({"seat": s.seat, "deck": m.decks[s.seat].name, "card": s.card,
+                             "name": labels[s.card], "label": labels[s.card],
+                             "kind": kinds[s.card], "copies": s.copies, "par": "",
+                             "verdict": "no par"})
+            continue
         variants = {"par": game.power.with_values(m, s.par),
                     "dead": game.power.with_values(m, s.dead)}
         found = [pr for v in variants.values() for pr in legality.problems(game, v)]
@@ -210,6 +216,7 @@ def card_verdicts(game, m, seed: int, precision: Precision = Precision(), progre
             for p in kept[s.seat]:
                 arms.add((what, i, p), policies[p](v, s.seat), s.seat)
     n_of = {i: 0 for i in range(len(keep))}
+    df, pooled = pd.DataFrame(), 0.0
     target, rounds, todo = precision.start, 0, list(range(len(keep)))
     while True:
         for i in todo:
@@ -235,6 +242,8 @@ def card_verdicts(game, m, seed: int, precision: Precision = Precision(), progre
         target, rounds = min(2 * target, precision.max_matches), rounds + 1
         todo = still
     out = classify(df, precision.share, precision.alpha, pooled) if len(df) else df
+    if unpriced:
+        out = pd.concat([out, pd.DataFrame(unpriced)], ignore_index=True)
     out.attrs.update({"matches": arms.played, "screen_matches": screened,
                       "card_matches": arms.played - screened,
                       "seconds": time.perf_counter() - start, "rounds": rounds + 1,

@@ -136,8 +136,9 @@ def test_simulate_report_and_experiments(name, tmp_path):
     assert set(verdicts.verdict) <= set(VERDICTS) and len(verdicts)
     assert set(verdicts.kind) <= set(g.schema.flag_kinds or verdicts.kind)
     # Each card judged against par under a named policy, with a margin and a detectable size.
-    assert verdicts.policy.str.len().gt(0).all() and (verdicts.margin >= 0).all()
-    assert (verdicts.detectable > 0).all() and verdicts.par.str.len().gt(0).all()
+    priced = verdicts[verdicts.verdict != "no par"]
+    assert len(priced) and priced.policy.str.len().gt(0).all() and (priced.margin >= 0).all()
+    assert (priced.detectable > 0).all() and priced.par.str.len().gt(0).all()
     html, _ = build_report(res.run.path)
     text = html.read_text(encoding="utf-8")
     assert "paired matches" in text

@@ -247,3 +247,19 @@ def test_the_deck_keeps_its_length_and_every_arm_is_legal(folder):
     # Every matchup played is the same decks with other values or policies: no card taken
     # out, none added.
     assert all(len(m.values) == len(POOL) for m, _, _ in game.calls)
+
+
+def test_calibrate_recovers_planted_buffs_and_nerfs(folder):
+    from sim.calibrate import calibrate
+
+    plants, summary = calibrate(Fake(), Matchup(), folder, 3, count=3,
+                                precision=Precision(start=4000, max_matches=32_000),
+                                classes=("buff", "nerf"))
+    s = summary.set_index("class")
+    # Three of each class drawn from the five cards whose change moves a number; each buff
+    # makes a card at least as strong as the kind's best (6, par 2 or 4 at costs 1 and 2),
+    # each nerf the card with no effect.
+    assert s.loc["buff", "planted"] == 3 and s.loc["nerf", "planted"] == 3
+    assert s.loc["buff", "recovered"] == 3 and s.loc["nerf", "recovered"] == 3
+    assert s.contradictions.sum() == 0
+    assert set(plants.verdict) == {"over-powered", "under-powered"}
