@@ -163,11 +163,13 @@ cards[cards.kind != "stamina"][["deck", "label", "matches_drawn", "gih_wr", "gns
                                 "iwd_relative", "hit_per_match", "success_rate"]].head(12)'''),
     new_markdown_cell("""## Card verdicts
 
-A verdict is causal: each card's copies leave its deck (set aside by the neutral filler) on
-the same seeds, and its worth per copy is compared with the median of the deck's other
-cards. Over- or under-powered means beyond the margin (1 point of win rate by default) with
-Benjamini-Hochberg control; matches go round by round to the cards still open. Here on a
-small budget, so most cards stay "no evidence"."""),
+A verdict is causal: each card is played as it is and with par's numbers for its kind and
+cost (the deck keeps its length), on the same seeds, and its worth per copy against par is
+compared with a margin from the game: half the gap between par and the same card with no
+effect. Over- or under-powered means beyond the margin with Benjamini-Hochberg control;
+matches go round by round to the cards still open. Passing the folder lets each deck play
+under the best of its policies. Here on a small budget, so most cards stay "no
+evidence"."""),
     new_code_cell('''from sim.verdicts import Precision, card_verdicts
 
 v = card_verdicts(game, m, 3, Precision(start=GAMES, max_matches=4 * GAMES))
