@@ -6,17 +6,15 @@ from __future__ import annotations
 
 import numpy as np
 
-# Odd 64-bit weights: a match's digest is its record's columns weighted and summed (wrapping),
-# equal for equal records and, in practice, different for different ones.
-_WEIGHTS = np.random.default_rng(20261204).integers(1, 2**62, 64, dtype=np.uint64) | np.uint64(1)
-
 
 def digest(matches: np.ndarray) -> np.ndarray:
-    """One uint64 per match row."""
-    cols = matches.shape[1]
+    """One uint64 per match row: its columns times fixed odd 64-bit weights, summed
+    (wrapping); equal for equal records and, in practice, different for different ones."""
+    weights = np.random.default_rng(20261204).integers(
+        1, 2**62, matches.shape[1], dtype=np.uint64) | np.uint64(1)
     with np.errstate(over="ignore"):
-        return (matches.astype(np.int64).view(np.uint64) * _WEIGHTS[:cols]).sum(
-            axis=1, dtype=np.uint64)
+        return (matches.astype(np.int64).view(np.uint64) * weights).sum(axis=1,
+                                                                         dtype=np.uint64)
 
 
 class Arms:

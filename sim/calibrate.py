@@ -57,10 +57,11 @@ def plan(game, m, count: int, seed: int,
         chosen = [subs[i] for i in order if par.differs(make(power, cards, subs[i].card), cards)]
         out += [Plant(what, s.seat, s.card, make(power, cards, s.card)) for s in chosen[:count]]
     kinds = dict(zip(cards.id, cards.kind, strict=True))
+    by_id = cards.set_index("id")
     pairs = [(a, b) for a in subs for b in subs
              if a.seat == b.seat and a.card != b.card and kinds[a.card] == kinds[b.card]
-             and par.differs({(a.card, f): int(cards.set_index("id").at[b.card, f])
-                              for f in power.stronger}, cards)]
+             and par.differs({(a.card, f): int(by_id.at[b.card, f]) for f in power.stronger},
+                             cards)]
     for i in rng.permutation(len(pairs))[:count if "clone" in classes else 0]:
         a, b = pairs[i]
         out.append(Plant("clone", a.seat, a.card, like=b.card))
@@ -69,7 +70,7 @@ def plan(game, m, count: int, seed: int,
 
 def calibrate(game, m, folder, seed: int, count: int = 10,
               precision: Precision = Precision(), progress=None,
-              classes: tuple[str, ...] = ("buff", "nerf", "clone")
+              classes: tuple[str, ...] = ("buff", "nerf", "clone"), trained: str | None = None
               ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(one row per plant: its verdict and whether it came back as planted; one row per
     class: planted, recovered, rate with its Wilson interval, contradictions). The unchanged
@@ -77,7 +78,7 @@ def calibrate(game, m, folder, seed: int, count: int = 10,
     plant does not move the margin) and each clone's original label."""
     from analysis.stats import wilson
 
-    base = card_verdicts(game, m, seed, precision, folder=folder)
+    base = card_verdicts(game, m, seed, precision, folder=folder, trained=trained)
     labels = {(r.seat, r.card): r.verdict for r in base.itertuples()}
     fixed = dataclasses.replace(precision, pooled=base.attrs["pooled_gap"])
     rows = []
@@ -92,7 +93,7 @@ def calibrate(game, m, folder, seed: int, count: int = 10,
             rows.append(row | {"verdict": "skipped", "reason": legality.reason(problems)})
             continue
         df = card_verdicts(game, pm, seed, fixed, folder=folder,
-                           only={(plant.seat, plant.card)})
+                           only={(plant.seat, plant.card)}, trained=trained)
         if df.empty:
             rows.append(row | {"verdict": "skipped", "reason": "its par or no-effect card "
                                "is not legal"})

@@ -13,6 +13,7 @@ from sim.cli_shared import (
     DeckA,
     DeckB,
     Folder,
+    MarginShare,
     Policy,
     PolicyA,
     PolicyB,
@@ -23,6 +24,10 @@ from sim.cli_shared import (
     Seed,
     Setup,
     Table,
+    VerdictFolder,
+    VerdictMax,
+    VerdictPolicies,
+    VerdictStart,
     console,
     fail,
     guarded,
@@ -216,21 +221,6 @@ def replay(run: str = typer.Argument(..., help="run id"),
                    f"{match}")
         if not same:
             raise typer.Exit(1)
-
-
-MarginShare = Annotated[float, typer.Option(
-    "--margin-share", help="the verdict margin: this share of the gap between par and the "
-    "same card with no effect (per copy)")]
-VerdictPolicies = Annotated[int, typer.Option(
-    "--policies", help="the folder's policies that play each deck: the trained one and the "
-    "best of the others")]
-VerdictFolder = Annotated[str | None, typer.Option(
-    "--folder", help="the game folder whose policies play the decks (default: the run's game "
-    "folder)")]
-VerdictStart = Annotated[int, typer.Option(
-    "--verdict-start", help="matches every card's paired arm starts with")]
-VerdictMax = Annotated[int, typer.Option(
-    "--verdict-max", help="most matches one card's arm may take")]
 
 
 def run_folder(run: str, results: Path) -> Path:

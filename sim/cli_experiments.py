@@ -10,6 +10,7 @@ import typer
 
 from sim.cli_shared import (
     Folder,
+    MarginShare,
     Matches,
     Quiet,
     Results,
@@ -17,6 +18,8 @@ from sim.cli_shared import (
     RunId,
     Seed,
     Setup,
+    VerdictMax,
+    VerdictStart,
     fail,
     guarded,
     parse_overrides,
@@ -154,11 +157,9 @@ def flags(
     with_tuned: Annotated[bool, typer.Option(
         help="add every policy `cardlab train` wrote to the folder")] = False,
     seed: Seed = 1,
-    margin_share: Annotated[float, typer.Option(
-        "--margin-share", help="the verdict margin: this share of the gap between par and "
-        "the same card with no effect")] = 0.5,
-    verdict_start: Annotated[int, typer.Option(help="matches each card starts with")] = 2000,
-    verdict_max: Annotated[int, typer.Option(help="most matches one card may take")] = 64_000,
+    margin_share: MarginShare = 0.5,
+    verdict_start: VerdictStart = 2000,
+    verdict_max: VerdictMax = 64_000,
     results: Results = Path("results"),
     run_id: RunId = None,
     quiet: Quiet = False,
@@ -199,9 +200,9 @@ def flags(
 def default_policies(folder: Path, trained: str | None) -> list[str]:
     """The trained policy first, then the folder's policies that play cards their own way
     (all but random and default): three in all."""
-    import tomllib
+    from sim.folders import folder_policies
 
-    data = tomllib.loads((folder / "policies.toml").read_text(encoding="utf-8"))
+    data = folder_policies(folder)
     names = [trained] if trained in data else []
     names += [p for p in data if p not in ("random", "default", *names)]
     return names[:3]

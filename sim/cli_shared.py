@@ -33,6 +33,20 @@ Folder = Annotated[str | None, typer.Option(
 Results = Annotated[Path, typer.Option("--results", help="results directory")]
 RunId = Annotated[str | None, typer.Option("--run-id", help="name of the output folder")]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")]
+# The options of the card verdicts (verdicts, report, flags, calibrate).
+MarginShare = Annotated[float, typer.Option(
+    "--margin-share", help="the verdict margin: this share of the gap between par and the "
+    "same card with no effect (per copy)")]
+VerdictPolicies = Annotated[int, typer.Option(
+    "--policies", help="the folder's policies that play each deck: the trained one and the "
+    "best of the others")]
+VerdictFolder = Annotated[str | None, typer.Option(
+    "--folder", help="the game folder whose policies play the decks (default: the run's game "
+    "folder)")]
+VerdictStart = Annotated[int, typer.Option(
+    "--verdict-start", help="matches every card's paired arm starts with")]
+VerdictMax = Annotated[int, typer.Option(
+    "--verdict-max", help="most matches one card's arm may take")]
 
 
 def fail(message: str) -> None:

@@ -11,12 +11,16 @@ from typing import Annotated
 import typer
 
 from sim.cli_shared import (
+    MarginShare,
     Matches,
     Quiet,
     Results,
     RunId,
     Seed,
     Setup,
+    VerdictMax,
+    VerdictPolicies,
+    VerdictStart,
     console,
     fail,
     guarded,
@@ -192,13 +196,12 @@ def skill(
     """How much good play matters: each policy's win rate against one opponent on both seats
     (same seeds for all), from random through the shipped to the tuned policies, and the
     paired spread between the weakest and the best."""
-    import tomllib
-
+    from sim.folders import folder_policies
     from sim.skill import pairings, run
     from sim.train import tuned_policies
 
     game, m, info = setup.load()
-    known = list(tomllib.loads((info.path / "policies.toml").read_text(encoding="utf-8")))
+    known = folder_policies(info.path)
     names = split_list(policies) or known
     against = against or info.policy
     if decks == "all":
@@ -232,13 +235,10 @@ def calibrate(
     plants: Annotated[int, typer.Option(
         "--plants", min=1, help="buffs, nerfs and clones planted, this many of each")] = 10,
     seed: Seed = 1,
-    margin_share: Annotated[float, typer.Option(
-        "--margin-share", help="the verdict margin: this share of the gap between par and "
-        "the same card with no effect")] = 0.5,
-    policies: Annotated[int, typer.Option(
-        "--policies", help="the folder's policies that play each deck")] = 2,
-    verdict_start: Annotated[int, typer.Option(help="matches each card starts with")] = 2000,
-    verdict_max: Annotated[int, typer.Option(help="most matches one card may take")] = 64_000,
+    margin_share: MarginShare = 0.5,
+    policies: VerdictPolicies = 2,
+    verdict_start: VerdictStart = 2000,
+    verdict_max: VerdictMax = 64_000,
     results: Results = Path("results"),
     run_id: RunId = None,
     quiet: Quiet = False,
@@ -262,7 +262,7 @@ def calibrate(
                        f"{' as ' + plant.like if plant.like else ''}: {verdict}", err=True)
 
     rows, summary = guarded(lambda: run_calibration(game, m, str(info.path), seed, plants,
-                                                    precision, said))
+                                                    precision, said, trained=info.trained))
     path = new_folder(results, run_id, "calibrate")
     save_tables(path, {"calibrate": summary, "plants": rows},
                 {"kind": "calibrate", "game": game.name, "seed": seed, "plants": plants,

@@ -69,6 +69,23 @@ def read_folder(folder: Path | str) -> FolderInfo:
                       tuple(table))
 
 
+def folder_policies(folder: Path | str) -> list[str]:
+    """The policy names of a folder's policies.toml, in file order; InputError naming the
+    file when it cannot be read."""
+    import tomllib
+
+    from sim.problems import InputError, Problem
+
+    path = Path(folder) / "policies.toml"
+    try:
+        return list(tomllib.loads(path.read_text(encoding="utf-8")))
+    except OSError as err:
+        raise InputError([Problem(str(path), 0, f"cannot read: {err}")]) from None
+    except tomllib.TOMLDecodeError as err:
+        raise InputError([Problem(str(path), getattr(err, "lineno", 0) or 0,
+                                  f"not valid TOML: {err}")]) from None
+
+
 def default_folder(name: str | None = None) -> Path:
     """A registered game's sample folder: ./decks/NAME when run from a checkout, else the
     one beside the package."""

@@ -282,6 +282,18 @@ class Power:
         return self.cost.get(kind, self.cost.get("", ""))
 
 
+def table_writer(slots: dict[str, int]) -> Callable[..., Any]:
+    """Power.with_values for a game whose power numbers are columns of its card table
+    ({field: column}): the matchup with those cells of its pool changed."""
+
+    def with_values(m, values: dict[tuple[str, str], int]):
+        cells = {(m.pool.ids.index(card), slots[field]): int(v)
+                 for (card, field), v in values.items()}
+        return dataclasses.replace(m, pool=m.pool.with_values(cells))
+
+    return with_values
+
+
 @dataclass(frozen=True)
 class Game:
     """One registered game. Every callable takes and returns the game's own matchup type,

@@ -8,7 +8,6 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import time
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -16,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.usage import card_usage
-from sim.folders import read_folder
+from sim.folders import folder_policies, read_folder
 from sim.game import Game, get
 from sim.problems import InputError, Problem
 
@@ -64,18 +63,6 @@ class LintResult:
     skipped: list[str]
     checked: dict
     notes: list[str]
-
-
-def folder_policies(folder: Path) -> list[str]:
-    """The policy names of a folder's policies.toml, in file order."""
-    path = Path(folder) / "policies.toml"
-    try:
-        return list(tomllib.loads(path.read_text(encoding="utf-8")))
-    except OSError as err:
-        raise InputError([Problem(str(path), 0, f"cannot read: {err}")]) from None
-    except tomllib.TOMLDecodeError as err:
-        raise InputError([Problem(str(path), getattr(err, "lineno", 0) or 0,
-                                  f"not valid TOML: {err}")]) from None
 
 
 def deck_pairings(info) -> list[tuple[str, str]]:

@@ -63,31 +63,15 @@ class Subject:
     at_par: bool
 
 
-def folder_policies(folder) -> list[str]:
-    """The policy names of a folder's policies.toml, in file order."""
-    import tomllib
-    from pathlib import Path
-
-    path = Path(folder) / "policies.toml"
-    if not path.exists():
-        return []
-    data = tomllib.loads(path.read_text(encoding="utf-8"))
-    return [k for k, v in data.items() if isinstance(v, dict)]
-
-
-def seat_policies(game, m, folder) -> tuple[dict[str, object], str | None]:
+def seat_policies(game, folder, trained: str | None) -> tuple[dict[str, object], str | None]:
     """{policy name: function(matchup, seat) -> matchup with the seat on it} for the folder's
-    policies (the matchup's own when the game cannot change a seat's policy), and the
-    trained one's name (game.toml's defaults.trained)."""
-    import tomllib
-    from pathlib import Path
+    policies (the matchup's own when there is no folder or the game cannot change a seat's
+    policy), and the trained one's name when it is among them."""
+    from sim.folders import folder_policies
 
     names = folder_policies(folder) if folder is not None else []
     if not names or game.tuning is None:
         return {"as run": lambda mm, seat: mm}, None
-    toml = Path(folder) / "game.toml"
-    data = tomllib.loads(toml.read_text(encoding="utf-8")) if toml.exists() else {}
-    trained = data.get("defaults", {}).get("trained")
     return ({p: (lambda mm, seat, p=p: game.tuning.with_policy(mm, seat, folder, p, {}, p))
              for p in names}, trained if trained in names else None)
 
@@ -170,11 +154,13 @@ def settled(df: pd.DataFrame, p: Precision, pooled: float) -> pd.Series:
 
 
 def card_verdicts(game, m, seed: int, precision: Precision = Precision(), progress=None,
-                  folder=None, only=None) -> pd.DataFrame:
+                  folder=None, only=None, trained: str | None = None) -> pd.DataFrame:
     """Verdicts for every card of the kinds the game flags, in every seat's deck. attrs:
     matches (in all, and by part), seconds, rounds, the precision, the policies that played
     each deck and the cards skipped (a par or no-effect card the validator rejects). `only`:
-    the (seat, card id) pairs to judge (default: every flagged card)."""
+    the (seat, card id) pairs to judge (default: every flagged card); `folder` and `trained`:
+    the game folder whose policies play the decks and its trained policy (without a folder,
+    the matchup's own policies)."""
     from sim.problems import InputError, Problem
 
     precision.check()
@@ -191,7 +177,7 @@ def card_verdicts(game, m, seed: int, precision: Precision = Precision(), progre
                 if only is None or (s.seat, s.card) in only]
     kinds = dict(zip(cards.id, cards.kind, strict=True))
     arms = Arms(game, seed)
-    policies, trained = seat_policies(game, m, folder)
+    policies, trained = seat_policies(game, folder, trained)
     kept = {seat: best_play(arms, game, m, seat, policies, trained, precision)
             for seat in sorted({s.seat for s in todo_all})}
     screened = arms.played
@@ -263,7 +249,7 @@ def for_run(path, precision: Precision = Precision(), progress=None,
     import json
     from pathlib import Path
 
-    from sim.folders import default_folder
+    from sim.folders import default_folder, read_folder
     from sim.game import get
     from sim.outputs import save_tables, write_json
     from sim.warmup import ensure
@@ -274,7 +260,8 @@ def for_run(path, precision: Precision = Precision(), progress=None,
     matchup = game.from_manifest(manifest)
     ensure(game, matchup)
     folder = folder or manifest.get("folder") or default_folder(game.name)
-    df = card_verdicts(game, matchup, int(manifest["seed"]), precision, progress, folder)
+    df = card_verdicts(game, matchup, int(manifest["seed"]), precision, progress, folder,
+                       trained=read_folder(folder).trained)
     skipped = df.attrs.pop("skipped")
     save_tables(path, {"verdicts": df, "verdicts_skipped": skipped}, None)
     write_json(path / "verdicts.json", {**df.attrs, "skipped": len(skipped),

@@ -184,15 +184,13 @@ class Fake:
 @pytest.fixture
 def folder(tmp_path):
     (tmp_path / "policies.toml").write_text("[greedy]\n[good]\n[idle]\n", encoding="utf-8")
-    (tmp_path / "game.toml").write_text('game = "fake"\n[defaults]\ntrained = "good"\n',
-                                        encoding="utf-8")
     return tmp_path
 
 
 def test_par_dead_and_strong_cards_under_the_decks_best_play(folder):
     game = Fake()
     df = card_verdicts(game, Matchup(), 1, Precision(start=4000, max_matches=64_000), None,
-                       folder)
+                       folder, trained="good")
     v = df.set_index("card")
     assert "coach" not in v.index  # not a kind the game flags
     # Par is 2 points per point of cost: a1 and a2 are par, strong is 4 points over, dead
@@ -219,9 +217,11 @@ def test_greedy_alone_calls_the_strong_card_weak(folder):
 
 def test_changing_one_card_leaves_the_others_verdicts(folder):
     p = Precision(start=4000, max_matches=32_000)
-    before = card_verdicts(Fake(), Matchup(), 1, p, None, folder).set_index("card")
+    before = card_verdicts(Fake(), Matchup(), 1, p, None, folder, trained="good").set_index(
+        "card")
     nerfed = with_values(Matchup(), {("a1", "value"): 0})
-    after = card_verdicts(Fake(), nerfed, 1, p, None, folder).set_index("card")
+    after = card_verdicts(Fake(), nerfed, 1, p, None, folder, trained="good").set_index(
+        "card")
     assert after.loc["a1", "verdict"] == "under-powered"
     others = ["a2", "strong", "dead", "b1", "b2"]
     assert (after.loc[others, "verdict"] == before.loc[others, "verdict"]).all()
@@ -235,7 +235,7 @@ def test_a_card_no_policy_plays_is_dead_and_an_unmoved_record_untested(folder):
             return super().run_batch(m, n, seed, first_match, n_log)
 
     v = card_verdicts(Idle(), Matchup(), 1, Precision(start=2000, max_matches=2000), None,
-                      folder).set_index("card")
+                      folder, trained="good").set_index("card")
     # Seat A never plays: every card of A is dead, not balanced.
     assert (v.loc[["a1", "a2", "strong", "dead"], "verdict"] == "dead").all()
     assert (v.loc[["a1", "a2", "strong", "dead"], "played"] == 0).all()
@@ -243,7 +243,8 @@ def test_a_card_no_policy_plays_is_dead_and_an_unmoved_record_untested(folder):
 
 def test_the_deck_keeps_its_length_and_every_arm_is_legal(folder):
     game = Fake()
-    card_verdicts(game, Matchup(), 1, Precision(start=500, max_matches=500), None, folder)
+    card_verdicts(game, Matchup(), 1, Precision(start=500, max_matches=500), None, folder,
+                  trained="good")
     # Every matchup played is the same decks with other values or policies: no card taken
     # out, none added.
     assert all(len(m.values) == len(POOL) for m, _, _ in game.calls)
@@ -254,7 +255,7 @@ def test_calibrate_recovers_planted_buffs_and_nerfs(folder):
 
     plants, summary = calibrate(Fake(), Matchup(), folder, 3, count=3,
                                 precision=Precision(start=4000, max_matches=32_000),
-                                classes=("buff", "nerf"))
+                                classes=("buff", "nerf"), trained="good")
     s = summary.set_index("class")
     # Three of each class drawn from the five cards whose change moves a number; each buff
     # makes a card at least as strong as the kind's best (6, par 2 or 4 at costs 1 and 2),

@@ -9,6 +9,7 @@ import pandas as pd
 from sim.game import Dominance, Lint, option_variants
 from sim.payne import pool as T
 from sim.payne.options import CHOICES, RANGES
+from sim.payne.power import helping
 
 
 def rule_variants(m) -> list[dict]:
@@ -28,11 +29,10 @@ def cards(m) -> pd.DataFrame:
     for name, col in (("role", T.C_ROLE), ("rarity", T.C_RARITY), ("effect1", T.C_EFF1),
                       ("arg1", T.C_ARG1), ("effect2", T.C_EFF2), ("arg2", T.C_ARG2)):
         df[name] = t[:, col]
-    character = t[:, T.C_KIND] == T.CHARACTER
+    helps = [helping(k, r, a) for k, r, a in
+             zip(t[:, T.C_KIND], t[:, T.C_ROLE], t[:, T.C_ARROWS], strict=True)]
     for s, side in enumerate(T.SIDES.lower()):
-        lit = (t[:, T.C_ARROWS] >> s) & 1
-        off = t[:, T.C_ROLE] == T.OFF
-        df[side] = (lit * off + (1 - lit) * ~off) * character
+        df[side] = [h >> s & 1 for h in helps]
     return df
 
 
