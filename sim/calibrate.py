@@ -72,14 +72,17 @@ def calibrate(game, m, folder, seed: int, count: int = 10,
               precision: Precision = Precision(), progress=None,
               classes: tuple[str, ...] = ("buff", "nerf", "clone"), trained: str | None = None
               ) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """(one row per plant: its verdict and whether it came back as planted; one row per
-    class: planted, recovered, rate with its Wilson interval, contradictions). The unchanged
+    """(one row per plant: its verdict, whether it came back as planted, and its size: how
+    far it moved the card's worth against par, and whether that is more than the run could
+    detect (powered); one row per class: planted, recovered, rate with its Wilson interval,
+    the same among the powered plants, contradictions). The unchanged
     matchup's verdicts first: they give the game's gap (kept for every plant, so that a
     plant does not move the margin) and each clone's original label."""
     from analysis.stats import wilson
 
     base = card_verdicts(game, m, seed, precision, folder=folder, trained=trained)
     labels = {(r.seat, r.card): r.verdict for r in base.itertuples()}
+    worth = {(r.seat, r.card): r.relative for r in base.itertuples()}
     fixed = dataclasses.replace(precision, pooled=base.attrs["pooled_gap"])
     rows = []
     for k, plant in enumerate(plan(game, m, count, seed, classes)):
@@ -100,9 +103,14 @@ def calibrate(game, m, folder, seed: int, count: int = 10,
             continue
         r = df.iloc[0]
         expected = EXPECTED.get(plant.what) or labels.get((plant.seat, plant.like), "")
+        # How far the plant moved the card's worth against par: a plant that moves it by
+        # less than its run can detect is no truth a verdict could find.
+        size = r.relative - worth.get((plant.seat, plant.card), np.nan)
         rows.append(row | {"verdict": r.verdict, "expected": expected,
                            "relative": r.relative, "relative_lo": r.relative_lo,
                            "relative_hi": r.relative_hi, "margin": r.margin, "n": r.n,
+                           "size": size, "powered": plant.what == "clone"
+                           or bool(abs(size) > r.detectable),
                            "recovered": r.verdict == expected,
                            "contradiction": r.verdict in CONTRADICTS.get(plant.what, ()),
                            "touches_margin": bool(r.relative_lo <= r.margin <= r.relative_hi
@@ -116,10 +124,14 @@ def calibrate(game, m, folder, seed: int, count: int = 10,
     for what in ("buff", "nerf", "clone"):
         d = judged[judged["class"] == what] if len(judged) else judged
         k, n = int(d.recovered.sum()) if len(d) else 0, len(d)
-        lo, hi = wilson(np.array([k]), np.array([n]))
+        e = d[d.powered.astype(bool)] if len(d) else d
+        ke, ne = int(e.recovered.sum()) if len(e) else 0, len(e)
+        lo, hi = wilson(np.array([k, ke]), np.array([n, ne]))
         summary.append({"class": what, "planted": n, "recovered": k,
                         "rate": k / n if n else float("nan"), "lo": float(lo[0]),
-                        "hi": float(hi[0]),
+                        "hi": float(hi[0]), "powered": ne, "recovered_powered": ke,
+                        "rate_powered": ke / ne if ne else float("nan"),
+                        "lo_powered": float(lo[1]), "hi_powered": float(hi[1]),
                         "contradictions": int(d.contradiction.sum()) if n else 0,
                         "skipped": int(((plants["class"] == what)
                                         & (plants.verdict == "skipped")).sum())

@@ -268,11 +268,12 @@ def calibrate(
                 {"kind": "calibrate", "game": game.name, "seed": seed, "plants": plants,
                  "decks": [d.name for d in m.decks], **summary.attrs})
     print_frame(rows, "planted changes", ["class", "deck", "card", "like", "change", "before",
-                                          "verdict", "relative", "margin", "n"])
+                                          "verdict", "relative", "margin", "size", "powered",
+                                          "n"])
     gap = summary.attrs["pooled_gap"]
     print_frame(summary, f"recovery of planted truths (game's gap {gap:.4f} a copy; {path})",
-                ["class", "planted", "recovered", "rate", "lo", "hi", "contradictions",
-                 "skipped"])
+                ["class", "planted", "recovered", "rate", "lo", "hi", "powered",
+                 "recovered_powered", "rate_powered", "contradictions", "skipped"])
 
 
 def mount(app: typer.Typer) -> None:

@@ -264,3 +264,7 @@ def test_calibrate_recovers_planted_buffs_and_nerfs(folder):
     assert s.loc["buff", "recovered"] == 3 and s.loc["nerf", "recovered"] == 3
     assert s.contradictions.sum() == 0
     assert set(plants.verdict) == {"over-powered", "under-powered"}
+    # Every plant here moves its card by 2 to 7 points of K = 0.002 a copy: beyond what the
+    # run can detect, so the powered rate is the whole rate.
+    assert s.loc["buff", "powered"] == 3 and s.loc["nerf", "rate_powered"] == 1.0
+    assert (plants["size"].abs() >= 2 * K * 0.5).all()
