@@ -236,7 +236,13 @@ def _verdict_section(page: Page, run) -> None:
     page.table(v.sort_values([*seat, "deck", "relative"], ascending=[True] * len(seat)
                              + [False, False])[
         [*seat, "deck", "label", "copies", "n", "policy", "par", "relative", "relative_lo",
-         "relative_hi", "margin", "detectable", "p_adjusted", "verdict"]])
+         "relative_hi", "margin", "detectable", "p_adjusted", "verdict",
+         *([c for c in ("field_worth", "field_worth_lo", "field_worth_hi") if c in v])]])
+    if "field" in meta:
+        page.text("field_worth: each card against par with its deck facing every deck of the "
+                  "folder's field, weighted by the field's Nash mix ("
+                  + ", ".join(f"{d} {w:.2f}" for d, w in meta["field"].items())
+                  + f"; {meta['field_matches']:,} matches).")
 
 
 def _dead_cards_section(page: Page, run) -> None:

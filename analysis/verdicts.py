@@ -49,12 +49,15 @@ def pooled_gap(df: pd.DataFrame) -> float:
     return float(df.gap[told].median()) if told.any() else 0.0
 
 
-def margins(df: pd.DataFrame, share: float, pooled: float) -> tuple[pd.Series, pd.Series]:
-    """(the margin a card must clear to be over- or under-powered: `share` of its own gap or
-    of the game's, whichever is wider; the margin it must stay inside to be balanced:
-    `share` of its own gap, so that a card with no effect is never balanced)."""
+def margins(df: pd.DataFrame, share: float, pooled: float,
+            z: float = Z95) -> tuple[pd.Series, pd.Series]:
+    """(the margin a card must clear to be over- or under-powered: `share` of its own gap
+    where the run told that gap from zero (at `z`), else `share` of the game's; the margin
+    it must stay inside to be balanced: `share` of its own gap, so that a card with no
+    effect is never balanced)."""
     own = share * df.gap.clip(lower=0)
-    return np.maximum(own, share * pooled), own
+    told = df.gap - z * df.gap_se > 0
+    return own.where(told, share * pooled), own
 
 
 def classify(df: pd.DataFrame, share: float = SHARE, alpha: float = 0.05,

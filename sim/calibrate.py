@@ -5,13 +5,14 @@ by the verdicts on the same seeds, with the recovery rate of each class and its 
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
 from sim import legality, par
-from sim.verdicts import Precision, card_verdicts, subjects
+from sim.verdicts import Precision, card_verdicts, seat_local, subjects
 
 EXPECTED = {"buff": "over-powered", "nerf": "under-powered"}
 # What a verdict must never say of a plant: a stronger card under-powered, a card with no
@@ -31,6 +32,9 @@ class Plant:
     like: str = ""
 
     def apply(self, game, m):
+        """The matchup with the plant on this seat's copies (another seat's stay as they
+        were)."""
+        m = seat_local(game, m, self.seat, self.card)
         if self.what != "clone":
             return game.power.with_values(m, self.values)
         ids = list(m.pool.ids)
@@ -41,30 +45,33 @@ class Plant:
 
 def plan(game, m, count: int, seed: int,
          classes: tuple[str, ...] = ("buff", "nerf", "clone")) -> list[Plant]:
-    """`count` buffs, `count` nerfs and `count` clones on cards drawn (seeded) from the
-    flagged cards of every seat's deck; a clone copies another card of the same deck and
-    kind whose numbers differ."""
+    """Up to `count` buffs, `count` nerfs and `count` clones on cards drawn (seeded) from the
+    flagged cards of every seat's deck, each one the validator accepts (a card whose planted
+    numbers break a deck rule, such as a copy limit, is passed over for the next); a clone
+    copies another card of the same deck and kind whose numbers differ."""
     power = game.power
     cards = power.cards(m)
     subs = subjects(game, m, cards, set(game.schema.flag_kinds),
                     game.describe(m).get("starting", []))
     rng = np.random.default_rng(seed)
-    out = []
+    candidates = {}
     for what, make in (("buff", par.buffed_values), ("nerf", par.dead_values)):
-        if what not in classes:
-            continue
         order = rng.permutation(len(subs))
-        chosen = [subs[i] for i in order if par.differs(make(power, cards, subs[i].card), cards)]
-        out += [Plant(what, s.seat, s.card, make(power, cards, s.card)) for s in chosen[:count]]
+        candidates[what] = [Plant(what, subs[i].seat, subs[i].card,
+                                  make(power, cards, subs[i].card)) for i in order
+                            if par.differs(make(power, cards, subs[i].card), cards)]
     kinds = dict(zip(cards.id, cards.kind, strict=True))
     by_id = cards.set_index("id")
     pairs = [(a, b) for a in subs for b in subs
              if a.seat == b.seat and a.card != b.card and kinds[a.card] == kinds[b.card]
              and par.differs({(a.card, f): int(by_id.at[b.card, f]) for f in power.stronger},
                              cards)]
-    for i in rng.permutation(len(pairs))[:count if "clone" in classes else 0]:
-        a, b = pairs[i]
-        out.append(Plant("clone", a.seat, a.card, like=b.card))
+    candidates["clone"] = [Plant("clone", pairs[i][0].seat, pairs[i][0].card,
+                                 like=pairs[i][1].card) for i in rng.permutation(len(pairs))]
+    out = []
+    for what in classes:
+        legal = (p for p in candidates[what] if not legality.problems(game, p.apply(game, m)))
+        out += list(itertools.islice(legal, count))
     return out
 
 

@@ -136,6 +136,15 @@ class CardTable:
         table.setflags(write=False)
         return dataclasses.replace(self, table=table, sha256=self.sha256 + tag)
 
+    def with_twin(self, card: int, twin_id: str) -> CardTable:
+        """A copy with one more card at the end: the card's row again (name, words and
+        values) under another id, so that one seat's copies can change alone."""
+        out = dataclasses.replace(
+            self, ids=(*self.ids, twin_id), names=(*self.names, self.names[card]),
+            texts=(*self.texts, self.texts[card]) if self.texts else self.texts,
+            lines=(*self.lines, self.lines[card]) if card < len(self.lines) else self.lines)
+        return out.with_table(np.vstack([self.table, self.table[card:card + 1]]), "+twin")
+
     def with_values(self, overrides: dict[tuple[int, int], int]) -> CardTable:
         """A copy with some integer cells changed: {(card, slot): value}."""
         table = self.table.copy()

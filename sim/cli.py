@@ -12,6 +12,7 @@ from sim.cli_shared import (
     CardSets,
     DeckA,
     DeckB,
+    FieldMatches,
     Folder,
     MarginShare,
     Policy,
@@ -233,7 +234,8 @@ def run_folder(run: str, results: Path) -> Path:
     return guarded(lambda: open_run(results, run)).path
 
 
-def compute_verdicts(path: Path, precision, folder: str | None = None, quiet: bool = False):
+def compute_verdicts(path: Path, precision, folder: str | None = None, quiet: bool = False,
+                     field_matches: int = 4000):
     """The run's causal verdicts, with a line per round."""
     from sim.verdicts import for_run
 
@@ -247,7 +249,7 @@ def compute_verdicts(path: Path, precision, folder: str | None = None, quiet: bo
                    "itself with no effect, under its deck's best policies, paired on the "
                    "run's seed", err=True)
     folder = folder and str(guarded(lambda: read_folder_path(folder)))
-    return guarded(lambda: for_run(path, precision, said, folder))
+    return guarded(lambda: for_run(path, precision, said, folder, field_matches))
 
 
 def read_folder_path(folder: str) -> Path:
@@ -271,6 +273,7 @@ def verdicts(
     folder: VerdictFolder = None,
     verdict_start: VerdictStart = 2000,
     verdict_max: VerdictMax = 64_000,
+    field_matches: FieldMatches = 4000,
     quiet: Quiet = False,
 ):
     """Causal card verdicts for a run's matchup: each card of the kinds the game flags is
@@ -283,7 +286,7 @@ def verdicts(
 
     df = compute_verdicts(run_folder(run, results),
                           precision_of(margin_share, verdict_start, verdict_max, policies),
-                          folder, quiet)
+                          folder, quiet, field_matches)
     a = df.attrs
     plays = "; ".join(f"{d}: {', '.join(p)}" for d, p in a["policies"].items())
     print_frame(df.sort_values(["deck", "relative"], ascending=False),
@@ -292,7 +295,12 @@ def verdicts(
                 f"({a['matches']:,} matches: {a['screen_matches']:,} choosing policies, "
                 f"{a['card_matches']:,} for the cards; {a['seconds']:.0f} s)",
                 ["deck", "label", "copies", "n", "policy", "relative", "relative_lo",
-                 "relative_hi", "margin", "detectable", "p_adjusted", "verdict"])
+                 "relative_hi", "margin", "detectable", "p_adjusted", "verdict",
+                 *(["field_worth"] if "field_worth" in df else [])])
+    if "field" in a:
+        typer.echo("field_worth: against the field's decks, weighted by its Nash mix ("
+                   + ", ".join(f"{d} {w:.2f}" for d, w in a["field"].items())
+                   + f"; {a['field_matches']:,} matches)")
     print_skipped(df)
 
 
@@ -306,6 +314,7 @@ def report(run: str = typer.Argument(..., help="run id, or a run folder"),
            policies: VerdictPolicies = 2,
            verdict_start: VerdictStart = 2000,
            verdict_max: VerdictMax = 64_000,
+           field_matches: FieldMatches = 4000,
            quiet: Quiet = False):
     """Write report.html (figures embedded) and report.md into the run folder, with the
     causal card verdicts (computed first when the run has none: see `cardlab verdicts`)."""
@@ -314,7 +323,7 @@ def report(run: str = typer.Argument(..., help="run id, or a run folder"),
     path = run_folder(run, results)
     if with_verdicts and not (path / "verdicts.parquet").exists():
         compute_verdicts(path, precision_of(margin_share, verdict_start, verdict_max,
-                                            policies), None, quiet)
+                                            policies), None, quiet, field_matches)
     html, md = build_report(path)
     typer.echo(f"report: {html}\nsummary: {md}")
 

@@ -43,6 +43,9 @@ VerdictPolicies = Annotated[int, typer.Option(
 VerdictFolder = Annotated[str | None, typer.Option(
     "--folder", help="the game folder whose policies play the decks (default: the run's game "
     "folder)")]
+FieldMatches = Annotated[int, typer.Option(
+    "--field-matches", min=0, help="matches of each card against each deck of the folder's "
+    "field (0: none)")]
 VerdictStart = Annotated[int, typer.Option(
     "--verdict-start", help="matches every card's paired arm starts with")]
 VerdictMax = Annotated[int, typer.Option(

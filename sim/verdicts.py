@@ -106,6 +106,25 @@ def subjects(game, m, cards: pd.DataFrame, flagged: set, starting) -> list[Subje
     return out
 
 
+def seat_local(game, m, seat: int, card: str):
+    """The matchup in which a change to the card changes this seat's copies only: every
+    other seat that holds the card gets a copy of its row under another id, in the same
+    places of its deck (the seat itself keeps the card, and so its place in every order)."""
+    import dataclasses
+
+    holders = [s for s in range(len(m.decks))
+               if s != seat and card in game.building.counts(m, s)]
+    if not holders:
+        return m
+    other = f"{card}@others"
+    out = dataclasses.replace(m, pool=m.pool.with_twin(m.pool.ids.index(card), other))
+    for s in holders:
+        counts = {(other if c == card else c): n
+                  for c, n in game.building.counts(out, s).items()}
+        out = game.building.with_counts(out, s, counts, m.decks[s].name)
+    return out
+
+
 def best(arms: Arms, keys: list, n: int) -> tuple:
     """The key of the arm with the highest win rate over the first n matches."""
     return max(keys, key=lambda k: (float(arms.extend(k, n).mean()), str(k)))
@@ -143,14 +162,13 @@ def played(game, m, arms: Arms, s: Subject, kept: list[str], ids: list[str]) -> 
 
 
 def settled(df: pd.DataFrame, p: Precision, pooled: float) -> pd.Series:
-    """Cards whose verdict the per-look intervals decide, or that more matches could not make
-    over- or under-powered (their interval inside the margin)."""
+    """Cards whose verdict the per-look intervals decide (or that need no more matches)."""
     z = norm.ppf(1 - p.alpha / (2 * p.looks))
-    m, own = margins(df, p.share, pooled)
+    m, own = margins(df, p.share, pooled, z)
     lo, hi = df.relative - z * df.relative_se, df.relative + z * df.relative_se
     told = df.gap - z * df.gap_se > 0
     return (df.untested | (df.played == 0) | (lo > m) | (hi < -m)
-            | ((lo > -own) & (hi < own) & told) | ((lo > -m) & (hi < m) & (df.n >= 4 * p.start)))
+            | ((lo > -own) & (hi < own) & told))
 
 
 def card_verdicts(game, m, seed: int, precision: Precision = Precision(), progress=None,
@@ -189,8 +207,9 @@ def card_verdicts(game, m, seed: int, precision: Precision = Precision(), progre
                              "kind": kinds[s.card], "copies": s.copies, "par": "",
                              "verdict": "no par"})
             continue
-        variants = {"par": game.power.with_values(m, s.par),
-                    "dead": game.power.with_values(m, s.dead)}
+        own = seat_local(game, m, s.seat, s.card)
+        variants = {"par": game.power.with_values(own, s.par),
+                    "dead": game.power.with_values(own, s.dead)}
         found = [pr for v in variants.values() for pr in legality.problems(game, v)]
         if found:
             skipped.append({"item": labels[s.card], "card": s.card, "seat": s.seat,
@@ -242,10 +261,13 @@ def card_verdicts(game, m, seed: int, precision: Precision = Precision(), progre
 
 
 def for_run(path, precision: Precision = Precision(), progress=None,
-            folder=None) -> pd.DataFrame:
+            folder=None, field_matches: int = 4000) -> pd.DataFrame:
     """A stored run's verdicts, on its own matchup and seed, its decks played by the
     policies of `folder` (the run's game folder by default), saved beside it as
-    verdicts.parquet with verdicts.json (how they were made and how many matches they took)."""
+    verdicts.parquet with verdicts.json (how they were made and how many matches they took).
+    Where the folder has a field and the run two seats, each card's worth against every
+    field deck too (`field_matches` each; 0: none), weighted by the field's Nash mix, as
+    field_worth and the table verdicts_field.parquet."""
     import json
     from pathlib import Path
 
@@ -260,10 +282,22 @@ def for_run(path, precision: Precision = Precision(), progress=None,
     matchup = game.from_manifest(manifest)
     ensure(game, matchup)
     folder = folder or manifest.get("folder") or default_folder(game.name)
-    df = card_verdicts(game, matchup, int(manifest["seed"]), precision, progress, folder,
-                       trained=read_folder(folder).trained)
+    info = read_folder(folder)
+    seed = int(manifest["seed"])
+    df = card_verdicts(game, matchup, seed, precision, progress, folder, trained=info.trained)
     skipped = df.attrs.pop("skipped")
-    save_tables(path, {"verdicts": df, "verdicts_skipped": skipped}, None)
+    tables = {"verdicts": df, "verdicts_skipped": skipped}
+    if field_matches and len(info.field) > 1 and len(matchup.decks) == 2 and len(df):
+        from sim.field_worth import field_worth
+
+        attrs = df.attrs
+        df, tables["verdicts_field"] = field_worth(game, matchup, seed, df, folder,
+                                                   list(info.field), field_matches,
+                                                   info.trained)
+        df.attrs = attrs | {"field": tables["verdicts_field"].attrs["nash"],
+                            "field_matches": tables["verdicts_field"].attrs["matches"]}
+        tables["verdicts"] = df
+    save_tables(path, tables, None)
     write_json(path / "verdicts.json", {**df.attrs, "skipped": len(skipped),
                                         "seed": manifest["seed"], "folder": str(folder)})
     df.attrs["skipped"] = skipped

@@ -42,14 +42,19 @@ def test_classify_by_hand():
 
 
 def test_a_card_with_no_effect_is_never_balanced():
-    # The card is the no-effect card: its worth against par is minus the gap. With the
-    # game's gap (0.05) far wider than its own (0.004), the over/under margin is 0.025, but
-    # balanced needs the interval inside half its own gap, which -0.004 is not.
+    # The card is the no-effect card: its worth against par is minus the gap. Its own gap
+    # (0.004) is told from zero, so its margin is half of it (0.002), whatever the game's:
+    # -0.004 lies beyond it, and is never inside it (balanced).
     df = pd.DataFrame({"relative": [-0.004], "relative_se": [0.0005], "gap": [0.004],
                        "gap_se": [0.0005], "played": [9], "untested": [False]})
-    out = classify(df, share=0.5, pooled=0.05)
-    assert out.verdict.tolist() == ["no evidence"]
-    assert classify(df, share=0.5, pooled=0.004).verdict.tolist() == ["under-powered"]
+    for pooled in (0.05, 0.004, 0.0):
+        out = classify(df, share=0.5, pooled=pooled)
+        assert out.verdict.tolist() == ["under-powered"]
+        assert out.margin.tolist() == [pytest.approx(0.002)]
+    # A gap the run cannot tell from zero takes the game's margin: 0.025 here, which
+    # -0.004 does not clear, and it is not balanced either.
+    df["gap_se"] = 0.003
+    assert classify(df, share=0.5, pooled=0.05).verdict.tolist() == ["no evidence"]
 
 
 def test_no_balanced_verdict_when_the_run_cannot_tell_dead_from_par():
