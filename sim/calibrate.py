@@ -83,14 +83,16 @@ def calibrate(game, m, folder, seed: int, count: int = 10,
     far it moved the card's worth against par, and whether that is more than the run could
     detect (powered); one row per class: planted, recovered, rate with its Wilson interval,
     the same among the powered plants, contradictions). The unchanged
-    matchup's verdicts first: they give the game's gap (kept for every plant, so that a
-    plant does not move the margin) and each clone's original label."""
+    matchup's verdicts first: they give the game's gap and par (kept for every plant, so
+    that a plant moves neither the margin nor any card's yardstick) and each clone's
+    original label."""
     from analysis.stats import wilson
 
     base = card_verdicts(game, m, seed, precision, folder=folder, trained=trained)
     labels = {(r.seat, r.card): r.verdict for r in base.itertuples()}
     worth = {(r.seat, r.card): r.relative for r in base.itertuples()}
     fixed = dataclasses.replace(precision, pooled=base.attrs["pooled_gap"])
+    shipped = game.power.cards(m)  # par as the unchanged pool sets it, for every plant
     rows = []
     for k, plant in enumerate(plan(game, m, count, seed, classes)):
         pm = plant.apply(game, m)
@@ -103,7 +105,7 @@ def calibrate(game, m, folder, seed: int, count: int = 10,
             rows.append(row | {"verdict": "skipped", "reason": legality.reason(problems)})
             continue
         df = card_verdicts(game, pm, seed, fixed, folder=folder,
-                           only={(plant.seat, plant.card)}, trained=trained)
+                           only={(plant.seat, plant.card)}, trained=trained, par_pool=shipped)
         if df.empty:
             rows.append(row | {"verdict": "skipped", "reason": "its par or no-effect card "
                                "is not legal"})

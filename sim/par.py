@@ -16,13 +16,16 @@ import numpy as np
 import pandas as pd
 
 
-def peers(power, cards: pd.DataFrame, card: str) -> pd.DataFrame:
-    """The pool's cards of the card's kind and group (the card itself included)."""
+def peers(power, cards: pd.DataFrame, card: str, pool: pd.DataFrame | None = None
+          ) -> pd.DataFrame:
+    """The cards of `pool` (default: `cards`) of the card's kind and group, the card's own
+    row read from `cards`."""
+    pool = cards if pool is None else pool
     row = cards.loc[cards.id == card].iloc[0]
-    mask = cards.kind == row.kind
+    mask = pool.kind == row.kind
     for g in power.group:
-        mask &= cards[g] == row[g]
-    return cards[mask]
+        mask &= pool[g] == row[g]
+    return pool[mask]
 
 
 def kind_fields(power, cards: pd.DataFrame, card: str) -> list[str]:
@@ -36,15 +39,18 @@ def _clip(power, field: str, value: float) -> int:
     return int(min(max(math.floor(value + 0.5), lo), hi))
 
 
-def par_values(power, cards: pd.DataFrame, card: str) -> dict[tuple[str, str], int]:
-    """The card's numbers at par for its kind, group and cost."""
+def par_values(power, cards: pd.DataFrame, card: str, pool: pd.DataFrame | None = None
+               ) -> dict[tuple[str, str], int]:
+    """The card's numbers at par for its kind, group and cost, read off `pool` (default:
+    `cards`, the table the card's own row comes from): a pool kept fixed keeps par fixed
+    while cards change."""
     from scipy.stats import theilslopes
 
-    same = peers(power, cards, card)
+    same = peers(power, cards, card, pool)
     row = cards.loc[cards.id == card].iloc[0]
     cost = power.cost_field(row.kind)
     out = {}
-    for f in kind_fields(power, cards, card):
+    for f in [f for f in power.stronger if (same[f] != 0).any()]:
         y = same[f].to_numpy(dtype=float)
         if cost and same[cost].nunique() > 1:
             x = same[cost].to_numpy(dtype=float)

@@ -90,8 +90,10 @@ def best_play(arms: Arms, game, m, seat: int, policies: dict, trained, p: Precis
     return kept
 
 
-def subjects(game, m, cards: pd.DataFrame, flagged: set, starting) -> list[Subject]:
-    """Every card of a flagged kind in each seat's deck, except cards in play from the start."""
+def subjects(game, m, cards: pd.DataFrame, flagged: set, starting,
+             pool: pd.DataFrame | None = None) -> list[Subject]:
+    """Every card of a flagged kind in each seat's deck, except cards in play from the start,
+    with par read off `pool` (default: this matchup's cards)."""
     power = game.power
     kinds = dict(zip(cards.id, cards.kind, strict=True))
     out = []
@@ -100,7 +102,7 @@ def subjects(game, m, cards: pd.DataFrame, flagged: set, starting) -> list[Subje
         for card, copies in game.building.counts(m, seat).items():
             if kinds.get(card) not in flagged or card in start or copies <= 0:
                 continue
-            pv = par.par_values(power, cards, card)
+            pv = par.par_values(power, cards, card, pool)
             out.append(Subject(seat, card, copies, pv, par.dead_values(power, cards, card),
                                not par.differs(pv, cards)))
     return out
@@ -172,13 +174,15 @@ def settled(df: pd.DataFrame, p: Precision, pooled: float) -> pd.Series:
 
 
 def card_verdicts(game, m, seed: int, precision: Precision = Precision(), progress=None,
-                  folder=None, only=None, trained: str | None = None) -> pd.DataFrame:
+                  folder=None, only=None, trained: str | None = None,
+                  par_pool: pd.DataFrame | None = None) -> pd.DataFrame:
     """Verdicts for every card of the kinds the game flags, in every seat's deck. attrs:
     matches (in all, and by part), seconds, rounds, the precision, the policies that played
     each deck and the cards skipped (a par or no-effect card the validator rejects). `only`:
     the (seat, card id) pairs to judge (default: every flagged card); `folder` and `trained`:
     the game folder whose policies play the decks and its trained policy (without a folder,
-    the matchup's own policies)."""
+    the matchup's own policies); `par_pool`: the card table par is read off (Power.cards
+    of another matchup; default this one's)."""
     from sim.problems import InputError, Problem
 
     precision.check()
@@ -191,7 +195,7 @@ def card_verdicts(game, m, seed: int, precision: Precision = Precision(), progre
     labels = distinct_labels(pool["ids"], pool["names"])
     cards = game.power.cards(m)
     todo_all = [s for s in subjects(game, m, cards, set(game.schema.flag_kinds),
-                                    desc.get("starting", []))
+                                    desc.get("starting", []), par_pool)
                 if only is None or (s.seat, s.card) in only]
     kinds = dict(zip(cards.id, cards.kind, strict=True))
     arms = Arms(game, seed)

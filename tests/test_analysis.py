@@ -128,7 +128,8 @@ def small_run(tmp_path_factory):
 
 
 def test_report_from_a_real_run(small_run):
-    out = cardlab("report", str(small_run), "--verdict-start", "200", "--verdict-max", "400")
+    out = cardlab("report", str(small_run), "--verdict-start", "200", "--verdict-max", "400",
+                  "--field-matches", "200")
     assert out.returncode == 0, out.stderr
     html = (small_run / "report.html").read_text()
     md = (small_run / "report.md").read_text()

@@ -132,13 +132,17 @@ def test_simulate_report_and_experiments(name, tmp_path):
     from analysis.verdicts import VERDICTS
     from sim.verdicts import Precision, for_run
 
-    verdicts = for_run(res.run.path, Precision(start=100, max_matches=200))
+    verdicts = for_run(res.run.path, Precision(start=100, max_matches=200), field_matches=200)
     assert set(verdicts.verdict) <= set(VERDICTS) and len(verdicts)
     assert set(verdicts.kind) <= set(g.schema.flag_kinds or verdicts.kind)
     # Each card judged against par under a named policy, with a margin and a detectable size.
     priced = verdicts[verdicts.verdict != "no par"]
     assert len(priced) and priced.policy.str.len().gt(0).all() and (priced.margin >= 0).all()
     assert (priced.detectable > 0).all() and priced.par.str.len().gt(0).all()
+    # Every sample folder has a field: each priced card's worth against it, weighted by the
+    # field's Nash mix (weights that sum to 1).
+    assert priced.field_worth.notna().all()
+    assert sum(verdicts.attrs["field"].values()) == pytest.approx(1.0)
     html, _ = build_report(res.run.path)
     text = html.read_text(encoding="utf-8")
     assert "paired matches" in text

@@ -273,3 +273,29 @@ def test_calibrate_recovers_planted_buffs_and_nerfs(folder):
     # run can detect, so the powered rate is the whole rate.
     assert s.loc["buff", "powered"] == 3 and s.loc["nerf", "rate_powered"] == 1.0
     assert (plants["size"].abs() >= 2 * K * 0.5).all()
+
+
+def test_a_card_changes_for_its_own_seat_only():
+    # Paint the Line's sample decks both hold Drive Shot. Changed for seat A, B's copies stay
+    # the printed card (a card of their own under another id); unchanged, every record is
+    # the same as the matchup's, bit for bit.
+    from sim.folders import default_folder
+    from sim.paintline.game import GAME
+    from sim.verdicts import seat_local
+
+    folder = default_folder("paintline")
+    m = GAME.load_matchup(folder, "us-red-tide", "ussr-red-tide", "greedy", "greedy", {}, [])
+    assert "drive-shot" in GAME.building.counts(m, 0) and "drive-shot" in \
+        GAME.building.counts(m, 1)
+    local = seat_local(GAME, m, 0, "drive-shot")
+    counts_b = GAME.building.counts(local, 1)
+    assert "drive-shot" not in counts_b and counts_b["drive-shot@others"] == \
+        GAME.building.counts(m, 1)["drive-shot"]
+    assert GAME.building.counts(local, 0) == GAME.building.counts(m, 0)
+    base, same = GAME.run_batch(m, 300, 4), GAME.run_batch(local, 300, 4)
+    assert np.array_equal(base.matches, same.matches)
+    changed = GAME.power.with_values(local, {("drive-shot", "normal_bonus"): 9})
+    i, j = changed.pool.ids.index("drive-shot"), changed.pool.ids.index("drive-shot@others")
+    col = changed.pool.table[i] != changed.pool.table[j]
+    assert col.sum() == 1 and changed.pool.table[j].tolist() == m.pool.table[i].tolist()
+    assert not np.array_equal(GAME.run_batch(changed, 300, 4).matches, base.matches)
