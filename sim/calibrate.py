@@ -77,18 +77,19 @@ def plan(game, m, count: int, seed: int,
 
 def calibrate(game, m, folder, seed: int, count: int = 10,
               precision: Precision = Precision(), progress=None,
-              classes: tuple[str, ...] = ("buff", "nerf", "clone"), trained: str | None = None
-              ) -> tuple[pd.DataFrame, pd.DataFrame]:
+              classes: tuple[str, ...] = ("buff", "nerf", "clone"), trained: str | None = None,
+              base: pd.DataFrame | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(one row per plant: its verdict, whether it came back as planted, and its size: how
     far it moved the card's worth against par, and whether that is more than the run could
     detect (powered); one row per class: planted, recovered, rate with its Wilson interval,
     the same among the powered plants, contradictions). The unchanged
     matchup's verdicts first: they give the game's gap and par (kept for every plant, so
     that a plant moves neither the margin nor any card's yardstick) and each clone's
-    original label."""
+    original label. `base`: those verdicts, when already made."""
     from analysis.stats import wilson
 
-    base = card_verdicts(game, m, seed, precision, folder=folder, trained=trained)
+    if base is None:
+        base = card_verdicts(game, m, seed, precision, folder=folder, trained=trained)
     labels = {(r.seat, r.card): r.verdict for r in base.itertuples()}
     worth = {(r.seat, r.card): r.relative for r in base.itertuples()}
     fixed = dataclasses.replace(precision, pooled=base.attrs["pooled_gap"])
@@ -122,9 +123,7 @@ def calibrate(game, m, folder, seed: int, count: int = 10,
                            or bool(abs(size) > r.detectable),
                            "recovered": r.verdict == expected,
                            "contradiction": r.verdict in CONTRADICTS.get(plant.what, ()),
-                           "touches_margin": bool(r.relative_lo <= r.margin <= r.relative_hi
-                                                  or r.relative_lo <= -r.margin
-                                                  <= r.relative_hi)})
+                           "touches_margin": touches(r)})
         if progress:
             progress(k, plant, r.verdict)
     plants = pd.DataFrame(rows)
@@ -149,3 +148,51 @@ def calibrate(game, m, folder, seed: int, count: int = 10,
     out.attrs.update({"matches": base.attrs["matches"], "pooled_gap": base.attrs["pooled_gap"],
                       "policies": base.attrs["policies"]})
     return plants, out
+
+
+def touches(r) -> bool:
+    """Whether a verdict row's interval reaches its margin on either side (a label there
+    may go either way on other matches)."""
+    return bool(r.relative_lo <= r.margin <= r.relative_hi
+                or r.relative_lo <= -r.margin <= r.relative_hi)
+
+
+def others_moved(game, m, folder, seed: int, count: int, precision: Precision = Precision(),
+                 trained: str | None = None, progress=None,
+                 base: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Single-card plants against every other card's verdict: the unchanged matchup judged
+    whole, then for each of `count` plants (buffs and nerfs in turn) the planted matchup
+    judged whole on the same seeds with par and the game's gap kept; one row per plant:
+    how many other cards changed label, and of those how many had an interval touching its
+    margin in either run (excused), with the unexcused cards named. `base`: the unchanged
+    matchup's verdicts, when already made."""
+    if base is None:
+        base = card_verdicts(game, m, seed, precision, folder=folder, trained=trained)
+    fixed = dataclasses.replace(precision, pooled=base.attrs["pooled_gap"])
+    shipped = game.power.cards(m)
+    before = {(r.seat, r.card): r for r in base.itertuples()}
+    planned = plan(game, m, count, seed, ("buff", "nerf"))
+    turns = itertools.zip_longest(*([p for p in planned if p.what == what]
+                                    for what in ("buff", "nerf")))
+    plants = [p for pair in turns for p in pair if p is not None]
+    rows = []
+    for k, plant in enumerate(plants[:count]):
+        after = card_verdicts(game, plant.apply(game, m), seed, fixed, folder=folder,
+                              trained=trained, par_pool=shipped)
+        changed, excused = [], 0
+        for r in after.itertuples():
+            b = before.get((r.seat, r.card))
+            if (r.seat, r.card) == (plant.seat, plant.card) or b is None:
+                continue
+            if r.verdict != b.verdict:
+                if touches(r) or touches(b):
+                    excused += 1
+                else:
+                    changed.append(f"{r.label} ({r.deck}) {b.verdict} -> {r.verdict}")
+        rows.append({"class": plant.what, "deck": m.decks[plant.seat].name,
+                     "card": plant.card, "others": len(after) - 1,
+                     "changed": len(changed) + excused, "excused": excused,
+                     "unexcused": len(changed), "cards": "; ".join(changed)})
+        if progress:
+            progress(k, plant, len(changed))
+    return pd.DataFrame(rows)

@@ -239,6 +239,9 @@ def calibrate(
     policies: VerdictPolicies = 2,
     verdict_start: VerdictStart = 2000,
     verdict_max: VerdictMax = 64_000,
+    others: Annotated[int, typer.Option(
+        "--others", min=0, help="plants judged against every other card's verdict too (a "
+        "whole verdict run each)")] = 0,
     results: Results = Path("results"),
     run_id: RunId = None,
     quiet: Quiet = False,
@@ -247,10 +250,13 @@ def calibrate(
     crippling nerfs (the card with no effect) and clones of a deck-mate, planted one at a
     time on cards drawn by the seed, each judged on the same seeds; the recovery rate of each
     class with its 95% interval, and every contradiction (a buff under-powered, a card with
-    no effect balanced or over-powered)."""
+    no effect balanced or over-powered). With --others K, K buffs and nerfs are each judged
+    against every other card's verdict: a label that changes without an interval touching
+    its margin is a verdict that moved with a deck-mate."""
     from sim.calibrate import calibrate as run_calibration
+    from sim.calibrate import others_moved
     from sim.outputs import new_folder, save_tables
-    from sim.verdicts import Precision
+    from sim.verdicts import Precision, card_verdicts
 
     game, m, info = setup.load()
     precision = Precision(verdict_start, verdict_max, share=margin_share, policies=policies)
@@ -261,15 +267,26 @@ def calibrate(
             typer.echo(f"  plant {k + 1}: {plant.what} of {plant.card}"
                        f"{' as ' + plant.like if plant.like else ''}: {verdict}", err=True)
 
-    rows, summary = guarded(lambda: run_calibration(game, m, str(info.path), seed, plants,
-                                                    precision, said, trained=info.trained))
+    folder = str(info.path)
+    base = guarded(lambda: card_verdicts(game, m, seed, precision, folder=folder,
+                                         trained=info.trained))
+    rows, summary = guarded(lambda: run_calibration(game, m, folder, seed, plants, precision,
+                                                    said, trained=info.trained, base=base))
+    tables = {"calibrate": summary, "plants": rows}
+    if others:
+        tables["others"] = guarded(lambda: others_moved(game, m, folder, seed, others,
+                                                        precision, info.trained, base=base))
     path = new_folder(results, run_id, "calibrate")
-    save_tables(path, {"calibrate": summary, "plants": rows},
+    save_tables(path, tables,
                 {"kind": "calibrate", "game": game.name, "seed": seed, "plants": plants,
                  "decks": [d.name for d in m.decks], **summary.attrs})
     print_frame(rows, "planted changes", ["class", "deck", "card", "like", "change", "before",
                                           "verdict", "relative", "margin", "size", "powered",
                                           "n"])
+    if others:
+        print_frame(tables["others"], "other cards' verdicts under each plant",
+                    ["class", "deck", "card", "others", "changed", "excused", "unexcused",
+                     "cards"])
     gap = summary.attrs["pooled_gap"]
     print_frame(summary, f"recovery of planted truths (game's gap {gap:.4f} a copy; {path})",
                 ["class", "planted", "recovered", "rate", "lo", "hi", "powered",

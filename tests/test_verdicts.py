@@ -299,3 +299,13 @@ def test_a_card_changes_for_its_own_seat_only():
     col = changed.pool.table[i] != changed.pool.table[j]
     assert col.sum() == 1 and changed.pool.table[j].tolist() == m.pool.table[i].tolist()
     assert not np.array_equal(GAME.run_batch(changed, 300, 4).matches, base.matches)
+
+
+def test_a_plant_moves_no_other_cards_verdict(folder):
+    from sim.calibrate import others_moved
+
+    moved = others_moved(Fake(), Matchup(), folder, 3, 4,
+                         Precision(start=4000, max_matches=32_000), "good")
+    # Two buffs and two nerfs in turn, each judged with the five other cards.
+    assert moved["class"].tolist() == ["buff", "nerf", "buff", "nerf"]
+    assert (moved.others == 5).all() and (moved.changed == 0).all()
