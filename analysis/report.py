@@ -219,11 +219,12 @@ def _verdict_section(page: Page, run) -> None:
     v = pd.read_parquet(path)
     meta = json.loads((run.path / "verdicts.json").read_text(encoding="utf-8"))
     plays = "; ".join(f"{d}: {', '.join(p)}" for d, p in meta.get("policies", {}).items())
+    gap = meta.get("pooled_gap", {}).get("", 0)
     page.text(f"{meta['matches']:,} matches in {meta['rounds']} rounds "
               f"({meta['seconds']:.0f} s; each card {meta['start']:,} to "
               f"{meta['max_matches']:,} paired matches; {meta.get('screen_matches', 0):,} "
               f"choosing each deck's policies: {plays}); margin {meta.get('share', 0.5):g} "
-              f"of the gap to no effect (the game's gap {meta.get('pooled_gap', 0):.4f} a copy); "
+              f"of the gap to no effect (the game's gap {gap:.4f} a copy, or its kind's); "
               f"{meta.get('skipped', 0)} cards whose "
               "par or no-effect card the validator rejects skipped.")
     counts = v.verdict.value_counts()

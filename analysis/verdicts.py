@@ -42,26 +42,33 @@ def beyond_margin_p(estimate, se, margin) -> np.ndarray:
     return np.where(se > 0, norm.sf(z), np.where(est > margin, 0.0, 1.0))
 
 
-def pooled_gap(df: pd.DataFrame) -> float:
-    """The game's gap between par and no effect, per copy: the median over the cards whose
-    own gap the run told from zero (0 when none did)."""
+def pooled_gap(df: pd.DataFrame) -> dict[str, float]:
+    """The game's gap between par and no effect, per copy, for each card kind and ("") for
+    the game: the median over the cards whose own gap the run told from zero (a kind with
+    none takes the game's; 0 when no card's was told)."""
     told = df.gap - Z95 * df.gap_se > 0
-    return float(df.gap[told].median()) if told.any() else 0.0
+    out = {"": float(df.gap[told].median()) if told.any() else 0.0}
+    if "kind" in df:
+        out |= {k: float(g.median()) for k, g in df.gap[told].groupby(df.kind[told])}
+    return out
 
 
-def margins(df: pd.DataFrame, share: float, pooled: float,
+def margins(df: pd.DataFrame, share: float, pooled: float | dict[str, float],
             z: float = Z95) -> tuple[pd.Series, pd.Series]:
     """(the margin a card must clear to be over- or under-powered: `share` of its own gap
-    where the run told that gap from zero (at `z`), else `share` of the game's; the margin
-    it must stay inside to be balanced: `share` of its own gap, so that a card with no
-    effect is never balanced)."""
+    where the run told that gap from zero (at `z`), else `share` of its kind's (`pooled`:
+    {kind: gap}, "" the game's, or one number); the margin it must stay inside to be
+    balanced: `share` of its own gap, so that a card with no effect is never balanced)."""
+    pooled = pooled if isinstance(pooled, dict) else {"": float(pooled)}
+    kinds = df.kind if "kind" in df else pd.Series("", index=df.index)
+    game = kinds.map(pooled).fillna(pooled.get("", 0.0)).astype(float)
     own = share * df.gap.clip(lower=0)
     told = df.gap - z * df.gap_se > 0
-    return own.where(told, share * pooled), own
+    return own.where(told, share * game), own
 
 
 def classify(df: pd.DataFrame, share: float = SHARE, alpha: float = 0.05,
-             pooled: float | None = None) -> pd.DataFrame:
+             pooled: float | dict[str, float] | None = None) -> pd.DataFrame:
     """Verdicts for a table with columns relative (a card's worth per copy against par, paired
     by match), relative_se, gap and gap_se (par against the same card with no effect, per
     copy), played (how often the card was played or used; nan when the game does not say)
@@ -73,7 +80,7 @@ def classify(df: pd.DataFrame, share: float = SHARE, alpha: float = 0.05,
     - balanced: the 95% interval lies inside `share` of the card's own gap, and that gap's
       interval lies above 0 (the run could tell a dead card from par);
     - no evidence: neither.
-    `pooled` is the game's gap (default: `pooled_gap` of this table). Adds relative_lo,
+    `pooled` is the game's gap by kind (default: `pooled_gap` of this table). Adds relative_lo,
     relative_hi, margin, gap_lo, detectable (the smallest worth the run would find at 80%
     power), p, p_adjusted and verdict."""
     out = df.copy()

@@ -291,7 +291,7 @@ def verdicts(
     plays = "; ".join(f"{d}: {', '.join(p)}" for d, p in a["policies"].items())
     print_frame(df.sort_values(["deck", "relative"], ascending=False),
                 f"card verdicts: worth per copy against par, margin {margin_share:g} of the gap "
-                f"to no effect (game's gap {a['pooled_gap']:.4f}); played by {plays} "
+                f"to no effect (game's gap {a['pooled_gap']['']:.4f}); played by {plays} "
                 f"({a['matches']:,} matches: {a['screen_matches']:,} choosing policies, "
                 f"{a['card_matches']:,} for the cards; {a['seconds']:.0f} s)",
                 ["deck", "label", "copies", "n", "policy", "relative", "relative_lo",

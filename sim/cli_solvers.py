@@ -287,7 +287,7 @@ def calibrate(
         print_frame(tables["others"], "other cards' verdicts under each plant",
                     ["class", "deck", "card", "others", "changed", "excused", "unexcused",
                      "cards"])
-    gap = summary.attrs["pooled_gap"]
+    gap = summary.attrs["pooled_gap"][""]
     print_frame(summary, f"recovery of planted truths (game's gap {gap:.4f} a copy; {path})",
                 ["class", "planted", "recovered", "rate", "lo", "hi", "powered",
                  "recovered_powered", "rate_powered", "contradictions", "skipped"])

@@ -31,7 +31,8 @@ class Precision:
     share: float = 0.5
     policies: int = 2
     screen: int = 4000
-    pooled: float | None = None  # the game's gap between par and no effect (None: this run's)
+    # The game's gap between par and no effect by card kind ("" the game's; None: this run's).
+    pooled: dict[str, float] | None = None
 
     @property
     def looks(self) -> int:
@@ -127,6 +128,26 @@ def seat_local(game, m, seat: int, card: str):
     return out
 
 
+def weakest_legal(game, m, values: dict, cards: pd.DataFrame) -> dict:
+    """The card with no effect as a deck may hold it: where the validator rejects the
+    weakest values (a quest with no points, a character with no toughness), one number at
+    a time is moved a step at a time back toward the card's own until it accepts; the
+    values unchanged when it accepts them, or when nothing short of the card itself does."""
+    def legal(v):
+        return not legality.problems(game, game.power.with_values(m, v))
+
+    if legal(values):
+        return values
+    now = cards.set_index("id")
+    for key in values:
+        trial, target = dict(values), int(now.at[key[0], key[1]])
+        while trial[key] != target:
+            trial[key] += 1 if target > trial[key] else -1
+            if legal(trial):
+                return trial
+    return values
+
+
 def best(arms: Arms, keys: list, n: int) -> tuple:
     """The key of the arm with the highest win rate over the first n matches."""
     return max(keys, key=lambda k: (float(arms.extend(k, n).mean()), str(k)))
@@ -163,7 +184,7 @@ def played(game, m, arms: Arms, s: Subject, kept: list[str], ids: list[str]) -> 
     return float(frame.eval(schema.played).iloc[0])
 
 
-def settled(df: pd.DataFrame, p: Precision, pooled: float) -> pd.Series:
+def settled(df: pd.DataFrame, p: Precision, pooled: dict[str, float]) -> pd.Series:
     """Cards whose verdict the per-look intervals decide (or that need no more matches)."""
     z = norm.ppf(1 - p.alpha / (2 * p.looks))
     m, own = margins(df, p.share, pooled, z)
@@ -212,6 +233,7 @@ def card_verdicts(game, m, seed: int, precision: Precision = Precision(), progre
                              "verdict": "no par"})
             continue
         own = seat_local(game, m, s.seat, s.card)
+        s.dead = weakest_legal(game, own, s.dead, cards)
         variants = {"par": game.power.with_values(own, s.par),
                     "dead": game.power.with_values(own, s.dead)}
         found = [pr for v in variants.values() for pr in legality.problems(game, v)]
@@ -225,7 +247,7 @@ def card_verdicts(game, m, seed: int, precision: Precision = Precision(), progre
             for p in kept[s.seat]:
                 arms.add((what, i, p), policies[p](v, s.seat), s.seat)
     n_of = {i: 0 for i in range(len(keep))}
-    df, pooled = pd.DataFrame(), 0.0
+    df, pooled = pd.DataFrame(), {"": 0.0}
     target, rounds, todo = precision.start, 0, list(range(len(keep)))
     while True:
         for i in todo:
@@ -242,7 +264,7 @@ def card_verdicts(game, m, seed: int, precision: Precision = Precision(), progre
             rows.append(r)
         df = pd.DataFrame(rows)
         pooled = precision.pooled if precision.pooled is not None else (
-            pooled_gap(df) if len(df) else 0.0)
+            pooled_gap(df) if len(df) else {"": 0.0})
         still = [] if df.empty else df.index[~settled(df, precision, pooled)].tolist()
         if progress:
             progress(rounds, target, len(still), arms.played)
