@@ -2,11 +2,12 @@
 group and cost has on the pool's cost curve, the same card with no effect, a strong buff and
 a clone, each as {(card id, field): value} for the game's Power hooks.
 
-Par is read off the whole pool, not the decks: for each number that carries power, a line
-of value on cost fitted through the cards of the same kind and group (Theil-Sen: the median
-of the pairwise slopes, through the median residual, so one card changed moves it little),
-read at the card's cost and rounded; the median where the kind has one cost or none. A
-number is the kind's when some card of the kind has it nonzero."""
+Par is read off the whole pool, not the decks: the points a card of the same kind and group
+has at the card's cost, on a line of points on cost through those cards (Theil-Sen: the
+median of the pairwise slopes, through the median residual, so one card changed moves it
+little; the median where the kind has one cost or none), shared among the card's own
+numbers as it shares them. A number is the kind's when some card of the kind has it
+nonzero."""
 
 from __future__ import annotations
 
@@ -39,26 +40,51 @@ def _clip(power, field: str, value: float) -> int:
     return int(min(max(math.floor(value + 0.5), lo), hi))
 
 
+def curve(same: pd.DataFrame, y: np.ndarray, cost: str, at: float) -> float:
+    """The line of y on cost through the cards `same` (Theil-Sen, through the median
+    residual), read at cost `at`; the median where they have one cost or none."""
+    from scipy.stats import theilslopes
+
+    if cost and same[cost].nunique() > 1:
+        slope, intercept, _, _ = theilslopes(y, same[cost].to_numpy(dtype=float),
+                                             method="joint")
+        return intercept + slope * at
+    return float(np.median(y))
+
+
+def shares(total: int, own: np.ndarray) -> np.ndarray:
+    """`total` whole points shared in proportion to `own` (largest remainder first)."""
+    exact = total * own / own.sum()
+    out = np.floor(exact).astype(int)
+    for i in np.argsort(-(exact - out), kind="stable")[: total - out.sum()]:
+        out[i] += 1
+    return out
+
+
 def par_values(power, cards: pd.DataFrame, card: str, pool: pd.DataFrame | None = None
                ) -> dict[tuple[str, str], int]:
     """The card's numbers at par for its kind, group and cost, read off `pool` (default:
-    `cards`, the table the card's own row comes from): a pool kept fixed keeps par fixed
-    while cards change."""
-    from scipy.stats import theilslopes
-
+    `cards`, the table the card's own row comes from; a pool kept fixed keeps par fixed
+    while cards change). The points a card of its kind has at its cost (the sum of the
+    numbers where more is stronger, on the cost curve) are shared among the card's own
+    numbers as the card shares them, so that a card strong in one number is priced by its
+    total, not by each number's median; a card with none of them, and any number where
+    less is stronger, takes each number's own curve."""
     same = peers(power, cards, card, pool)
     row = cards.loc[cards.id == card].iloc[0]
     cost = power.cost_field(row.kind)
-    out = {}
-    for f in [f for f in power.stronger if (same[f] != 0).any()]:
-        y = same[f].to_numpy(dtype=float)
-        if cost and same[cost].nunique() > 1:
-            x = same[cost].to_numpy(dtype=float)
-            slope, intercept, _, _ = theilslopes(y, x, method="joint")
-            value = intercept + slope * float(row[cost])
-        else:
-            value = float(np.median(y))
-        out[card, f] = _clip(power, f, value)
+    at = float(row[cost]) if cost else 0.0
+    fields = [f for f in power.stronger if (same[f] != 0).any()]
+    more = [f for f in fields if power.stronger[f] > 0]
+    # A drawback (a number below zero) is the card's own design, not a share of par's points.
+    own = np.clip(row[more].to_numpy(dtype=float), 0, None) if more else np.zeros(0)
+    out = {(card, f): _clip(power, f, curve(same, same[f].to_numpy(dtype=float), cost, at))
+           for f in fields}
+    if own.sum() > 0:
+        total = max(0, math.floor(curve(same, same[more].sum(axis=1).to_numpy(dtype=float),
+                                        cost, at) + 0.5))
+        out |= {(card, f): _clip(power, f, v)
+                for f, v in zip(more, shares(total, own), strict=True)}
     return out
 
 
