@@ -65,11 +65,12 @@ def par_values(power, cards: pd.DataFrame, card: str, pool: pd.DataFrame | None 
                ) -> dict[tuple[str, str], int]:
     """The card's numbers at par for its kind, group and cost, read off `pool` (default:
     `cards`, the table the card's own row comes from; a pool kept fixed keeps par fixed
-    while cards change). The points a card of its kind has at its cost (the sum of the
-    numbers where more is stronger, on the cost curve) are shared among the card's own
-    numbers as the card shares them, so that a card strong in one number is priced by its
-    total, not by each number's median; a card with none of them, and any number where
-    less is stronger, takes each number's own curve."""
+    while cards change). Each number's own curve gives the kind's typical card at that cost;
+    the points a card of its kind has there (the sum of the numbers where more is stronger,
+    on their own curve) are shared as that typical card shares them, or, where it has none
+    of a number the card has (kinds whose cards each carry one number, such as Encounter's
+    characteristics), as the card itself shares them. Any number where less is stronger
+    takes its own curve."""
     same = peers(power, cards, card, pool)
     row = cards.loc[cards.id == card].iloc[0]
     cost = power.cost_field(row.kind)
@@ -83,8 +84,10 @@ def par_values(power, cards: pd.DataFrame, card: str, pool: pd.DataFrame | None 
     if own.sum() > 0:
         total = max(0, math.floor(curve(same, same[more].sum(axis=1).to_numpy(dtype=float),
                                         cost, at) + 0.5))
+        typical = np.array([max(out[card, f], 0) for f in more], dtype=float)
+        shape = typical if ((typical > 0) | (own == 0)).all() else own
         out |= {(card, f): _clip(power, f, v)
-                for f, v in zip(more, shares(total, own), strict=True)}
+                for f, v in zip(more, shares(total, shape), strict=True)}
     return out
 
 
