@@ -1,6 +1,8 @@
 """Arms of a paired experiment: matchups played on matches 0 .. n-1 of one seed (common
 random numbers), each kept as one seat's per-match wins, a digest of every match's record
-(to tell whether a change moved any record at all) and the card statistics summed."""
+(to tell whether a change moved any record at all) and the card statistics summed; and the
+matchups an arm is built from (a seat on one of the folder's policies, a card changed for
+one seat only)."""
 
 from __future__ import annotations
 
@@ -54,3 +56,35 @@ class Arms:
     def same(self, a, b, n: int) -> bool:
         """Whether two arms wrote the same record in every one of the first n matches."""
         return bool(np.array_equal(self.digests[a][:n], self.digests[b][:n]))
+
+
+def seat_policies(game, folder, trained: str | None) -> tuple[dict[str, object], str | None]:
+    """{policy name: function(matchup, seat) -> matchup with the seat on it} for the folder's
+    policies (the matchup's own when there is no folder or the game cannot change a seat's
+    policy), and the trained one's name when it is among them."""
+    from sim.folders import folder_policies
+
+    names = folder_policies(folder) if folder is not None else []
+    if not names or game.tuning is None:
+        return {"as run": lambda mm, seat: mm}, None
+    return ({p: (lambda mm, seat, p=p: game.tuning.with_policy(mm, seat, folder, p, {}, p))
+             for p in names}, trained if trained in names else None)
+
+
+def seat_local(game, m, seat: int, card: str):
+    """The matchup in which a change to the card changes this seat's copies only: every
+    other seat that holds the card gets a copy of its row under another id, in the same
+    places of its deck (the seat itself keeps the card, and so its place in every order)."""
+    import dataclasses
+
+    holders = [s for s in range(len(m.decks))
+               if s != seat and card in game.building.counts(m, s)]
+    if not holders:
+        return m
+    other = f"{card}@others"
+    out = dataclasses.replace(m, pool=m.pool.with_twin(m.pool.ids.index(card), other))
+    for s in holders:
+        counts = {(other if c == card else c): n
+                  for c, n in game.building.counts(out, s).items()}
+        out = game.building.with_counts(out, s, counts, m.decks[s].name)
+    return out

@@ -12,7 +12,8 @@ import numpy as np
 import pandas as pd
 
 from sim import legality, par
-from sim.verdicts import Precision, card_verdicts, seat_local, subjects, weakest_legal
+from sim.arms import seat_local
+from sim.verdicts import Precision, card_verdicts, subjects, weakest_legal
 
 # What a plant must come back as: a nerf (the card with no effect) may also come back dead,
 # when no policy will play it any more, the strongest form of the same finding.

@@ -10,7 +10,7 @@ import pandas as pd
 
 from analysis.verdicts import contrast
 from sim import par
-from sim.arms import Arms
+from sim.arms import Arms, seat_local, seat_policies
 
 
 def field_decks(game, m, folder, names: list[str]) -> dict[str, dict[str, int]]:
@@ -51,7 +51,6 @@ def field_worth(game, m, seed: int, verdicts: pd.DataFrame, folder, names: list[
     per card and field deck: worth per copy against par with its standard error and the
     deck's weight). attrs of the second: matches, nash ({deck: weight})."""
     from analysis.stats import Z95
-    from sim.verdicts import seat_local, seat_policies
 
     policies, _ = seat_policies(game, folder, trained)
     decks = field_decks(game, m, folder, names)

@@ -15,7 +15,7 @@ from scipy.stats import norm
 from analysis.load import distinct_labels
 from analysis.verdicts import classify, contrast, margins, pooled_gap
 from sim import legality, par
-from sim.arms import Arms
+from sim.arms import Arms, seat_local, seat_policies
 
 
 @dataclass(frozen=True)
@@ -64,19 +64,6 @@ class Subject:
     at_par: bool
 
 
-def seat_policies(game, folder, trained: str | None) -> tuple[dict[str, object], str | None]:
-    """{policy name: function(matchup, seat) -> matchup with the seat on it} for the folder's
-    policies (the matchup's own when there is no folder or the game cannot change a seat's
-    policy), and the trained one's name when it is among them."""
-    from sim.folders import folder_policies
-
-    names = folder_policies(folder) if folder is not None else []
-    if not names or game.tuning is None:
-        return {"as run": lambda mm, seat: mm}, None
-    return ({p: (lambda mm, seat, p=p: game.tuning.with_policy(mm, seat, folder, p, {}, p))
-             for p in names}, trained if trained in names else None)
-
-
 def best_play(arms: Arms, game, m, seat: int, policies: dict, trained, p: Precision) -> list[str]:
     """The policies that play the seat's deck: the trained one, and the best of the others by
     win rate of the unchanged deck on `screen` matches, `p.policies` in all."""
@@ -106,25 +93,6 @@ def subjects(game, m, cards: pd.DataFrame, flagged: set, starting,
             pv = par.par_values(power, cards, card, pool)
             out.append(Subject(seat, card, copies, pv, par.dead_values(power, cards, card),
                                not par.differs(pv, cards)))
-    return out
-
-
-def seat_local(game, m, seat: int, card: str):
-    """The matchup in which a change to the card changes this seat's copies only: every
-    other seat that holds the card gets a copy of its row under another id, in the same
-    places of its deck (the seat itself keeps the card, and so its place in every order)."""
-    import dataclasses
-
-    holders = [s for s in range(len(m.decks))
-               if s != seat and card in game.building.counts(m, s)]
-    if not holders:
-        return m
-    other = f"{card}@others"
-    out = dataclasses.replace(m, pool=m.pool.with_twin(m.pool.ids.index(card), other))
-    for s in holders:
-        counts = {(other if c == card else c): n
-                  for c, n in game.building.counts(out, s).items()}
-        out = game.building.with_counts(out, s, counts, m.decks[s].name)
     return out
 
 

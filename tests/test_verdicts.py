@@ -279,9 +279,9 @@ def test_a_card_changes_for_its_own_seat_only():
     # Paint the Line's sample decks both hold Drive Shot. Changed for seat A, B's copies stay
     # the printed card (a card of their own under another id); unchanged, every record is
     # the same as the matchup's, bit for bit.
+    from sim.arms import seat_local
     from sim.folders import default_folder
     from sim.paintline.game import GAME
-    from sim.verdicts import seat_local
 
     folder = default_folder("paintline")
     m = GAME.load_matchup(folder, "us-red-tide", "ussr-red-tide", "greedy", "greedy", {}, [])
