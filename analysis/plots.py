@@ -172,7 +172,8 @@ def plot_matrix(df, ax=None, row="entrant", col="opponent", title=""):
 
 VERDICT_COLOURS = {"over-powered": "#c0392b", "under-powered": "#1f5fa8",
                    "balanced": "#27ae60", "no evidence": "#7f8c8d",
-                   "dead": "#222222", "untested here": "#b8860b", "no par": "#bbbbbb"}
+                   "dead": "#222222", "untested here": "#b8860b", "misplayed": "#8e44ad",
+                   "no par": "#bbbbbb"}
 
 
 def plot_verdicts(df, ax=None):

@@ -210,7 +210,10 @@ def _verdict_section(page: Page, run) -> None:
                  "Over- or under-powered: beyond the margin, with Benjamini-Hochberg control "
                  "of the false discovery rate at 5%; balanced: the 95% interval lies inside "
                  "the card's own margin and the run told a dead card from par; dead: no "
-                 "policy played it; untested here: par's numbers changed no record. "
+                 "policy played it; untested here: par's numbers changed no record; "
+                 "misplayed: beyond the margin against its numbers (stronger than par in "
+                 "every number yet worth less, or the reverse), which is the policies' "
+                 "doing, not the card's. "
                  "detectable: the smallest worth the run would find at 80% power.")
     path = run.path / "verdicts.parquet"
     if not path.exists():

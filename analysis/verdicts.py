@@ -14,7 +14,7 @@ from analysis.stats import Z95, bh
 SHARE = 0.5
 Z80 = 0.8416212335729143  # a verdict's detectable worth is at 80% power
 VERDICTS = ("over-powered", "under-powered", "balanced", "no evidence", "dead",
-            "untested here", "no par")
+            "untested here", "misplayed", "no par")
 
 
 def contrast(series: np.ndarray) -> tuple[float, float]:
@@ -71,10 +71,14 @@ def classify(df: pd.DataFrame, share: float = SHARE, alpha: float = 0.05,
              pooled: float | dict[str, float] | None = None) -> pd.DataFrame:
     """Verdicts for a table with columns relative (a card's worth per copy against par, paired
     by match), relative_se, gap and gap_se (par against the same card with no effect, per
-    copy), played (how often the card was played or used; nan when the game does not say)
-    and untested (the change to par moved no record).
+    copy), played (how often the card was played or used; nan when the game does not say),
+    untested (the change to par moved no record) and, optionally, against_par (+1 where the
+    card's numbers dominate par's, -1 where par's dominate the card's).
 
     - dead: no policy played it; untested here: its numbers changed no record;
+    - misplayed: beyond the margin the wrong way for its numbers (a card at least as strong
+      as par in every number worth less than par, or a card par dominates worth more):
+      what the policies do with the card, not the card, moved its deck;
     - over-/under-powered: beyond the margin (`margins`) on the side of the estimate,
       Benjamini-Hochberg at `alpha` across the cards;
     - balanced: the 95% interval lies inside `share` of the card's own gap, and that gap's
@@ -102,9 +106,15 @@ def classify(df: pd.DataFrame, share: float = SHARE, alpha: float = 0.05,
         reject[tested.to_numpy()] = r
         out.loc[tested, "p_adjusted"] = adj
     inside = (out.relative_lo > -own) & (out.relative_hi < own) & (out.gap_lo > 0)
+    # A card stronger than par in every number cannot be worth less than par under play that
+    # uses it well (it may be played exactly as par is), nor one par dominates worth more.
+    order = out.against_par if "against_par" in out else pd.Series(0, index=out.index)
+    wrong = reject & (np.sign(out.relative) * order < 0)
     out["verdict"] = np.select(
-        [dead, untested, reject & (out.relative > 0), reject & (out.relative < 0), inside],
-        ["dead", "untested here", "over-powered", "under-powered", "balanced"], "no evidence")
+        [dead, untested, wrong, reject & (out.relative > 0), reject & (out.relative < 0),
+         inside],
+        ["dead", "untested here", "misplayed", "over-powered", "under-powered", "balanced"],
+        "no evidence")
     out.attrs["pooled_gap"] = pooled
     return out
 

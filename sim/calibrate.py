@@ -46,16 +46,23 @@ class Plant:
         return dataclasses.replace(m, pool=m.pool.with_values(cells))
 
 
+# Verdicts that say the matchup cannot judge a card: a plant there is no truth to find.
+UNJUDGED = {"untested here", "dead", "no par"}
+
+
 def plan(game, m, count: int, seed: int,
-         classes: tuple[str, ...] = ("buff", "nerf", "clone")) -> list[Plant]:
+         classes: tuple[str, ...] = ("buff", "nerf", "clone"),
+         judged: set | None = None) -> list[Plant]:
     """Up to `count` buffs, `count` nerfs and `count` clones on cards drawn (seeded) from the
-    flagged cards of every seat's deck, each one the validator accepts (a card whose planted
-    numbers break a deck rule, such as a copy limit, is passed over for the next); a clone
-    copies another card of the same deck and kind whose numbers differ."""
+    flagged cards of every seat's deck (of those, the (seat, card) pairs in `judged` when
+    given: the cards the matchup's play tests), each one the validator accepts (a card whose
+    planted numbers break a deck rule, such as a copy limit, is passed over for the next); a
+    clone copies another such card of the same deck and kind whose numbers differ."""
     power = game.power
     cards = power.cards(m)
-    subs = subjects(game, m, cards, set(game.schema.flag_kinds),
-                    game.describe(m).get("starting", []))
+    subs = [s for s in subjects(game, m, cards, set(game.schema.flag_kinds),
+                                game.describe(m).get("starting", []))
+            if judged is None or (s.seat, s.card) in judged]
     rng = np.random.default_rng(seed)
     by_id = cards.set_index("id")
 
@@ -113,8 +120,9 @@ def calibrate(game, m, folder, seed: int, count: int = 10,
     worth = {(r.seat, r.card): r.relative for r in base.itertuples()}
     fixed = dataclasses.replace(precision, pooled=base.attrs["pooled_gap"])
     shipped = game.power.cards(m)  # par as the unchanged pool sets it, for every plant
+    judged = {key for key, v in labels.items() if v not in UNJUDGED}
     rows = []
-    for k, plant in enumerate(plan(game, m, count, seed, classes)):
+    for k, plant in enumerate(plan(game, m, count, seed, classes, judged)):
         pm = plant.apply(game, m)
         problems = legality.problems(game, pm)
         row = {"class": plant.what, "seat": plant.seat, "deck": m.decks[plant.seat].name,
@@ -160,12 +168,15 @@ def calibrate(game, m, folder, seed: int, count: int = 10,
                         "rate_powered": ke / ne if ne else float("nan"),
                         "lo_powered": float(lo[1]), "hi_powered": float(hi[1]),
                         "contradictions": int(d.contradiction.sum()) if n else 0,
+                        "misplayed": int((d.verdict == "misplayed").sum()) if n else 0,
                         "skipped": int(((plants["class"] == what)
                                         & (plants.verdict == "skipped")).sum())
                         if len(plants) else 0})
     out = pd.DataFrame(summary)
     out.attrs.update({"matches": base.attrs["matches"], "pooled_gap": base.attrs["pooled_gap"],
-                      "policies": base.attrs["policies"]})
+                      "policies": base.attrs["policies"],
+                      "unjudged": sorted(f"{c} ({m.decks[seat].name}): {v}"
+                                         for (seat, c), v in labels.items() if v in UNJUDGED)})
     return plants, out
 
 
@@ -190,7 +201,8 @@ def others_moved(game, m, folder, seed: int, count: int, precision: Precision = 
     fixed = dataclasses.replace(precision, pooled=base.attrs["pooled_gap"])
     shipped = game.power.cards(m)
     before = {(r.seat, r.card): r for r in base.itertuples()}
-    planned = plan(game, m, count, seed, ("buff", "nerf"))
+    planned = plan(game, m, count, seed, ("buff", "nerf"),
+                   {key for key, r in before.items() if r.verdict not in UNJUDGED})
     turns = itertools.zip_longest(*([p for p in planned if p.what == what]
                                     for what in ("buff", "nerf")))
     plants = [p for pair in turns for p in pair if p is not None]

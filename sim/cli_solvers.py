@@ -248,7 +248,8 @@ def calibrate(
 ):
     """How well the card verdicts recover planted truths on this matchup: strong buffs,
     crippling nerfs (the card with no effect) and clones of a deck-mate, planted one at a
-    time on cards drawn by the seed, each judged on the same seeds; the recovery rate of each
+    time on cards drawn by the seed (of the cards the unchanged matchup judges: not untested
+    here, dead or without par), each judged on the same seeds; the recovery rate of each
     class with its 95% interval, and every contradiction (a buff under-powered, a card with
     no effect balanced or over-powered). With --others K, K buffs and nerfs are each judged
     against every other card's verdict: a label that changes without an interval touching
@@ -290,7 +291,11 @@ def calibrate(
     gap = summary.attrs["pooled_gap"][""]
     print_frame(summary, f"recovery of planted truths (game's gap {gap:.4f} a copy; {path})",
                 ["class", "planted", "recovered", "rate", "lo", "hi", "powered",
-                 "recovered_powered", "rate_powered", "contradictions", "skipped"])
+                 "recovered_powered", "rate_powered", "contradictions", "misplayed",
+                 "skipped"])
+    if summary.attrs["unjudged"] and not quiet:
+        typer.echo("no plants on cards this matchup does not judge: "
+                   + "; ".join(summary.attrs["unjudged"]), err=True)
 
 
 def mount(app: typer.Typer) -> None:

@@ -11,6 +11,7 @@ import pandas as pd
 from analysis.verdicts import contrast
 from sim import par
 from sim.arms import Arms, seat_local, seat_policies
+from sim.par_table import read_par
 
 
 def field_decks(game, m, folder, names: list[str]) -> dict[str, dict[str, int]]:
@@ -57,13 +58,14 @@ def field_worth(game, m, seed: int, verdicts: pd.DataFrame, folder, names: list[
     arms = Arms(game, seed)
     weights = dict(zip(decks, nash_mix(game, m, decks, arms, n), strict=True))
     cards = game.power.cards(m)
+    declared = read_par(folder, game.power, cards)
     rows, totals = [], []
     for r in verdicts.itertuples():
         if not isinstance(r.policy, str) or r.policy not in policies:
             totals.append((np.nan, np.nan))
             continue
         other = 1 - r.seat
-        values = par.par_values(game.power, cards, r.card)
+        values = par.par_values(game.power, cards, r.card, declared=declared)
         put = policies[r.policy]
         combined = np.zeros(n)
         for name, counts in decks.items():

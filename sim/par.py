@@ -2,7 +2,8 @@
 group and cost has on the pool's cost curve, the same card with no effect, a strong buff and
 a clone, each as {(card id, field): value} for the game's Power hooks.
 
-Par is read off the whole pool, not the decks: the points a card of the same kind and group
+Par is the folder's declared par (`par.csv`, sim.par_table) where it declares the card's kind;
+else it is read off the whole pool, not the decks: the points a card of the same kind and group
 has at the card's cost, on a line of points on cost through those cards (Theil-Sen: the
 median of the pairwise slopes, through the median residual, so one card changed moves it
 little; the median where the kind has one cost or none), shared among the card's own
@@ -61,31 +62,38 @@ def shares(total: int, own: np.ndarray) -> np.ndarray:
     return out
 
 
-def par_values(power, cards: pd.DataFrame, card: str, pool: pd.DataFrame | None = None
-               ) -> dict[tuple[str, str], int]:
-    """The card's numbers at par for its kind, group and cost, read off `pool` (default:
-    `cards`, the table the card's own row comes from; a pool kept fixed keeps par fixed
-    while cards change). Each number's own curve gives the kind's typical card at that cost;
-    the points a card of its kind has there (the sum of the numbers where more is stronger,
-    on their own curve) are shared as that typical card shares them, or, where it has none
-    of a number the card has (kinds whose cards each carry one number, such as Encounter's
-    characteristics), as the card itself shares them. Any number where less is stronger
-    takes its own curve."""
+def par_values(power, cards: pd.DataFrame, card: str, pool: pd.DataFrame | None = None,
+               declared: pd.DataFrame | None = None) -> dict[tuple[str, str], int]:
+    """The card's numbers at par for its kind, group and cost, read off the folder's
+    `declared` par (sim.par_table) where it declares the card's kind, else off `pool`
+    (default: `cards`, the table the card's own row comes from; a pool kept fixed keeps par
+    fixed while cards change). Each number's own curve gives the kind's typical card at
+    that cost; the points a card of its kind has there (the sum of the numbers where more
+    is stronger, on their own curve) are shared as that typical card shares them, or, where
+    it has none of a number the card has (kinds whose cards each carry one number, such as
+    Encounter's characteristics), as the card itself shares them. Any number where less is
+    stronger takes its own curve. A declared typical card gives its numbers and their sum
+    (a number it leaves blank stays the card's own)."""
+    from sim.par_table import declared_card
+
     same = peers(power, cards, card, pool)
     row = cards.loc[cards.id == card].iloc[0]
     cost = power.cost_field(row.kind)
     at = float(row[cost]) if cost else 0.0
-    fields = [f for f in power.stronger if (same[f] != 0).any()]
+    given = declared_card(power, declared, row, at)
+    typical = given or {f: curve(same, same[f].to_numpy(dtype=float), cost, at)
+                        for f in power.stronger if (same[f] != 0).any()}
+    fields = list(typical)
     more = [f for f in fields if power.stronger[f] > 0]
     # A drawback (a number below zero) is the card's own design, not a share of par's points.
     own = np.clip(row[more].to_numpy(dtype=float), 0, None) if more else np.zeros(0)
-    out = {(card, f): _clip(power, f, curve(same, same[f].to_numpy(dtype=float), cost, at))
-           for f in fields}
+    out = {(card, f): _clip(power, f, typical[f]) for f in fields}
     if own.sum() > 0:
-        total = max(0, math.floor(curve(same, same[more].sum(axis=1).to_numpy(dtype=float),
-                                        cost, at) + 0.5))
-        typical = np.array([max(out[card, f], 0) for f in more], dtype=float)
-        shape = typical if ((typical > 0) | (own == 0)).all() else own
+        points = (sum(typical[f] for f in more) if given
+                  else curve(same, same[more].sum(axis=1).to_numpy(dtype=float), cost, at))
+        total = max(0, math.floor(points + 0.5))
+        shape = np.array([max(out[card, f], 0) for f in more], dtype=float)
+        shape = shape if ((shape > 0) | (own == 0)).all() else own
         out |= {(card, f): _clip(power, f, v)
                 for f, v in zip(more, shares(total, shape), strict=True)}
     return out
@@ -113,6 +121,15 @@ def buffed_values(power, cards: pd.DataFrame, card: str) -> dict[tuple[str, str]
         value = max(row[f] + step, best) if sign > 0 else min(row[f] - step, best)
         out[card, f] = _clip(power, f, value)
     return out
+
+
+def against(power, cards: pd.DataFrame, card: str, values: dict[tuple[str, str], int]) -> int:
+    """+1 when the card is at least as strong as `values` in every number and stronger in
+    one (it dominates them), -1 when they dominate the card, 0 otherwise."""
+    now = cards.set_index("id")
+    signs = {power.stronger[f] * (int(now.at[c, f]) - v) for (c, f), v in values.items()}
+    signs = {(d > 0) - (d < 0) for d in signs} - {0}
+    return signs.pop() if len(signs) == 1 else 0
 
 
 def differs(values: dict[tuple[str, str], int], cards: pd.DataFrame) -> bool:

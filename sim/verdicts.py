@@ -16,6 +16,7 @@ from analysis.load import distinct_labels
 from analysis.verdicts import classify, contrast, margins, pooled_gap
 from sim import legality, par
 from sim.arms import Arms, seat_local, seat_policies
+from sim.par_table import read_par
 
 
 @dataclass(frozen=True)
@@ -62,6 +63,7 @@ class Subject:
     par: dict
     dead: dict
     at_par: bool
+    against_par: int = 0  # +1: the card dominates par's numbers, -1: par dominates it
 
 
 def best_play(arms: Arms, game, m, seat: int, policies: dict, trained, p: Precision) -> list[str]:
@@ -79,9 +81,11 @@ def best_play(arms: Arms, game, m, seat: int, policies: dict, trained, p: Precis
 
 
 def subjects(game, m, cards: pd.DataFrame, flagged: set, starting,
-             pool: pd.DataFrame | None = None) -> list[Subject]:
+             pool: pd.DataFrame | None = None, declared: pd.DataFrame | None = None
+             ) -> list[Subject]:
     """Every card of a flagged kind in each seat's deck, except cards in play from the start,
-    with par read off `pool` (default: this matchup's cards)."""
+    with par from the folder's `declared` par, else read off `pool` (default: this
+    matchup's cards)."""
     power = game.power
     kinds = dict(zip(cards.id, cards.kind, strict=True))
     out = []
@@ -90,9 +94,9 @@ def subjects(game, m, cards: pd.DataFrame, flagged: set, starting,
         for card, copies in game.building.counts(m, seat).items():
             if kinds.get(card) not in flagged or card in start or copies <= 0:
                 continue
-            pv = par.par_values(power, cards, card, pool)
+            pv = par.par_values(power, cards, card, pool, declared)
             out.append(Subject(seat, card, copies, pv, par.dead_values(power, cards, card),
-                               not par.differs(pv, cards)))
+                               not par.differs(pv, cards), par.against(power, cards, card, pv)))
     return out
 
 
@@ -170,8 +174,9 @@ def card_verdicts(game, m, seed: int, precision: Precision = Precision(), progre
     each deck and the cards skipped (a par or no-effect card the validator rejects). `only`:
     the (seat, card id) pairs to judge (default: every flagged card); `folder` and `trained`:
     the game folder whose policies play the decks and its trained policy (without a folder,
-    the matchup's own policies); `par_pool`: the card table par is read off (Power.cards
-    of another matchup; default this one's)."""
+    the matchup's own policies; the folder's par.csv, when it has one, declares par);
+    `par_pool`: the card table par is read off where nothing is declared (Power.cards of
+    another matchup; default this one's)."""
     from sim.problems import InputError, Problem
 
     precision.check()
@@ -183,8 +188,9 @@ def card_verdicts(game, m, seed: int, precision: Precision = Precision(), progre
     pool = desc["card_pool"]
     labels = distinct_labels(pool["ids"], pool["names"])
     cards = game.power.cards(m)
+    declared = read_par(folder, game.power, cards)
     todo_all = [s for s in subjects(game, m, cards, set(game.schema.flag_kinds),
-                                    desc.get("starting", []), par_pool)
+                                    desc.get("starting", []), par_pool, declared)
                 if only is None or (s.seat, s.card) in only]
     kinds = dict(zip(cards.id, cards.kind, strict=True))
     arms = Arms(game, seed)
@@ -226,7 +232,7 @@ def card_verdicts(game, m, seed: int, precision: Precision = Precision(), progre
             r |= {"seat": s.seat, "deck": m.decks[s.seat].name, "card": s.card,
                   "name": labels[s.card], "label": labels[s.card],
                   "kind": kinds[s.card],
-                  "copies": s.copies, "at_par": s.at_par,
+                  "copies": s.copies, "at_par": s.at_par, "against_par": s.against_par,
                   "par": ", ".join(f"{f} {v}" for (_, f), v in s.par.items()),
                   "played": played(game, m, arms, s, kept[s.seat], list(pool["ids"]))}
             rows.append(r)

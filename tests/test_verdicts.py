@@ -9,6 +9,7 @@ import pytest
 
 from analysis.verdicts import beyond_margin_p, classify, consensus
 from sim.game import Building, Power, Schema, Tuning
+from sim.par import against
 from sim.problems import Problem
 from sim.verdicts import Precision, card_verdicts
 
@@ -39,6 +40,28 @@ def test_classify_by_hand():
     # detectable at 80% power: (1.96 + 0.84) * se
     assert out.loc["z", "detectable"] == pytest.approx(2.8016 * 0.002, abs=1e-5)
     assert np.isnan(out.loc["d", "p"]) and np.isnan(out.loc["u", "p"])
+
+
+def test_a_card_stronger_than_par_worth_less_is_misplayed_not_under_powered():
+    # x is at least as strong as par in every number (against_par +1) yet 0.03 below par,
+    # beyond the margin: no verdict may call a stronger card under-powered. w is dominated
+    # by par yet above it. y and v move the way their numbers do, z has mixed numbers.
+    df = pd.DataFrame({"card": list("xwyvz"), "relative": [-0.03, 0.03, 0.03, -0.03, -0.03],
+                       "relative_se": [0.005] * 5, "gap": [0.02] * 5, "gap_se": [0.002] * 5,
+                       "played": [5] * 5, "untested": [False] * 5,
+                       "against_par": [1, -1, 1, -1, 0]})
+    out = classify(df, share=0.5).set_index("card")
+    assert out.verdict.to_dict() == {"x": "misplayed", "w": "misplayed", "y": "over-powered",
+                                     "v": "under-powered", "z": "under-powered"}
+
+
+def test_against_par_reads_which_way_each_number_is_stronger():
+    power = Power(cards=None, stronger={"atk": 1, "wait": -1}, bounds={}, with_values=None)
+    cards = pd.DataFrame({"id": ["c"], "kind": ["k"], "atk": [3], "wait": [2]})
+    assert against(power, cards, "c", {("c", "atk"): 2, ("c", "wait"): 2}) == 1
+    assert against(power, cards, "c", {("c", "atk"): 3, ("c", "wait"): 1}) == -1
+    assert against(power, cards, "c", {("c", "atk"): 2, ("c", "wait"): 1}) == 0
+    assert against(power, cards, "c", {("c", "atk"): 3, ("c", "wait"): 2}) == 0
 
 
 def test_a_card_with_no_effect_is_never_balanced():
@@ -213,11 +236,30 @@ def test_par_dead_and_strong_cards_under_the_decks_best_play(folder):
     assert df.attrs["matches"] == sum(n for _, _, n in game.calls)
 
 
-def test_greedy_alone_calls_the_strong_card_weak(folder):
-    # The same run without the folder's policies: greedy misuses strong and the verdict
-    # judges greedy, not the card (what best play is there to prevent).
+def test_a_folders_declared_par_is_the_yardstick(folder):
+    # The folder declares par for shots: 6 at cost 1, 4 at cost 2 (the pool's curve would
+    # give 2 and 4). strong (cost 1, value 6) is now par itself, and a1 and b1 (cost 1,
+    # value 2) are 4 points a copy under it.
+    (folder / "par.csv").write_text("kind,cost,value\nshot,1,6\nshot,2,4\n",
+                                    encoding="utf-8")
+    df = card_verdicts(Fake(), Matchup(), 1, Precision(start=4000, max_matches=32_000), None,
+                       folder, trained="good")
+    v = df.set_index("card")
+    assert v.loc["strong", "par"] == "value 6" and v.loc["a2", "par"] == "value 4"
+    assert v.loc["strong", "at_par"] and v.loc["strong", "relative"] == 0
+    assert v.loc["a1", "verdict"] == "under-powered"
+    assert v.loc["a1", "relative"] == pytest.approx(-4 * K, abs=0.002)
+    assert v.loc["a2", "verdict"] == "balanced"
+
+
+def test_greedy_alone_misplays_the_strong_card_and_the_verdict_says_so(folder):
+    # The same run without the folder's policies: greedy misuses strong, which loses to par
+    # (what best play is there to prevent). A card with more of every number than par is
+    # never called under-powered for it: misplayed.
     df = card_verdicts(Fake(), Matchup(), 1, Precision(start=4000, max_matches=64_000))
-    assert df.set_index("card").loc["strong", "verdict"] == "under-powered"
+    v = df.set_index("card")
+    assert v.loc["strong", "relative"] == pytest.approx(-8 * K, abs=0.002)
+    assert v.loc["strong", "verdict"] == "misplayed"
 
 
 def test_changing_one_card_leaves_the_others_verdicts(folder):
