@@ -205,8 +205,11 @@ def _verdict_section(page: Page, run) -> None:
                  "deck's win rate with the card as it is, less the same deck with the card "
                  "given par's numbers for its kind and cost (the deck keeps its length), "
                  "paired on the same seeds, each side under the best of its deck's "
-                 "policies. The margin is a share of the gap between par and the same card "
-                 "with no effect (the card's own, or the game's where that is wider). "
+                 "policies (as_par: the card's side did best playing it as par is played, "
+                 "its policy reading the card as par while the rules play it as it is). "
+                 "The margin is a share of the gap between par and the same card "
+                 "with no effect (the card's own once the run tells it from zero, else its "
+                 "kind's). "
                  "Over- or under-powered: beyond the margin, with Benjamini-Hochberg control "
                  "of the false discovery rate at 5%; balanced: the 95% interval lies inside "
                  "the card's own margin and the run told a dead card from par; dead: no "
@@ -239,7 +242,8 @@ def _verdict_section(page: Page, run) -> None:
     v["seat"] = [SEAT_LETTERS[s].upper() for s in v.seat]
     page.table(v.sort_values([*seat, "deck", "relative"], ascending=[True] * len(seat)
                              + [False, False])[
-        [*seat, "deck", "label", "copies", "n", "policy", "par", "relative", "relative_lo",
+        [*seat, "deck", "label", "copies", "n", "policy",
+         *(["as_par"] if "as_par" in v else []), "par", "relative", "relative_lo",
          "relative_hi", "margin", "detectable", "p_adjusted", "verdict",
          *([c for c in ("field_worth", "field_worth_lo", "field_worth_hi") if c in v])]])
     if "field" in meta:

@@ -294,7 +294,7 @@ def verdicts(
                 f"to no effect (game's gap {a['pooled_gap']['']:.4f}); played by {plays} "
                 f"({a['matches']:,} matches: {a['screen_matches']:,} choosing policies, "
                 f"{a['card_matches']:,} for the cards; {a['seconds']:.0f} s)",
-                ["deck", "label", "copies", "n", "policy", "relative", "relative_lo",
+                ["deck", "label", "copies", "n", "policy", "as_par", "relative", "relative_lo",
                  "relative_hi", "margin", "detectable", "p_adjusted", "verdict",
                  *(["field_worth"] if "field_worth" in df else [])])
     if "field" in a:

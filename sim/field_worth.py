@@ -70,10 +70,14 @@ def field_worth(game, m, seed: int, verdicts: pd.DataFrame, folder, names: list[
         combined = np.zeros(n)
         for name, counts in decks.items():
             faced = seated(game, m, other, name, counts)
-            base = ("base", r.seat, r.policy, name)
-            at_par = ("par", r.seat, r.card, r.policy, name)
-            arms.add(base, put(faced, r.seat), r.seat)
             own = seat_local(game, faced, r.seat, r.card)
+            at_par = ("par", r.seat, r.card, r.policy, name)
+            if getattr(r, "as_par", False):  # its best play read the card as par
+                base = ("view", r.seat, r.card, r.policy, name)
+                arms.add(base, put(game.power.with_view(own, r.seat, values), r.seat), r.seat)
+            else:
+                base = ("base", r.seat, r.policy, name)
+                arms.add(base, put(faced, r.seat), r.seat)
             arms.add(at_par, put(game.power.with_values(own, values), r.seat), r.seat)
             diff = (arms.extend(base, n).astype(float) - arms.extend(at_par, n)) / r.copies
             worth, se = contrast(diff)

@@ -269,6 +269,9 @@ class Power:
     - group: further fields a card shares with its par (e.g. a role), besides its kind.
     - with_values(matchup, {(card id, field): value}) -> matchup: the card table changed,
       the decks as they were; whether it is legal is the validator's word.
+    - with_view(matchup, seat, {(card id, field): value}) -> matchup, optional: the seat's
+      policy reads the card with these numbers while the rules play it as it is, so that
+      a changed card may be played exactly as par is played (the verdicts' best play).
     """
 
     cards: Callable[[Any], Any]
@@ -277,6 +280,7 @@ class Power:
     with_values: Callable[..., Any]
     cost: dict[str, str] = dataclasses.field(default_factory=dict)
     group: tuple[str, ...] = ()
+    with_view: Callable[..., Any] | None = None
 
     def cost_field(self, kind: str) -> str:
         return self.cost.get(kind, self.cost.get("", ""))
@@ -292,6 +296,20 @@ def table_writer(slots: dict[str, int]) -> Callable[..., Any]:
         return dataclasses.replace(m, pool=m.pool.with_values(cells))
 
     return with_values
+
+
+def view_writer(slots: dict[str, int]) -> Callable[..., Any]:
+    """Power.with_view for a game whose power numbers are columns of its card table and
+    whose matchup holds each seat's view as ((card, column), value) cells (`views`)."""
+
+    def with_view(m, seat: int, values: dict[tuple[str, str], int]):
+        cells = dict(m.views[seat]) | {(m.pool.ids.index(card), slots[field]): int(v)
+                                       for (card, field), v in values.items()}
+        views = list(m.views)
+        views[seat] = tuple(sorted(cells.items()))
+        return dataclasses.replace(m, views=tuple(views))
+
+    return with_view
 
 
 @dataclass(frozen=True)

@@ -127,8 +127,10 @@ def best(arms: Arms, keys: list, n: int) -> tuple:
 
 def row(arms: Arms, s: Subject, i: int, kept: list[str], n: int) -> dict:
     """A card's worth against par and the gap from par to no effect, per copy, each paired by
-    match under the best policy of each side."""
-    base = best(arms, [("base", s.seat, p) for p in kept], n)
+    match under the best policy of each side; the card's side may also be played as par is
+    played (its policies reading the card as par: "as_par"), where the game allows it."""
+    base = best(arms, [("base", s.seat, p) for p in kept]
+                + [("view", i, p) for p in kept if ("view", i, p) in arms.matchups], n)
     par_key = best(arms, [("par", i, p) for p in kept], n)
     dead_key = best(arms, [("dead", i, p) for p in kept], n)
     with_card = arms.extend(base, n).astype(float)
@@ -141,7 +143,7 @@ def row(arms: Arms, s: Subject, i: int, kept: list[str], n: int) -> dict:
                                     for p in kept)
     return {"n": n, "worth": worth, "worth_se": worth_se, "relative": rel,
             "relative_se": rel_se, "gap": gap, "gap_se": gap_se, "policy": base[2],
-            "policy_par": par_key[2], "untested": untested}
+            "as_par": base[0] == "view", "policy_par": par_key[2], "untested": untested}
 
 
 def played(game, m, arms: Arms, s: Subject, kept: list[str], ids: list[str]) -> float:
@@ -217,6 +219,9 @@ def card_verdicts(game, m, seed: int, precision: Precision = Precision(), progre
             continue
         i = len(keep)
         keep.append(s)
+        # A card may be played exactly as par is played: its policies reading it as par.
+        if game.power.with_view is not None and not s.at_par:
+            variants["view"] = game.power.with_view(own, s.seat, s.par)
         for what, v in variants.items():
             for p in kept[s.seat]:
                 arms.add((what, i, p), policies[p](v, s.seat), s.seat)

@@ -63,7 +63,7 @@ def kernel_turn(prm, hand, play=(), taps=(), stamina=0):
     n = TABLE.shape[0]
     log = np.zeros((1, 8, Rec.N_LOG), dtype=np.int32)
     log_n = np.zeros(1, dtype=np.int64)
-    E.take_turn(TABLE, BASE.rules.vector, prm, P, G, H, 0, keys, ctr,
+    E.take_turn(TABLE, TABLE, BASE.rules.vector, prm, P, G, H, 0, keys, ctr,
                 np.zeros((2, n), dtype=np.int8),
                 np.zeros((2, n, len(Rec.CARD_STATS)), dtype=np.int64), E.new_work(n), log,
                 log_n, 0)

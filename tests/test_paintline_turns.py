@@ -91,7 +91,7 @@ def turn(P, G, H, p, seed=1, prm=GREEDY, rules=RULES, table=TABLE):
     cs = np.zeros((2, n, len(Rec.CARD_STATS)), dtype=np.int64)
     log = np.zeros((1, 8, Rec.N_LOG), dtype=np.int32)
     log_n = np.zeros(1, dtype=np.int64)
-    landed = E.take_turn(table, rules.vector, prm, P, G, H, p, keys, ctr, seen, cs,
+    landed = E.take_turn(table, table, rules.vector, prm, P, G, H, p, keys, ctr, seen, cs,
                          E.new_work(n), log, log_n, 0)
     row = dict(zip(Rec.LOG_COLUMNS, log[0, 0].tolist(), strict=True)) if log_n[0] else None
     return landed, row, cs

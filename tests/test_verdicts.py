@@ -131,16 +131,19 @@ class Matchup:
     policy_names: tuple = ("greedy", "greedy")
     decks: tuple = (Deck("A"), Deck("B"))
     legal: bool = True
+    views: tuple = ((), ())  # what each seat's policy reads of a card's value, where it differs
 
     def value(self, card):
         return dict(self.values)[card]
 
 
 def card_worth(m, seat, card):
+    # greedy misuses a card it reads as above 4; the card then works at its true value.
     policy, v = m.policy_names[seat], m.value(card)
     if policy == "idle" or POOL[card][0] != "shot":
         return 0.0
-    return -K * v if policy == "greedy" and v > 4 else K * v
+    seen = dict(m.views[seat]).get(card, v)
+    return -K * v if policy == "greedy" and seen > 4 else K * v
 
 
 def chance(m):
@@ -172,6 +175,13 @@ def cards(m):
     return pd.DataFrame({"id": list(POOL), "kind": [k for k, _, _ in POOL.values()],
                          "cost": [c for _, c, _ in POOL.values()],
                          "value": [m.value(c) for c in POOL]})
+
+
+def with_view(m, seat, values):
+    views = list(m.views)
+    views[seat] = tuple(sorted((dict(views[seat]) | {c: v for (c, _f), v in values.items()})
+                               .items()))
+    return replace(m, views=tuple(views))
 
 
 def with_policy(m, seat, folder, policy, values, name):
@@ -234,6 +244,21 @@ def test_par_dead_and_strong_cards_under_the_decks_best_play(folder):
     assert v.loc["a2", "gap"] == pytest.approx(4 * K, abs=0.002)
     assert df.attrs["policies"] == {"A": ["good", "greedy"], "B": ["good", "greedy"]}
     assert df.attrs["matches"] == sum(n for _, _, n in game.calls)
+
+
+def test_a_strong_card_played_as_par_is_played_is_over_powered_under_greedy_alone():
+    # Where the game lets a policy read a card as par while the rules play it as it is,
+    # greedy plays strong (value 6) as it plays a card of value 2, which it uses well, and
+    # strong's worth comes back: 4 points a copy over par, over-powered, played as par.
+    class Viewing(Fake):
+        power = replace(Fake.power, with_view=with_view)
+
+    df = card_verdicts(Viewing(), Matchup(), 1, Precision(start=4000, max_matches=64_000))
+    v = df.set_index("card")
+    assert v.loc["strong", "verdict"] == "over-powered" and v.loc["strong", "as_par"]
+    assert v.loc["strong", "relative"] == pytest.approx(4 * K, abs=0.002)
+    assert v.loc["dead", "verdict"] == "under-powered"  # read as par or not, it does nothing
+    assert not v.loc["a1", "as_par"]  # at par already: nothing to read differently
 
 
 def test_a_folders_declared_par_is_the_yardstick(folder):

@@ -18,10 +18,11 @@ from sim.paintline import state as S
 
 
 @njit
-def play_to_table(table, P, p, prm, keys, ctr, work, cs):
+def play_to_table(table, view, P, p, prm, keys, ctr, work, cs):
     """With stamina left over, the policy may put shot cards into the Arsenal and attach
     enhancements to shot cards in play that have none (the card of its choice), one card
-    at a time; the options are distinct (copies count once)."""
+    at a time; the options are distinct (copies count once), weighed as the policy's view
+    holds the cards."""
     opts, feats, worths, sel, cand = work
     if not Pol.play_considered(prm):
         return
@@ -34,7 +35,7 @@ def play_to_table(table, P, p, prm, keys, ctr, work, cs):
                 continue
             if kind == T.BASIC_SHOT or kind == T.TRICK_SHOT:
                 cand[n], sel[n] = i, -1
-                worths[n] = Pol.card_worth(prm, table, c, False)
+                worths[n] = Pol.card_worth(prm, view, c, False)
                 n += 1
             elif kind == T.ENHANCEMENT and A.ability_arg(table, c, K.ATTACH) >= 0:
                 for s in range(P[p, S.PLAY_N]):
@@ -42,8 +43,8 @@ def play_to_table(table, P, p, prm, keys, ctr, work, cs):
                         continue
                     cand[n], sel[n] = i, s
                     # Among the slots, the policy prefers the shot card it values most.
-                    worths[n] = (Pol.card_worth(prm, table, c, False)
-                                 + 0.001 * Pol.card_worth(prm, table, P[p, S.PLAY + s], False))
+                    worths[n] = (Pol.card_worth(prm, view, c, False)
+                                 + 0.001 * Pol.card_worth(prm, view, P[p, S.PLAY + s], False))
                     n += 1
         j = Pol.choose_play(prm, worths, n, keys, ctr, p)
         if j < 0:
@@ -68,9 +69,9 @@ def same_free_slot(P, p, s):
 
 
 @njit
-def recycle_turn(table, R, prm, P, G, p, keys, ctr, seen, work):
-    """The policy's recycle: which cards of hand and play go, how many cards it draws.
-    Returns False when a draw forfeits the game."""
+def recycle_turn(table, view, R, prm, P, G, p, keys, ctr, seen, work):
+    """The policy's recycle: which cards of hand and play go (weighed as its view holds
+    them), how many cards it draws. Returns False when a draw forfeits the game."""
     opts, feats, worths, sel, cand = work
     n_hand = P[p, S.HAND_N]
     n_play = P[p, S.PLAY_N]
@@ -78,9 +79,9 @@ def recycle_turn(table, R, prm, P, G, p, keys, ctr, seen, work):
     bag = Dl.bag_left(P, p)
     if not Pol.recycle_considered(prm, n_hand + n_play + P[p, S.PP_N], n_hand, bag, ratio):
         return True
-    Pol.hand_worths(prm, table, P[p, S.HAND:S.HAND + n_hand], n_hand, P[p, S.PP_N], worths)
+    Pol.hand_worths(prm, view, P[p, S.HAND:S.HAND + n_hand], n_hand, P[p, S.PP_N], worths)
     for s in range(n_play):
-        worths[n_hand + s] = Pol.play_worth(prm, table, P[p, S.PLAY + s], P[p, S.ATT + s])
+        worths[n_hand + s] = Pol.play_worth(prm, view, P[p, S.PLAY + s], P[p, S.ATT + s])
     n = n_hand + n_play
     for i in range(P[p, S.PP_N]):
         worths[n + i] = Pol.power_plant_worth(prm, i)
@@ -102,15 +103,16 @@ def build_shot(table, R, P, G, H, p, card, adv, slot):
 
 
 @njit
-def play_cards(table, R, prm, P, G, H, p, keys, ctr, work, cs):
+def play_cards(table, view, R, prm, P, G, H, p, keys, ctr, work, cs):
     """Play cards: the policy chooses the hit with its enhancement and pays for both, adds
     more single-use enhancements, then puts spare cards into play. Returns the hit's card,
     value set, slot in play (-1 for the Default Shot) and the stamina paid to hit a card
-    already in the Arsenal."""
+    already in the Arsenal. The policy weighs the hits and boosts as its view holds the
+    cards; the shot is built from the table."""
     opts, feats, worths, sel, cand = work
     # The hits are listed only for a policy that may take another than the Default Shot.
     if Pol.hit_considered(prm):
-        n_opt = Sh.legal_hits(table, R, P, G, p, opts, feats, Pol.hit_weighs(prm))
+        n_opt = Sh.legal_hits(view, R, P, G, p, opts, feats, Pol.hit_weighs(prm))
         o = Pol.choose_hit(prm, feats, n_opt, keys, ctr, p)
         src, where, card = opts[o, Sh.O_SRC], opts[o, Sh.O_WHERE], opts[o, Sh.O_CARD]
         adv, epos, enh = opts[o, Sh.O_ADV], opts[o, Sh.O_ENH_POS], opts[o, Sh.O_ENH]
@@ -139,21 +141,22 @@ def play_cards(table, R, prm, P, G, H, p, keys, ctr, work, cs):
             P[p, S.ATT + slot] = enh
     build_shot(table, R, P, G, H, p, card, adv, slot)
     n_boosts = P[p, S.BOOST_N]
-    Sh.offer_boosts(table, R, P, G, H, p, prm, keys, ctr, feats, cand)
+    att = P[p, S.ATT + slot] if slot >= 0 else -1
+    Sh.offer_boosts(table, view, R, P, G, H, p, prm, keys, ctr, feats, cand, att)
     for i in range(n_boosts, P[p, S.BOOST_N]):
         cs[p, P[p, S.BOOSTS + i], Rec.CS_PLAYED] += 1
-    play_to_table(table, P, p, prm, keys, ctr, work, cs)
+    play_to_table(table, view, P, p, prm, keys, ctr, work, cs)
     return card, adv, slot, reserve
 
 
 @njit
-def recycle_keeping(table, R, prm, P, G, p, keys, ctr, seen, work, slot, reserve):
+def recycle_keeping(table, view, R, prm, P, G, p, keys, ctr, seen, work, slot, reserve):
     """The recycle after cards are played: the card the policy will hit (at slot, with its
     attachment) and the stamina that pays to hit it from the Arsenal (reserve, the last of
     the Power Plant, spent) are not offered, and go back behind what is left. Returns
     whether no draw forfeited, and the hit's slot now."""
     if slot < 0 and reserve == 0:
-        return recycle_turn(table, R, prm, P, G, p, keys, ctr, seen, work), slot
+        return recycle_turn(table, view, R, prm, P, G, p, keys, ctr, seen, work), slot
     card = tap = att = -1
     if slot >= 0:
         card, tap, att = P[p, S.PLAY + slot], P[p, S.TAP + slot], P[p, S.ATT + slot]
@@ -165,7 +168,7 @@ def recycle_keeping(table, R, prm, P, G, p, keys, ctr, seen, work, slot, reserve
         P[p, S.PLAY_N] = n - 1
     kept = P[p, S.PP_N] - reserve
     P[p, S.PP_N] = kept
-    ok = recycle_turn(table, R, prm, P, G, p, keys, ctr, seen, work)
+    ok = recycle_turn(table, view, R, prm, P, G, p, keys, ctr, seen, work)
     pp = P[p, S.PP_N]
     for i in range(reserve):
         # The recycle shortened the zone only below the kept stamina: move them down.

@@ -26,6 +26,9 @@ class Matchup:
     policy_names: tuple[str, str]
     policies: tuple[np.ndarray, np.ndarray]
     arsenals: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
+    # What each seat's policy reads of the cards where it differs from the pool: shot values
+    # as ((card, column), value) cells (sim.game.Power.with_view); the rules read the pool.
+    views: tuple[tuple, tuple] = ((), ())
 
     def arrays(self):
         """The integer tables the kernel reads."""
@@ -52,7 +55,11 @@ class Matchup:
             for p, cards in enumerate(self.arsenals):
                 for k, card in enumerate(cards):
                     R[R_ARSENAL + p * MAX_ARSENAL + k] = card
-        return self.pool.table, R, prms, bags, bag_lens, coaches, in_deck
+        views = np.stack([self.pool.table] * 2)
+        for p, cells in enumerate(self.views):
+            for (card, column), value in cells:
+                views[p, card, column] = value
+        return self.pool.table, views, R, prms, bags, bag_lens, coaches, in_deck
 
 
 def load_matchup(folder: Path | str, deck_a: str | Path, deck_b: str | Path,
@@ -130,12 +137,12 @@ def run_batch(matchup: Matchup, n: int, seed: int, first_match: int = 0, n_log: 
     `block` matches (default: a few pieces a thread) spread over the threads."""
     from sim.paintline.engine import play_piece, scratch
 
-    table, R, prms, bags, bag_lens, coaches, in_deck = matchup.arrays()
+    table, views, R, prms, bags, bag_lens, coaches, in_deck = matchup.arrays()
 
     def play(rec: BatchRecords, card_stats: np.ndarray, lo: int, hi: int) -> None:
-        play_piece(lo, hi, table, R, prms, bags, bag_lens, coaches, in_deck, seed, first_match,
-                   rec.matches, rec.hists[LENGTH], rec.hists[TOP_STEP], card_stats, rec.log,
-                   rec.log_n, scratch(table.shape[0]))
+        play_piece(lo, hi, table, views, R, prms, bags, bag_lens, coaches, in_deck, seed,
+                   first_match, rec.matches, rec.hists[LENGTH], rec.hists[TOP_STEP],
+                   card_stats, rec.log, rec.log_n, scratch(table.shape[0]))
 
     return play_in_pieces(SCHEMA, n, table.shape[0], seed, first_match, n_log, play, block,
                           {TOP_STEP: int(R[R_LADDER_LEN])})

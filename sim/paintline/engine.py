@@ -73,9 +73,11 @@ def log_shot(P, G, H, p, roll, need, landed, crit, saved, log, log_n, li):
 
 
 @njit
-def take_turn(table, R, prm, P, G, H, p, keys, ctr, seen, cs, work, log, log_n, li):
+def take_turn(table, view, R, prm, P, G, H, p, keys, ctr, seen, cs, work, log, log_n, li):
     """One shot is one turn of the player to hit. Returns True when the shot lands;
-    a forfeit is left in G[FORFEIT]."""
+    a forfeit is left in G[FORFEIT]. The policy weighs cards as `view` holds them (the
+    table itself, or the card table the seat's policy reads, which differs from it in shot
+    values only); the shot rolls with the table's."""
     opts, feats, worths, sel, cand = work
     G[S.TURNS] += 1
     # 1. Ready stamina and draw.
@@ -90,14 +92,15 @@ def take_turn(table, R, prm, P, G, H, p, keys, ctr, seen, cs, work, log, log_n, 
         action = order[k]
         if action == Ord.UNTAP:
             for _ in range(R[O.R_UNTAP_STEPS]):
-                n = A.tapped_choices(prm, table, P, p, -1, worths, cand)
+                n = A.tapped_choices(prm, view, P, p, -1, worths, cand)
                 j = Pol.choose_untap(prm, worths, n, keys, ctr, p)
                 if j >= 0:
                     Ru.untap_one_step(P, p, cand[j])
         elif action == Ord.RECYCLE:
             # Rally mode has no bag to draw from.
             if R[O.R_RALLY_MODE] == 0:
-                ok, slot = Act.recycle_keeping(table, R, prm, P, G, p, keys, ctr, seen, work,
+                ok, slot = Act.recycle_keeping(table, view, R, prm, P, G, p, keys, ctr, seen,
+                                               work,
                                                slot, reserve)
                 if not ok:
                     return False
@@ -107,7 +110,8 @@ def take_turn(table, R, prm, P, G, H, p, keys, ctr, seen, cs, work, log, log_n, 
                 cs[p, P[p, S.HAND + pos], Rec.CS_PLAYED] += 1
                 Ru.put_stamina_into_play(P, p, pos)
         else:
-            card, adv, slot, reserve = Act.play_cards(table, R, prm, P, G, H, p, keys, ctr,
+            card, adv, slot, reserve = Act.play_cards(table, view, R, prm, P, G, H, p, keys,
+                                                      ctr,
                                                       work, cs)
     # 7. Hit: abilities, enhancements, double tap.
     Act.build_shot(table, R, P, G, H, p, card, adv, slot)
@@ -150,7 +154,7 @@ def take_turn(table, R, prm, P, G, H, p, keys, ctr, seen, cs, work, log, log_n, 
     n = P[p, S.HAND_N]
     extra = n - R[O.R_HAND_LIMIT]
     if extra > 0:
-        Pol.hand_worths(prm, table, P[p, S.HAND:S.HAND + n], n, P[p, S.PP_N], worths)
+        Pol.hand_worths(prm, view, P[p, S.HAND:S.HAND + n], n, P[p, S.PP_N], worths)
         Pol.choose_discards(prm, worths, n, extra, keys, ctr, p, sel)
         Ru.discard_to_hand_limit(P, p, sel, extra)
     for i in range(P[p, S.HAND_N]):
@@ -198,16 +202,16 @@ def count_rally(G, rally_len, rally_top, i):
 
 
 @njit
-def play_game(table, R, prms, P, G, H, keys, ctr, seen, cs, work, out, rally_len, rally_top,
-              log, log_n, i, li):
+def play_game(table, views, R, prms, P, G, H, keys, ctr, seen, cs, work, out, rally_len,
+              rally_top, log, log_n, i, li):
     """Points until someone wins the game or forfeits it; returns the game's winner."""
     while True:
         server = G[S.SERVER]
         to_hit = server
         G[S.POINT_NO] += 1
         while True:
-            landed = take_turn(table, R, prms[to_hit], P, G, H, to_hit, keys, ctr, seen, cs,
-                               work, log, log_n, li)
+            landed = take_turn(table, views[to_hit], R, prms[to_hit], P, G, H, to_hit, keys,
+                               ctr, seen, cs, work, log, log_n, li)
             if G[S.FORFEIT] >= 0:
                 out[i, Rec.CUT_LEN] = G[S.LANDED]
                 out[i, Rec.CUT_SERVER] = server
@@ -229,7 +233,7 @@ def play_game(table, R, prms, P, G, H, keys, ctr, seen, cs, work, out, rally_len
 
 
 @njit
-def play_match(table, R, prms, bags, bag_lens, coaches, in_deck, seed, match_index, P, G, H,
+def play_match(table, views, R, prms, bags, bag_lens, coaches, in_deck, seed, match_index, P, G, H,
                keys, ctr, seen, cs, work, out, rally_len, rally_top, log, log_n, i, li):
     """A match of 1, 3, 5 or 7 games; writes the match's record in row i."""
     for s in range(N_STREAMS):
@@ -251,7 +255,7 @@ def play_match(table, R, prms, bags, bag_lens, coaches, in_deck, seed, match_ind
         G[S.GAME_NO] = g
         set_up_game(table, R, prms, bags, bag_lens, P, G, keys, ctr, seen)
         G[S.SERVER] = first if g % 2 == 0 else 1 - first
-        w = play_game(table, R, prms, P, G, H, keys, ctr, seen, cs, work, out, rally_len,
+        w = play_game(table, views, R, prms, P, G, H, keys, ctr, seen, cs, work, out, rally_len,
                       rally_top, log, log_n, i, li)
         out[i, Rec.SCORE_A] += P[0, S.SCORE]
         out[i, Rec.SCORE_B] += P[1, S.SCORE]
@@ -298,14 +302,14 @@ def scratch(n_cards):
 
 
 @njit
-def play_piece(lo, hi, table, R, prms, bags, bag_lens, coaches, in_deck, seed, first_match,
-               out, rally_len, rally_top, card_stats, log, log_n, scratch):
+def play_piece(lo, hi, table, views, R, prms, bags, bag_lens, coaches, in_deck, seed,
+               first_match, out, rally_len, rally_top, card_stats, log, log_n, scratch):
     """Matches first_match + lo .. first_match + hi - 1 (rows lo .. hi - 1) on the calling
     thread, in its own scratch, their card statistics summed into card_stats; each match
     draws only from its own streams, so how a batch is split into pieces changes nothing."""
     P, G, H, keys, ctr, seen, work = scratch
     for i in range(lo, hi):
         li = i if i < log.shape[0] else -1
-        play_match(table, R, prms, bags, bag_lens, coaches, in_deck, seed, first_match + i, P, G,
-                   H, keys, ctr, seen, card_stats, work, out, rally_len, rally_top, log, log_n,
-                   i, li)
+        play_match(table, views, R, prms, bags, bag_lens, coaches, in_deck, seed, first_match + i,
+                   P, G, H, keys, ctr, seen, card_stats, work, out, rally_len, rally_top, log,
+                   log_n, i, li)

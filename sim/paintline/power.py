@@ -3,7 +3,7 @@ values, each stronger when higher, priced by the card's stamina cost."""
 
 from __future__ import annotations
 
-from sim.game import Power, table_writer
+from sim.game import Power, table_writer, view_writer
 from sim.paintline import pool as T
 from sim.paintline.edits import VALUE_FIELDS
 from sim.paintline.lint import cards
@@ -12,4 +12,5 @@ from sim.paintline.lint import cards
 POWER = Power(cards=cards, stronger={f: 1 for f in VALUE_FIELDS},
               bounds={f: (0, T.MAX_VALUE) for f in VALUE_FIELDS},
               with_values=table_writer({f: T.INT_COLUMNS[f] for f in VALUE_FIELDS}),
-              cost={"": "cost"})
+              cost={"": "cost"},
+              with_view=view_writer({f: T.INT_COLUMNS[f] for f in VALUE_FIELDS}))

@@ -286,14 +286,34 @@ def legal_hits(table, R, P, G, p, opts, feats, weighs):
 
 
 @njit
-def offer_boosts(table, R, P, G, H, p, prm, keys, ctr, feats, cand):
+def view_shift(table, view, cards, adv):
+    """(bonus, penalty) the policy's view adds to the table's, over the cards given (-1:
+    none) in one value set."""
+    db, dp = 0, 0
+    for c in cards:
+        if c >= 0:
+            b, pen = value_set(view, c, adv)
+            b0, p0 = value_set(table, c, adv)
+            db += b - b0
+            dp += pen - p0
+    return db, dp
+
+
+@njit
+def offer_boosts(table, view, R, P, G, H, p, prm, keys, ctr, feats, cand, att):
     """Offer further affordable single-use enhancements to the policy, one at a time, up to
     boosts_per_shot; each one taken is paid, leaves the hand, boosts the shot in H and
-    waits in P's boost zone until the roll."""
+    waits in P's boost zone until the roll. The policy weighs the shot (its card, its
+    attachment `att` and its boosts) and each boost as its view holds them."""
     if (H[S.H_CARD] < 0 and R[O.R_BOOST_DEFAULT] == 0) or not Pol.boost_considered(prm):
         return
+    adv = H[S.H_ADV]
+    db, dp = view_shift(table, view, (H[S.H_CARD], att), adv)
+    for i in range(P[p, S.BOOST_N]):
+        b, pen = view_shift(table, view, (P[p, S.BOOSTS + i], -1), adv)
+        db, dp = db + b, dp + pen
     while P[p, S.BOOST_N] < R[O.R_BOOSTS]:
-        shot_features(R, G, H, 0, 0, 0, feats, 0)
+        shot_features(R, G, H, db, dp, 0, feats, 0)
         base = Pol.hit_score(prm, feats, 0)
         n = 0
         for i in range(P[p, S.HAND_N]):
@@ -303,13 +323,15 @@ def offer_boosts(table, R, P, G, H, p, prm, keys, ctr, feats, cand):
             cost = table[e, T.C_COST]
             if cost > P[p, S.PP_READY]:
                 continue
-            b, pen = value_set(table, e, H[S.H_ADV])
-            shot_features(R, G, H, b, pen, cost, feats, n)
+            b, pen = value_set(view, e, adv)
+            shot_features(R, G, H, db + b, dp + pen, cost, feats, n)
             cand[n] = i
             n += 1
         k = Pol.choose_boost(prm, feats, n, base, keys, ctr, p)
         if k < 0:
             return
+        b, pen = view_shift(table, view, (P[p, S.HAND + cand[k]], -1), adv)
+        db, dp = db + b, dp + pen
         take_boost(table, P, p, cand[k], H)
 
 
