@@ -86,13 +86,14 @@ def classify(df: pd.DataFrame, share: float = SHARE, alpha: float = 0.05,
     - no evidence: neither.
     `pooled` is the game's gap by kind (default: `pooled_gap` of this table). Adds relative_lo,
     relative_hi, margin, gap_lo, detectable (the smallest worth the run would find at 80%
-    power), p, p_adjusted and verdict."""
+    power), own_margin (the bound of balanced), p, p_adjusted and verdict."""
     out = df.copy()
     half = Z95 * out.relative_se
     out["relative_lo"], out["relative_hi"] = out.relative - half, out.relative + half
     out["gap_lo"] = out.gap - Z95 * out.gap_se
     pooled = pooled_gap(out) if pooled is None else pooled
     out["margin"], own = margins(out, share, pooled)
+    out["own_margin"] = own
     out["detectable"] = (Z95 + Z80) * out.relative_se
     dead = out.played.fillna(1) == 0
     untested = out.untested.astype(bool) & ~dead

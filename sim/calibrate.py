@@ -13,6 +13,7 @@ import pandas as pd
 
 from sim import legality, par
 from sim.arms import seat_local
+from sim.par_table import read_par
 from sim.verdicts import Precision, card_verdicts, subjects, weakest_legal
 
 # What a plant must come back as: a nerf (the card with no effect) may also come back dead,
@@ -121,6 +122,7 @@ def calibrate(game, m, folder, seed: int, count: int = 10,
     fixed = dataclasses.replace(precision, pooled=base.attrs["pooled_gap"])
     shipped = game.power.cards(m)  # par as the unchanged pool sets it, for every plant
     judged = {key for key, v in labels.items() if v not in UNJUDGED}
+    declared = read_par(folder, game.power, shipped)
     rows = []
     for k, plant in enumerate(plan(game, m, count, seed, classes, judged)):
         pm = plant.apply(game, m)
@@ -132,8 +134,13 @@ def calibrate(game, m, folder, seed: int, count: int = 10,
         if problems:
             rows.append(row | {"verdict": "skipped", "reason": legality.reason(problems)})
             continue
+        # A buff or a nerf keeps the card's own par (its yardstick does not move with it); a
+        # clone is its original's card, cost and shape, and takes par as the original does.
+        kept = None if plant.what == "clone" else {plant.card: par.par_values(
+            game.power, shipped, plant.card, declared=declared)}
         df = card_verdicts(game, pm, seed, fixed, folder=folder,
-                           only={(plant.seat, plant.card)}, trained=trained, par_pool=shipped)
+                           only={(plant.seat, plant.card)}, trained=trained, par_pool=shipped,
+                           par_of=kept)
         if df.empty:
             rows.append(row | {"verdict": "skipped", "reason": "its par or no-effect card "
                                "is not legal"})
@@ -181,10 +188,15 @@ def calibrate(game, m, folder, seed: int, count: int = 10,
 
 
 def touches(r) -> bool:
-    """Whether a verdict row's interval reaches its margin on either side (a label there
-    may go either way on other matches)."""
-    return bool(r.relative_lo <= r.margin <= r.relative_hi
-                or r.relative_lo <= -r.margin <= r.relative_hi)
+    """Whether a verdict row sits on a boundary of its label, where the label may go either
+    way on other matches: its worth's interval reaches its margin or its own margin (the
+    bound of balanced) on either side, or its gap's interval reaches zero (the run barely
+    told the card from one with no effect, the other condition of balanced)."""
+    bounds = [r.margin, -r.margin]
+    if hasattr(r, "own_margin"):
+        bounds += [r.own_margin, -r.own_margin]
+    return bool(any(r.relative_lo <= b <= r.relative_hi for b in bounds)
+                or (hasattr(r, "gap_lo") and r.gap_lo <= 0 <= 2 * r.gap - r.gap_lo))
 
 
 def others_moved(game, m, folder, seed: int, count: int, precision: Precision = Precision(),

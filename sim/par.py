@@ -72,8 +72,10 @@ def par_values(power, cards: pd.DataFrame, card: str, pool: pd.DataFrame | None 
     is stronger, on their own curve) are shared as that typical card shares them, or, where
     it has none of a number the card has (kinds whose cards each carry one number, such as
     Encounter's characteristics), as the card itself shares them. Any number where less is
-    stronger takes its own curve. A declared typical card gives its numbers and their sum
-    (a number it leaves blank stays the card's own)."""
+    stronger takes its own curve. A card with none of the numbers (a card of words alone)
+    takes the typical card's shape, or, where that has none either, shares the points alike
+    among the kind's numbers. A declared typical card gives its numbers and their sum (a
+    number it leaves blank stays the card's own)."""
     from sim.par_table import declared_card
 
     same = peers(power, cards, card, pool)
@@ -88,12 +90,15 @@ def par_values(power, cards: pd.DataFrame, card: str, pool: pd.DataFrame | None 
     # A drawback (a number below zero) is the card's own design, not a share of par's points.
     own = np.clip(row[more].to_numpy(dtype=float), 0, None) if more else np.zeros(0)
     out = {(card, f): _clip(power, f, typical[f]) for f in fields}
-    if own.sum() > 0:
+    if more:
         points = (sum(typical[f] for f in more) if given
                   else curve(same, same[more].sum(axis=1).to_numpy(dtype=float), cost, at))
         total = max(0, math.floor(points + 0.5))
         shape = np.array([max(out[card, f], 0) for f in more], dtype=float)
-        shape = shape if ((shape > 0) | (own == 0)).all() else own
+        if own.sum() > 0 and not ((shape > 0) | (own == 0)).all():
+            shape = own
+        elif shape.sum() == 0:  # neither has a shape: the kind's numbers share alike
+            shape = np.ones(len(more))
         out |= {(card, f): _clip(power, f, v)
                 for f, v in zip(more, shares(total, shape), strict=True)}
     return out

@@ -81,11 +81,11 @@ def best_play(arms: Arms, game, m, seat: int, policies: dict, trained, p: Precis
 
 
 def subjects(game, m, cards: pd.DataFrame, flagged: set, starting,
-             pool: pd.DataFrame | None = None, declared: pd.DataFrame | None = None
-             ) -> list[Subject]:
+             pool: pd.DataFrame | None = None, declared: pd.DataFrame | None = None,
+             par_of: dict | None = None) -> list[Subject]:
     """Every card of a flagged kind in each seat's deck, except cards in play from the start,
-    with par from the folder's `declared` par, else read off `pool` (default: this
-    matchup's cards)."""
+    with par from `par_of` ({card id: par values}) where given, else from the folder's
+    `declared` par, else read off `pool` (default: this matchup's cards)."""
     power = game.power
     kinds = dict(zip(cards.id, cards.kind, strict=True))
     out = []
@@ -94,7 +94,7 @@ def subjects(game, m, cards: pd.DataFrame, flagged: set, starting,
         for card, copies in game.building.counts(m, seat).items():
             if kinds.get(card) not in flagged or card in start or copies <= 0:
                 continue
-            pv = par.par_values(power, cards, card, pool, declared)
+            pv = (par_of or {}).get(card) or par.par_values(power, cards, card, pool, declared)
             out.append(Subject(seat, card, copies, pv, par.dead_values(power, cards, card),
                                not par.differs(pv, cards), par.against(power, cards, card, pv)))
     return out
@@ -170,7 +170,8 @@ def settled(df: pd.DataFrame, p: Precision, pooled: dict[str, float]) -> pd.Seri
 
 def card_verdicts(game, m, seed: int, precision: Precision = Precision(), progress=None,
                   folder=None, only=None, trained: str | None = None,
-                  par_pool: pd.DataFrame | None = None) -> pd.DataFrame:
+                  par_pool: pd.DataFrame | None = None, par_of: dict | None = None
+                  ) -> pd.DataFrame:
     """Verdicts for every card of the kinds the game flags, in every seat's deck. attrs:
     matches (in all, and by part), seconds, rounds, the precision, the policies that played
     each deck and the cards skipped (a par or no-effect card the validator rejects). `only`:
@@ -178,7 +179,8 @@ def card_verdicts(game, m, seed: int, precision: Precision = Precision(), progre
     the game folder whose policies play the decks and its trained policy (without a folder,
     the matchup's own policies; the folder's par.csv, when it has one, declares par);
     `par_pool`: the card table par is read off where nothing is declared (Power.cards of
-    another matchup; default this one's)."""
+    another matchup; default this one's); `par_of`: par values for some cards, kept
+    from another matchup ({card id: {(card id, field): value}})."""
     from sim.problems import InputError, Problem
 
     precision.check()
@@ -192,7 +194,7 @@ def card_verdicts(game, m, seed: int, precision: Precision = Precision(), progre
     cards = game.power.cards(m)
     declared = read_par(folder, game.power, cards)
     todo_all = [s for s in subjects(game, m, cards, set(game.schema.flag_kinds),
-                                    desc.get("starting", []), par_pool, declared)
+                                    desc.get("starting", []), par_pool, declared, par_of)
                 if only is None or (s.seat, s.card) in only]
     kinds = dict(zip(cards.id, cards.kind, strict=True))
     arms = Arms(game, seed)

@@ -64,6 +64,22 @@ def test_against_par_reads_which_way_each_number_is_stronger():
     assert against(power, cards, "c", {("c", "atk"): 3, ("c", "wait"): 2}) == 0
 
 
+def test_a_row_touches_a_boundary_of_its_label():
+    from types import SimpleNamespace
+
+    from sim.calibrate import touches
+
+    def row(lo, hi, gap_lo=0.004, gap=0.006):
+        return SimpleNamespace(relative_lo=lo, relative_hi=hi, margin=0.01, own_margin=0.003,
+                               gap=gap, gap_lo=gap_lo)
+
+    assert not touches(row(-0.002, 0.002))  # inside both bounds, gap told: balanced for sure
+    assert touches(row(0.008, 0.012))  # reaches the margin
+    assert touches(row(0.001, 0.004))  # reaches the bound of balanced
+    assert not touches(row(0.012, 0.02))  # beyond the margin: over-powered for sure
+    assert touches(row(-0.002, 0.002, gap_lo=-0.001, gap=0.002))  # gap barely told
+
+
 def test_a_card_with_no_effect_is_never_balanced():
     # The card is the no-effect card: its worth against par is minus the gap. Its own gap
     # (0.004) is told from zero, so its margin is half of it (0.002), whatever the game's:
