@@ -15,6 +15,7 @@ from pathlib import Path
 
 from sim import __version__
 from sim.game import Game
+from sim.runlock import writing
 from sim.store import (
     DENSE_FORM,
     LONG_FORM,
@@ -182,14 +183,6 @@ def simulate(game: Game | None, matchup, matches: int, seed: int,
     results = Path(results)
     if resume:
         run = open_run(results, resume)
-        manifest = run.read_manifest()
-        if manifest["status"] == "complete":
-            raise StoreError(f"{run.path} is complete; a finished run is never changed")
-        game = registry.get(manifest["game"])
-        matchup = game.from_manifest(manifest)
-        seed, matches = manifest["seed"], manifest["matches"]
-        chunk_size, target_ci = manifest["chunk_size"], manifest["target_ci"]
-        run.clean_temporaries()
     else:
         if (matches < 1 and target_ci is None) or chunk_size < 1:
             raise StoreError("matches and chunk size must be at least 1")
@@ -202,6 +195,25 @@ def simulate(game: Game | None, matchup, matches: int, seed: int,
                       + os.urandom(2).hex())
         manifest = new_manifest(game, matchup, run_id, seed, matches, chunk_size, target_ci)
         run = create_run(results, run_id, manifest)
+    # One writer at a time: a second resume of the same run is refused before it reads or
+    # cleans anything.
+    with writing(run.path, "a resume" if resume else "a simulation"):
+        if resume:
+            manifest = run.read_manifest()
+            if manifest["status"] == "complete":
+                raise StoreError(f"{run.path} is complete; a finished run is never changed")
+            game = registry.get(manifest["game"])
+            matchup = game.from_manifest(manifest)
+            seed, matches = manifest["seed"], manifest["matches"]
+            chunk_size, target_ci = manifest["chunk_size"], manifest["target_ci"]
+            run.clean_temporaries()
+        return _play(run, manifest, game, matchup, seed, matches, chunk_size, workers,
+                     backend, scheduler, target_ci, progress)
+
+
+def _play(run, manifest, game, matchup, seed, matches, chunk_size, workers, backend,
+          scheduler, target_ci, progress) -> RunResult:
+    """The chunks a run lacks, played and written, and its manifest completed."""
     cores = os.cpu_count() or 1
     # Two numba threads per worker process by default: the same speed as one thread each,
     # half the processes (each holds its own compiled engine in memory).

@@ -17,6 +17,7 @@ from analysis.verdicts import classify, contrast, margins, pooled_gap
 from sim import legality, par
 from sim.arms import Arms, seat_local, seat_policies
 from sim.par_table import read_par
+from sim.runlock import writing
 
 
 @dataclass(frozen=True)
@@ -291,21 +292,23 @@ def for_run(path, precision: Precision = Precision(), progress=None,
     folder = folder or manifest.get("folder") or default_folder(game.name)
     info = read_folder(folder)
     seed = int(manifest["seed"])
-    df = card_verdicts(game, matchup, seed, precision, progress, folder, trained=info.trained)
-    skipped = df.attrs.pop("skipped")
-    tables = {"verdicts": df, "verdicts_skipped": skipped}
-    if field_matches and len(info.field) > 1 and len(matchup.decks) == 2 and len(df):
-        from sim.field_worth import field_worth
+    with writing(path, "a verdict run"):
+        df = card_verdicts(game, matchup, seed, precision, progress, folder,
+                           trained=info.trained)
+        skipped = df.attrs.pop("skipped")
+        tables = {"verdicts": df, "verdicts_skipped": skipped}
+        if field_matches and len(info.field) > 1 and len(matchup.decks) == 2 and len(df):
+            from sim.field_worth import field_worth
 
-        attrs = df.attrs
-        df, tables["verdicts_field"] = field_worth(game, matchup, seed, df, folder,
-                                                   list(info.field), field_matches,
-                                                   info.trained)
-        df.attrs = attrs | {"field": tables["verdicts_field"].attrs["nash"],
-                            "field_matches": tables["verdicts_field"].attrs["matches"]}
-        tables["verdicts"] = df
-    save_tables(path, tables, None)
-    write_json(path / "verdicts.json", {**df.attrs, "skipped": len(skipped),
-                                        "seed": manifest["seed"], "folder": str(folder)})
+            attrs = df.attrs
+            df, tables["verdicts_field"] = field_worth(game, matchup, seed, df, folder,
+                                                       list(info.field), field_matches,
+                                                       info.trained)
+            df.attrs = attrs | {"field": tables["verdicts_field"].attrs["nash"],
+                                "field_matches": tables["verdicts_field"].attrs["matches"]}
+            tables["verdicts"] = df
+        save_tables(path, tables, None)
+        write_json(path / "verdicts.json", {**df.attrs, "skipped": len(skipped),
+                                            "seed": manifest["seed"], "folder": str(folder)})
     df.attrs["skipped"] = skipped
     return df

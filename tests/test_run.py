@@ -82,6 +82,34 @@ def test_killed_run_resumes_to_the_same_result(m, tmp_path):
     assert not [p for p in chunks.iterdir() if p.name.startswith(".")]
 
 
+def test_a_second_writer_is_told_the_run_is_busy_and_by_whom(m, baseline, tmp_path):
+    import json
+    import shutil
+
+    from sim.runlock import writing
+
+    # An interrupted copy of the baseline: its last chunk gone, its status interrupted.
+    run = tmp_path / "r1"
+    shutil.copytree(baseline, run)
+    shutil.rmtree(run / "chunks" / "000005")
+    manifest = json.loads((run / "manifest.json").read_text(encoding="utf-8"))
+    (run / "manifest.json").write_text(json.dumps(manifest | {"status": "interrupted"}),
+                                       encoding="utf-8")
+    with writing(run, "a resume"):
+        for args in (["simulate", "--resume", "r1"], ["verdicts", "r1"]):
+            out = cardlab_process(*args, "--results", str(tmp_path), "-q")
+            assert out.returncode == 2, out.stderr
+            assert f"{run} is busy: a resume by process {os.getpid()}" in out.stderr
+            assert "Traceback" not in out.stderr
+        # Refused before it read or wrote anything: no chunk, no half-written folder.
+        assert sorted(p.name for p in (run / "chunks").iterdir()) == [
+            f"{i:06d}" for i in range(5)]
+    out = cardlab_process("simulate", "--resume", "r1", "--results", str(tmp_path), "-q")
+    assert out.returncode == 0, out.stderr
+    assert_same_run(baseline, run)
+    assert not (run / ".writer").exists()
+
+
 def test_complete_runs_are_immutable_and_ids_are_safe(m, baseline, tmp_path):
     with pytest.raises(StoreError, match="complete"):
         simulate(None, None, 0, 0, results=baseline.parent, resume="base")
