@@ -247,6 +247,9 @@ def load_deck(path: Path | str, pool: Pool, rules: dict) -> Deck:
     problems: list[Problem] = []
     sec = ""
     got: dict[str, list[tuple[int, int]]] = {s: [] for s in SECTIONS}  # (card, line)
+    # No section holds more cards than its size: a larger count is named, never expanded
+    # (a count of 10^20 would not fit in memory).
+    sizes = section_sizes(rules)
     for no, raw in enumerate(text.splitlines(), 1):
         line = raw.split("#", 1)[0].strip()
         if not line:
@@ -271,12 +274,22 @@ def load_deck(path: Path | str, pool: Pool, rules: dict) -> Deck:
             problems.append(Problem(p, no, f"unknown card {name!r}"
                                     f"{suggest(name, pool.names)}"))
             continue
+        if len(got[sec]) + n > sizes[sec]:
+            problems.append(Problem(p, no, f"card {name!r}: {n} copies would put more than "
+                                    f"{sizes[sec]} cards in [{sec}]"))
+            continue
         got[sec].extend([(card, no)] * n)
     problems.extend(deck_problems(p, got, pool, rules))
     if problems:
         raise InputError(problems)
     return Deck(path.stem, p, got["pc"][0][0], tuple(c for c, _ in got["characteristics"]),
                 tuple(c for c, _ in got["draw"]), tuple(c for c, _ in got["loot"]))
+
+
+def section_sizes(rules: dict) -> dict[str, int]:
+    """How many cards each section of a deck holds."""
+    return {"pc": 1, "characteristics": 2, "draw": int(rules["draw_deck_size"]),
+            "loot": int(rules["loot_deck_size"])}
 
 
 def deck_problems(p: str, got: dict[str, list[tuple[int, int]]], pool: Pool,
@@ -301,9 +314,7 @@ def deck_problems(p: str, got: dict[str, list[tuple[int, int]]], pool: Pool,
             if kind != K.BLANK:
                 copies[card] = copies.get(card, 0) + 1
                 first_line.setdefault(card, no)
-    sizes = {"pc": 1, "characteristics": 2, "draw": int(rules["draw_deck_size"]),
-             "loot": int(rules["loot_deck_size"])}
-    for s, want in sizes.items():
+    for s, want in section_sizes(rules).items():
         if len(got[s]) != want:
             problems.append(Problem(p, 0, f"[{s}] holds {len(got[s])} cards; it must hold "
                                     f"{want}"))
