@@ -136,6 +136,8 @@ def plot_heatmap(cells: pd.DataFrame, names: list[str], ax=None, title: str = ""
     from analysis.plots import plot_matrix
 
     df = cells.copy()
+    # A deck against itself is not played: its cell stays empty.
+    df.loc[df.n == 0, ["rate", "lo", "hi"]] = np.nan
     df["deck"] = pd.Categorical(df.deck, names)
     df["opponent"] = pd.Categorical(df.opponent, names)
     ax = plot_matrix(df, ax=ax, row="deck", col="opponent",
@@ -175,7 +177,9 @@ def add_section(page, result: dict, names: list[str], title: str = "Metagame") -
                  "the two seats; the Nash mix's from re-solving bootstrap resamples of every "
                  "pair's matches.")
     page.figure(plot_heatmap(result["matrix"], names), "win-rate matrix")
-    wide = result["matrix"].pivot(index="deck", columns="opponent", values="rate")
+    cells = result["matrix"]
+    wide = cells.assign(rate=cells.rate.where(cells.n > 0)).pivot(
+        index="deck", columns="opponent", values="rate")
     page.table(wide.loc[names, names].reset_index())
     page.figure(plot_nash(result["decks"]), "Nash mix")
     page.table(result["decks"][["deck", "nash", "nash_lo", "nash_hi", "in_mix_share",

@@ -194,7 +194,8 @@ def plot_verdicts(df, ax=None):
         ax.plot(-d.margin, y, "|", color="#888888", markersize=8)
     ax.set_yticks(y, [f"{n} ({deck})" for n, deck in zip(d.label, d.deck, strict=True)])
     ax.set_xlabel("win rate one copy adds to its deck, against par for its kind and cost")
-    ax.legend(frameon=False, fontsize=8)
+    # Beside the axes, where it covers no card's row.
+    ax.legend(frameon=False, fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     return ax
 
 
@@ -231,6 +232,7 @@ def to_png(ax) -> bytes:
     import matplotlib.pyplot as plt
 
     buf = io.BytesIO()
-    ax.figure.savefig(buf, format="png", dpi=110)
+    # Tight: long tick labels and axis titles stay inside the picture.
+    ax.figure.savefig(buf, format="png", dpi=110, bbox_inches="tight")
     plt.close(ax.figure)
     return buf.getvalue()

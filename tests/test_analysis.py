@@ -127,6 +127,27 @@ def small_run(tmp_path_factory):
     return root / "small"
 
 
+def test_the_verdict_figure_keeps_its_labels_inside_the_picture():
+    # Looked at as a person sees it: in the PNG, no card name and no axis title runs off
+    # an edge, so the outermost rows and columns of pixels are blank.
+    import io
+
+    import matplotlib.image as mpimg
+
+    from analysis import plots
+
+    v = pd.DataFrame({"label": ["Star-Spangled Smash With A Long Name", "Push"],
+                      "deck": ["us-red-tide", "ussr-red-tide"], "relative": [-0.02, 0.004],
+                      "relative_lo": [-0.03, 0.001], "relative_hi": [-0.01, 0.007],
+                      "margin": [0.01, 0.002], "verdict": ["under-powered", "over-powered"]})
+    img = mpimg.imread(io.BytesIO(plots.to_png(plots.plot_verdicts(v))))
+    ink = img[..., :3].min(axis=2) < 0.9
+    assert ink.any()
+    edge = 5  # pixels: the picture's own margin
+    assert not ink[:, :edge].any() and not ink[:, -edge:].any()
+    assert not ink[:edge, :].any() and not ink[-edge:, :].any()
+
+
 def test_report_from_a_real_run(small_run):
     out = cardlab("report", str(small_run), "--verdict-start", "200", "--verdict-max", "400",
                   "--field-matches", "200")

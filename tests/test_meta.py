@@ -68,6 +68,21 @@ def test_summary_health_and_bootstrap_is_seeded():
     assert (a["decks"].nash_lo <= a["decks"].nash).all()
 
 
+def test_the_heatmap_leaves_the_unplayed_mirror_cells_empty():
+    import matplotlib.pyplot as plt
+
+    M = np.array([[0.5, 0.6, 0.3], [0.4, 0.5, 0.7], [0.7, 0.3, 0.5]])
+    names = ["a", "b", "c"]
+    ax = analysis.plot_heatmap(analysis.summary(scores_of(M), names, reps=20)["matrix"], names)
+    shown = np.ma.masked_invalid(ax.images[0].get_array())
+    # No colour and no "0.500 [0.500, 0.500]" on the diagonal; every other cell has both.
+    assert shown.mask.diagonal().all() and not shown.mask[~np.eye(3, dtype=bool)].any()
+    written = {(round(t.get_position()[1]), round(t.get_position()[0])) for t in ax.texts}
+    assert written == {(i, j) for i in range(3) for j in range(3) if i != j}
+    assert shown[0, 1] == pytest.approx(0.6)
+    plt.close(ax.figure)
+
+
 def test_patch_changes_only_the_named_cells(tmp_path):
     from sim.patch import patched_csv, write_patch
 
