@@ -36,8 +36,9 @@ def kernel_final_states(m, n, seed):
     cs = np.zeros((2, len(table), len(SCHEMA.all_card_stats)), dtype=np.int64)
     work = E.new_work(len(table))
     for i in range(n):
-        E.play_piece(i, i + 1, table, R, prms, decks, lens, in_deck, battlers, n_battlers, seed,
-                     0, rec.matches, rec.hists["round_points"], cs, rec.log, rec.log_n, work)
+        E.play_piece(i, i + 1, table, m.views_array(), R, prms, decks, lens, in_deck, battlers,
+                     n_battlers, seed, 0, rec.matches, rec.hists["round_points"], cs, rec.log,
+                     rec.log_n, work)
         yield work[0], rec.matches[i]
 
 

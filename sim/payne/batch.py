@@ -27,6 +27,9 @@ class Matchup:
     policy_names: tuple[str, str]
     policies: tuple[np.ndarray, np.ndarray]
     folder: str = ""
+    # What each seat's policy reads of its characters where it differs from the pool: arrows
+    # as ((card, column), value) cells (sim.game.Power.with_view); the rules read the pool.
+    views: tuple[tuple, tuple] = ((), ())
 
     def arrays(self):
         """The integer tables the kernel reads."""
@@ -49,6 +52,15 @@ class Matchup:
                     n_battlers[p, role] += 1
         prms = np.stack(self.policies).astype(np.float64)
         return table, self.rules.vector, prms, decks, lens, in_deck, battlers, n_battlers
+
+    def views_array(self):
+        """What each seat's policy reads of the cards: the table, with the seat's view cells
+        (Power.with_view) in place."""
+        views = np.stack([self.pool.table] * 2)
+        for p, cells in enumerate(self.views):
+            for (card, column), value in cells:
+                views[p, card, column] = value
+        return views
 
 
 def decks_problems(pool: T.Pool, rules: O.Rules, decks) -> list[Problem]:
@@ -147,9 +159,10 @@ def run_batch(matchup: Matchup, n: int, seed: int, first_match: int = 0, n_log: 
     from sim.payne.engine import new_work, play_piece
 
     table, R, prms, decks, lens, in_deck, battlers, n_battlers = matchup.arrays()
+    views = matchup.views_array()
 
     def play(rec: BatchRecords, card_stats: np.ndarray, lo: int, hi: int) -> None:
-        play_piece(lo, hi, table, R, prms, decks, lens, in_deck, battlers, n_battlers, seed,
+        play_piece(lo, hi, table, views, R, prms, decks, lens, in_deck, battlers, n_battlers, seed,
                    first_match, rec.matches, rec.hists["round_points"], card_stats, rec.log,
                    rec.log_n, new_work(table.shape[0]))
 

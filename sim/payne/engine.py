@@ -26,12 +26,13 @@ def log_row(G, log, li, values):
 
 
 @njit
-def play_window(table, R, prms, P, KN, p, allow, in_deck, seen, cs, keys, ctr, fw, buf, order,
-                flipped):
-    """A play window: the player's policy picks cards; each is played at once, in order."""
+def play_window(table, views, R, prms, P, KN, p, allow, in_deck, seen, cs, keys, ctr, fw, buf,
+                order, flipped):
+    """A play window: the player's policy picks cards (reading them as its view holds them);
+    each is played at once, in order."""
     opp_lie = P[1 - p, S.LIE_OFF] + P[1 - p, S.LIE_DEF] > 0
     hand_n = P[p, S.HAND_N]
-    n = Pol.choose_plays(table, R[O.R_GEOMETRY], prms[p], P[p, S.HAND:S.HAND + hand_n],
+    n = Pol.choose_plays(views[p], R[O.R_GEOMETRY], prms[p], P[p, S.HAND:S.HAND + hand_n],
                          hand_n, allow, P[p, S.BAN_NOW], opp_lie, P[p, S.OFF_BELIEF],
                          P[p, S.DEF_BELIEF], in_deck[1 - p], seen[p], KN[p], fw[0:4], buf,
                          keys, ctr, p)
@@ -70,21 +71,21 @@ def auto_win(R, P, att, dfn):
 
 
 @njit
-def battle(table, R, prms, P, G, KN, att, k, in_deck, seen, drawn, cs, keys, ctr, fw, buf,
-           order, flipped, log, li):
+def battle(table, views, R, prms, P, G, KN, att, k, in_deck, seen, drawn, cs, keys, ctr, fw,
+           buf, order, flipped, log, li):
     """One battle: play windows, AutoWin or the named side, flip, point, draw, discard."""
     dfn = 1 - att
     if R[O.R_BATTLE_MODE] == 0:
         if R[O.R_TIMING] == 1:
-            play_window(table, R, prms, P, KN, dfn, 2, in_deck, seen, cs, keys, ctr, fw, buf,
-                        order, flipped)
+            play_window(table, views, R, prms, P, KN, dfn, 2, in_deck, seen, cs, keys, ctr,
+                        fw, buf, order, flipped)
         allow = 1 | (2 if R[O.R_TIMING] == 0 and k == 0 else 0)
-        play_window(table, R, prms, P, KN, att, allow, in_deck, seen, cs, keys, ctr, fw, buf,
-                    order, flipped)
+        play_window(table, views, R, prms, P, KN, att, allow, in_deck, seen, cs, keys, ctr, fw,
+                    buf, order, flipped)
     auto = auto_win(R, P, att, dfn)
     side = -1
     if auto == 0:
-        Pol.side_odds(table, in_deck[dfn], seen[att], KN[att], fw[0:4])
+        Pol.side_odds(views[att], in_deck[dfn], seen[att], KN[att], fw[0:4])
         side = Pol.choose_side(R[O.R_GEOMETRY], prms[att], P[att, S.OFF_BELIEF], fw[0:4],
                                keys, ctr, att)
         success = S.lit(P[att, S.OFF_MASK], S.meet(R[O.R_GEOMETRY], side)) \
@@ -150,23 +151,24 @@ def unfielded_round(table, R, P, G, can0, can1, drawn, log, li):
 
 
 @njit
-def field(table, R, prms, P, p, in_deck, seen, battlers, n_battlers, cs, keys, ctr, fw):
+def field(table, views, R, prms, P, p, in_deck, seen, battlers, n_battlers, cs, keys, ctr, fw):
     """Field an offensive and a defensive character face down (battle mode: drawn with
-    replacement from the deck list)."""
+    replacement from the deck list). The player chooses, and believes his characters'
+    arrows, as his view holds them; they battle with the table's."""
     if R[O.R_BATTLE_MODE] == 1:
         c_off = battlers[p, 0, next_below_shuffle(keys, ctr, p, n_battlers[p, 0])]
         c_def = battlers[p, 1, next_below_shuffle(keys, ctr, p, n_battlers[p, 1])]
     else:
         hand_n = P[p, S.HAND_N]
-        i_off, i_def = Pol.choose_fielding(table, R[O.R_GEOMETRY], prms[p],
+        i_off, i_def = Pol.choose_fielding(views[p], R[O.R_GEOMETRY], prms[p],
                                            P[p, S.HAND:S.HAND + hand_n], hand_n,
                                            in_deck[1 - p], seen[p], keys, ctr, p, fw[0:4])
         c_off, c_def = P[p, S.HAND + i_off], P[p, S.HAND + i_def]
         Ru.take_from_hand(P, p, max(i_off, i_def))
         Ru.take_from_hand(P, p, min(i_off, i_def))
     P[p, S.OFF], P[p, S.DEF] = c_off, c_def
-    P[p, S.OFF_MASK] = P[p, S.OFF_BELIEF] = table[c_off, T.C_ARROWS]
-    P[p, S.DEF_MASK] = P[p, S.DEF_BELIEF] = table[c_def, T.C_ARROWS]
+    P[p, S.OFF_MASK], P[p, S.OFF_BELIEF] = table[c_off, T.C_ARROWS], views[p, c_off, T.C_ARROWS]
+    P[p, S.DEF_MASK], P[p, S.DEF_BELIEF] = table[c_def, T.C_ARROWS], views[p, c_def, T.C_ARROWS]
     cs[p, c_off, Ru.CS_FIELDED] += 1
     cs[p, c_def, Ru.CS_FIELDED] += 1
 
@@ -177,7 +179,8 @@ def next_below_shuffle(keys, ctr, p, n):
 
 
 @njit
-def play_round(table, R, prms, P, G, KN, in_deck, seen, drawn, battlers, n_battlers, cs, hist,
+def play_round(table, views, R, prms, P, G, KN, in_deck, seen, drawn, battlers, n_battlers, cs,
+               hist,
                i, keys, ctr, fw, buf, order, flipped, log, li):
     """A round: bans take effect, fielding (or an unfielded round), the coin, two battles."""
     G[S.ROUND] += 1
@@ -192,13 +195,15 @@ def play_round(table, R, prms, P, G, KN, in_deck, seen, drawn, battlers, n_battl
             unfielded_round(table, R, P, G, can0, can1, drawn, log, li)
             return
     for p in range(2):
-        field(table, R, prms, P, p, in_deck, seen, battlers, n_battlers, cs, keys, ctr, fw)
+        field(table, views, R, prms, P, p, in_deck, seen, battlers, n_battlers, cs, keys, ctr,
+              fw)
     KN[:, :, :] = -1
     first = next_below(keys, ctr, 0, DICE, 2)  # the coin: seat 0's dice stream
     if G[S.ROUND] == 1:
         G[S.FIRST] = first
     for k in range(2):
-        battle(table, R, prms, P, G, KN, first if k == 0 else 1 - first, k, in_deck, seen,
+        battle(table, views, R, prms, P, G, KN, first if k == 0 else 1 - first, k, in_deck,
+               seen,
                drawn, cs, keys, ctr, fw, buf, order, flipped, log, li)
         if G[S.OVER] == 1:
             return
@@ -208,7 +213,7 @@ def play_round(table, R, prms, P, G, KN, in_deck, seen, drawn, battlers, n_battl
 
 
 @njit
-def play_match(table, R, prms, decks, deck_lens, in_deck, battlers, n_battlers, seed, index,
+def play_match(table, views, R, prms, decks, deck_lens, in_deck, battlers, n_battlers, seed, index,
                P, G, KN, seen, drawn, cs, keys, ctr, fw, buf, order, flipped, out, hist, i,
                log, li):
     """One match, written to row i of out (and hist)."""
@@ -234,7 +239,7 @@ def play_match(table, R, prms, decks, deck_lens, in_deck, battlers, n_battlers, 
         if G[S.ROUND] >= R[O.R_MAX_ROUNDS]:
             G[S.END], G[S.WINNER] = S.END_ROUND_CAP, -1
             break
-        play_round(table, R, prms, P, G, KN, in_deck, seen, drawn, battlers, n_battlers, cs,
+        play_round(table, views, R, prms, P, G, KN, in_deck, seen, drawn, battlers, n_battlers, cs,
                    hist, i, keys, ctr, fw, buf, order, flipped, log, li)
     row = (G[S.WINNER], P[0, S.SCORE], P[1, S.SCORE], G[S.ROUND], G[S.END], G[S.FIRST],
            P[0, S.UNFIELDED], P[1, S.UNFIELDED], P[0, S.REDRAWS], P[1, S.REDRAWS],
@@ -267,7 +272,7 @@ def new_work(n_cards):
 
 
 @njit
-def play_piece(lo, hi, table, R, prms, decks, deck_lens, in_deck, battlers, n_battlers, seed,
+def play_piece(lo, hi, table, views, R, prms, decks, deck_lens, in_deck, battlers, n_battlers, seed,
                first_match, out, hist, card_stats, log, log_n, work):
     """Matches first_match + lo .. first_match + hi - 1 (rows lo .. hi - 1) on the calling
     thread, in its own work arrays, card statistics summed into card_stats; each match draws
@@ -275,7 +280,7 @@ def play_piece(lo, hi, table, R, prms, decks, deck_lens, in_deck, battlers, n_ba
     P, G, KN, seen, drawn, keys, ctr, fw, buf, order, flipped = work
     for i in range(lo, hi):
         li = i if i < log.shape[0] else -1
-        play_match(table, R, prms, decks, deck_lens, in_deck, battlers, n_battlers, seed,
+        play_match(table, views, R, prms, decks, deck_lens, in_deck, battlers, n_battlers, seed,
                    first_match + i, P, G, KN, seen, drawn, card_stats, keys, ctr, fw, buf, order,
                    flipped, out, hist, i, log, li)
         if li >= 0:

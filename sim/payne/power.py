@@ -59,5 +59,21 @@ def with_values(m, values: dict[tuple[str, str], int]):
     return dataclasses.replace(m, pool=m.pool.with_table(table))
 
 
+def with_view(m, seat: int, values: dict[tuple[str, str], int]):
+    """The matchup with the seat's policy reading some characters with other helping sides
+    ({(card id, "sides"): k}), fielding them and naming sides as it would such a card, while
+    they battle with their own arrows."""
+    cells = dict(m.views[seat])
+    for (card, _field), k in values.items():
+        c = m.pool.ids.index(card)
+        kind, role = int(m.pool.table[c, T.C_KIND]), int(m.pool.table[c, T.C_ROLE])
+        if kind == T.CHARACTER:
+            mask = with_sides(kind, role, int(m.pool.table[c, T.C_ARROWS]), int(k))
+            cells[c, T.C_ARROWS] = mask
+    views = list(m.views)
+    views[seat] = tuple(sorted(cells.items()))
+    return dataclasses.replace(m, views=tuple(views))
+
+
 POWER = Power(cards=cards, stronger={"sides": 1}, bounds={"sides": (0, len(T.SIDES))},
-              with_values=with_values, group=("role",))
+              with_values=with_values, group=("role",), with_view=with_view)

@@ -1,0 +1,52 @@
+"""A seat's view of its characters (Power.with_view): its policy fields them and names
+sides as the view holds their arrows, the battles use the card table's arrows."""
+
+import numpy as np
+
+from sim.folders import read_folder
+from sim.game import get
+
+from .conftest import ROOT
+
+N = 3000
+
+
+def matchup():
+    g = get("payne")
+    info = read_folder(ROOT / "decks" / "payne")
+    m = g.load_matchup(info.path, *info.decks, "prior", "prior", {}, [])
+    return g, m, [d.name for d in m.decks].index("defense")
+
+
+def stats(g, m, seat, card):
+    rec = g.run_batch(m, N, 2)
+    c = list(m.pool.ids).index(card)
+    return dict(zip(g.schema_of(m).all_card_stats, rec.card_stats[seat, c].tolist(),
+                    strict=True))
+
+
+def test_a_view_equal_to_the_table_plays_every_match_as_before():
+    g, m, seat = matchup()
+    before = g.run_batch(m, N, 2)
+    after = g.run_batch(g.power.with_view(m, seat, {("cyrus-webb", "sides"): int(
+        g.power.cards(m).set_index("id").at["cyrus-webb", "sides"])}), N, 2)
+    assert np.array_equal(before.matches, after.matches)
+    assert np.array_equal(before.card_stats, after.card_stats)
+
+
+def test_the_policy_reads_the_view_and_the_battle_the_table():
+    # Cyrus Webb made a defender with every side lit (no side helps it: every attack on it
+    # succeeds), seen by its own seat as one with no side lit (every side helps). prior
+    # fields the defender that it expects to stop most attacks, so it fields him far more
+    # often than the weak card it truly is; but in battle he stops few attacks (only those
+    # whose side the attacker's own arrow does not light, or that an effect turns), where
+    # the truly strong card stops most.
+    g, m, seat = matchup()
+    weak = g.power.with_values(m, {("cyrus-webb", "sides"): 0})
+    strong = {("cyrus-webb", "sides"): 4}
+    plain = stats(g, weak, seat, "cyrus-webb")
+    viewed = stats(g, g.power.with_view(weak, seat, strong), seat, "cyrus-webb")
+    true = stats(g, g.power.with_values(m, strong), seat, "cyrus-webb")
+    assert viewed["fielded"] > 2 * max(plain["fielded"], 1)
+    held = viewed["battles_won"] / viewed["battles"]
+    assert held < 0.2 and true["battles_won"] / true["battles"] > held + 0.5
