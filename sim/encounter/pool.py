@@ -247,8 +247,8 @@ def load_deck(path: Path | str, pool: Pool, rules: dict) -> Deck:
     problems: list[Problem] = []
     sec = ""
     got: dict[str, list[tuple[int, int]]] = {s: [] for s in SECTIONS}  # (card, line)
-    # No section holds more cards than its size: a larger count is named, never expanded
-    # (a count of 10^20 would not fit in memory).
+    # A line's count larger than its whole section is named, never expanded (a count of
+    # 10^20 would not fit in memory); smaller excess is the section size's problem below.
     sizes = section_sizes(rules)
     for no, raw in enumerate(text.splitlines(), 1):
         line = raw.split("#", 1)[0].strip()
@@ -274,9 +274,9 @@ def load_deck(path: Path | str, pool: Pool, rules: dict) -> Deck:
             problems.append(Problem(p, no, f"unknown card {name!r}"
                                     f"{suggest(name, pool.names)}"))
             continue
-        if len(got[sec]) + n > sizes[sec]:
-            problems.append(Problem(p, no, f"card {name!r}: {n} copies would put more than "
-                                    f"{sizes[sec]} cards in [{sec}]"))
+        if n > sizes[sec]:
+            problems.append(Problem(p, no, f"card {name!r}: {n} copies, more than [{sec}] "
+                                    f"holds ({sizes[sec]} cards)"))
             continue
         got[sec].extend([(card, no)] * n)
     problems.extend(deck_problems(p, got, pool, rules))
