@@ -358,6 +358,17 @@ def test_calibrate_recovers_planted_buffs_and_nerfs(folder):
     assert (plants["size"].abs() >= 2 * K * 0.5).all()
 
 
+def test_plants_go_only_on_the_cards_the_matchup_judges():
+    from sim.calibrate import plan
+
+    # Told that only A's a1 and a2 are judged, every buff and nerf lands on them.
+    judged = {(0, "a1"), (0, "a2")}
+    plants = plan(Fake(), Matchup(), 5, 3, ("buff", "nerf"), judged=judged)
+    assert {(p.seat, p.card) for p in plants} == judged
+    assert sorted(p.what for p in plants) == ["buff", "buff", "nerf", "nerf"]
+    assert len(plan(Fake(), Matchup(), 5, 3, ("buff", "nerf"))) == 10  # five of each, of six
+
+
 def test_a_card_changes_for_its_own_seat_only():
     # Paint the Line's sample decks both hold Drive Shot. Changed for seat A, B's copies stay
     # the printed card (a card of their own under another id); unchanged, every record is
