@@ -30,14 +30,15 @@ def error_bars(center, lo, hi):
             np.maximum(np.asarray(hi, dtype=float) - c, 0)]
 
 
-def plot_headline(df, ax=None):
-    """Horizontal bars of the headline rates with their 95% intervals."""
+def plot_headline(df, ax=None, fair: float = 0.5):
+    """Horizontal bars of the headline rates with their 95% intervals, and a dotted line
+    at a seat's fair share (`fair`: 1/N at a table of N)."""
     ax = axes_for(ax, (7.0, 0.45 * len(df) + 1.2))
     y = np.arange(len(df))[::-1]
     ax.barh(y, df.rate, color="#9fb8d6", height=0.6)
     ax.errorbar(df.rate, y, xerr=error_bars(df.rate, df.lo, df.hi), fmt="none",
                 ecolor=ACCENT, capsize=3)
-    ax.axvline(0.5, color="#888888", linestyle=":", linewidth=1)
+    ax.axvline(fair, color="#888888", linestyle=":", linewidth=1)
     ax.set_yticks(y, [f"{q}  (n={n:,})" for q, n in zip(df.quantity, df.n, strict=True)])
     ax.set_xlim(0, 1)
     ax.set_xlabel("rate with 95% Wilson interval")

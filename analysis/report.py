@@ -81,7 +81,8 @@ def build_report(run_path: Path | str) -> tuple[Path, Path]:
     page.section("Headline", "Counts, n, rates and Wilson 95% intervals; the match is the "
                  "unit. Wins and draws are counted apart.")
     page.table(head[["quantity", "k", "n", "rate", "lo", "hi"]])
-    page.figure(plots.plot_headline(head), "headline rates with 95% intervals")
+    page.figure(plots.plot_headline(head, fair=1 / run.seats),
+                f"headline rates with 95% intervals; dotted: a seat's fair share 1/{run.seats}")
     page.table(metrics.first_player_edge(run, head))
 
     if schema.get("lengths"):

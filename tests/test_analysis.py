@@ -148,6 +148,20 @@ def test_the_verdict_figure_keeps_its_labels_inside_the_picture():
     assert not ink[:edge, :].any() and not ink[-edge:, :].any()
 
 
+def test_the_headline_figure_draws_the_fair_share_of_its_table():
+    import matplotlib.pyplot as plt
+
+    from analysis import plots
+
+    head = pd.DataFrame({"quantity": ["seat A wins", "seat B wins"], "n": [10, 10],
+                         "rate": [0.3, 0.2], "lo": [0.1, 0.05], "hi": [0.6, 0.5]})
+    for seats in (2, 3, 4):
+        ax = plots.plot_headline(head, fair=1 / seats)
+        dotted = [ln for ln in ax.lines if ln.get_linestyle() == ":"]
+        assert [ln.get_xdata()[0] for ln in dotted] == [pytest.approx(1 / seats)]
+        plt.close(ax.figure)
+
+
 def test_report_from_a_real_run(small_run):
     out = cardlab("report", str(small_run), "--verdict-start", "200", "--verdict-max", "400",
                   "--field-matches", "200")
