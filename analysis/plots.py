@@ -116,16 +116,20 @@ def plot_survival(df, ax=None, labels=("A", "B"), xlabel="value",
 def plot_hazard(df, ax=None, labels=("A", "B"), xlabel="value",
                 ylabel="share ending here, of those reaching it"):
     """Per-bin hazard: the share of counts that stop at this value among those at risk
-    there, with Wilson 95% intervals."""
+    there, with Wilson 95% intervals where some stopped (a bin where nothing stopped is a
+    point at 0 with no bar: its upper bound alone would read as a hazard)."""
     ax = axes_for(ax)
     df = _shown(df)
     seats = sorted(df.seat.unique())
     for seat in seats:
         d = df[(df.seat == seat) & df.hazard.notna()]
         c = SEAT_COLOURS[seat]
+        lo, hi = error_bars(d.hazard, d.hazard_lo, d.hazard_hi)
+        happened = (d.hazard > 0).to_numpy()
         # Seats side by side within a bin, centred on it.
         ax.errorbar(d.bin + (seat - (len(seats) - 1) / 2) * 0.6 / len(seats), d.hazard,
-                    yerr=error_bars(d.hazard, d.hazard_lo, d.hazard_hi), fmt="o", color=c,
+                    yerr=[np.where(happened, lo, 0), np.where(happened, hi, 0)], fmt="o",
+                    color=c,
                     capsize=3 if len(d) <= FEW_BINS else 0, markersize=3,
                     elinewidth=1, label=labels[seat])
     first = df[df.seat == df.seat.min()]
@@ -133,7 +137,7 @@ def plot_hazard(df, ax=None, labels=("A", "B"), xlabel="value",
     ax.set_xlabel(xlabel)
     _ylabel(ax, ylabel)
     # Small hazards are the usual case: the axis ends just above the highest band.
-    top = np.nanmax(df.hazard_hi.to_numpy(dtype=float), initial=0.0)
+    top = np.nanmax(df.hazard_hi.where(df.hazard > 0).to_numpy(dtype=float), initial=0.0)
     ax.set_ylim(0, min(1.02, max(0.05, 1.1 * top)))
     ax.legend(frameon=False)
     return ax

@@ -162,6 +162,24 @@ def test_the_headline_figure_draws_the_fair_share_of_its_table():
         plt.close(ax.figure)
 
 
+def test_the_hazard_figure_draws_no_bar_where_nothing_stopped():
+    import matplotlib.pyplot as plt
+
+    from analysis import plots
+
+    # Bin 2 saw no stops among the 4 at risk: its Wilson upper bound (0.49) is no hazard,
+    # and draws no bar nor sets the axis; bins 1 and 3 saw stops and keep theirs.
+    df = pd.DataFrame({"seat": 0, "bin": [1, 2, 3], "label": ["1", "2", "3"],
+                       "at_risk": [50, 4, 40], "hazard": [0.2, 0.0, 0.1],
+                       "hazard_lo": [0.1, 0.0, 0.04], "hazard_hi": [0.33, 0.49, 0.23]})
+    ax = plots.plot_hazard(df, labels=("A",))
+    bars = ax.containers[0].lines[2][0].get_segments()
+    heights = [round(float(seg[1][1] - seg[0][1]), 3) for seg in bars]
+    assert heights == [0.23, 0.0, 0.19]
+    assert ax.get_ylim()[1] == pytest.approx(1.1 * 0.33)
+    plt.close(ax.figure)
+
+
 def test_report_from_a_real_run(small_run):
     out = cardlab("report", str(small_run), "--verdict-start", "200", "--verdict-max", "400",
                   "--field-matches", "200")
