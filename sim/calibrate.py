@@ -13,7 +13,6 @@ import pandas as pd
 
 from sim import legality, par
 from sim.arms import seat_local
-from sim.par_table import read_par
 from sim.verdicts import Precision, card_verdicts, subjects, weakest_legal
 
 # What a plant must come back as: a nerf (the card with no effect) may also come back dead,
@@ -66,39 +65,40 @@ def plan(game, m, count: int, seed: int,
             if judged is None or (s.seat, s.card) in judged]
     rng = np.random.default_rng(seed)
     by_id = cards.set_index("id")
+    kinds = dict(zip(cards.id, cards.kind, strict=True))
 
     def legal(plant):
         return not legality.problems(game, plant.apply(game, m))
 
-    candidates = {"buff": [], "nerf": []}
-    for i in rng.permutation(len(subs)):
-        s = subs[i]
-        # A buff moves every number of the card's kind; where the validator will not have
-        # one of them on this card (a strike action with a stat), the card's own nonzero
-        # numbers only.
+    def buffs(s):
+        # Every number of the card's kind moved; where the validator will not have one of
+        # them on this card (a strike action with a stat), the card's own nonzero numbers.
         full = par.buffed_values(power, cards, s.card)
         own = {k: v for k, v in full.items() if int(by_id.at[s.card, k[1]]) != 0}
-        for values in (full, own):
-            plant = Plant("buff", s.seat, s.card, values)
-            if values and par.differs(values, cards) and legal(plant):
-                candidates["buff"].append(plant)
-                break
-    for i in rng.permutation(len(subs)):
-        s = subs[i]
+        return [Plant("buff", s.seat, s.card, v) for v in (full, own)
+                if v and par.differs(v, cards)]
+
+    def nerfs(s):
         local = seat_local(game, m, s.seat, s.card)
         values = weakest_legal(game, local, par.dead_values(power, cards, s.card), cards)
-        if par.differs(values, cards):
-            candidates["nerf"].append(Plant("nerf", s.seat, s.card, values))
-    kinds = dict(zip(cards.id, cards.kind, strict=True))
+        return [Plant("nerf", s.seat, s.card, values)] if par.differs(values, cards) else []
+
+    # The draws are made first, in this order, whichever classes are asked for; each card's
+    # plants are then made and checked only when needed (the first legal one is taken).
+    orders = {"buff": rng.permutation(len(subs)), "nerf": rng.permutation(len(subs))}
     pairs = [(a, b) for a in subs for b in subs
              if a.seat == b.seat and a.card != b.card and kinds[a.card] == kinds[b.card]
              and par.differs({(a.card, f): int(by_id.at[b.card, f]) for f in power.stronger},
                              cards)]
-    candidates["clone"] = [Plant("clone", pairs[i][0].seat, pairs[i][0].card,
-                                 like=pairs[i][1].card) for i in rng.permutation(len(pairs))]
+    alternatives = {
+        "buff": (buffs(subs[i]) for i in orders["buff"]),
+        "nerf": (nerfs(subs[i]) for i in orders["nerf"]),
+        "clone": ([Plant("clone", pairs[i][0].seat, pairs[i][0].card, like=pairs[i][1].card)]
+                  for i in rng.permutation(len(pairs)))}
     out = []
     for what in classes:
-        out += list(itertools.islice((p for p in candidates[what] if legal(p)), count))
+        made = (next((p for p in alts if legal(p)), None) for alts in alternatives[what])
+        out += list(itertools.islice((p for p in made if p is not None), count))
     return out
 
 
@@ -122,22 +122,17 @@ def calibrate(game, m, folder, seed: int, count: int = 10,
     fixed = dataclasses.replace(precision, pooled=base.attrs["pooled_gap"])
     shipped = game.power.cards(m)  # par as the unchanged pool sets it, for every plant
     judged = {key for key, v in labels.items() if v not in UNJUDGED}
-    declared = read_par(folder, game.power, shipped)
     rows = []
     for k, plant in enumerate(plan(game, m, count, seed, classes, judged)):
-        pm = plant.apply(game, m)
-        problems = legality.problems(game, pm)
+        pm = plant.apply(game, m)  # plan makes only plants the validator accepts
         row = {"class": plant.what, "seat": plant.seat, "deck": m.decks[plant.seat].name,
                "card": plant.card, "like": plant.like,
                "change": ", ".join(f"{f} {v}" for (_, f), v in plant.values.items()),
                "before": labels.get((plant.seat, plant.card), "")}
-        if problems:
-            rows.append(row | {"verdict": "skipped", "reason": legality.reason(problems)})
-            continue
         # A buff or a nerf keeps the card's own par (its yardstick does not move with it); a
         # clone is its original's card, cost and shape, and takes par as the original does.
-        kept = None if plant.what == "clone" else {plant.card: par.par_values(
-            game.power, shipped, plant.card, declared=declared)}
+        kept = None if plant.what == "clone" else {
+            plant.card: base.attrs["par_values"][plant.seat, plant.card]}
         df = card_verdicts(game, pm, seed, fixed, folder=folder,
                            only={(plant.seat, plant.card)}, trained=trained, par_pool=shipped,
                            par_of=kept)
@@ -192,11 +187,9 @@ def touches(r) -> bool:
     way on other matches: its worth's interval reaches its margin or its own margin (the
     bound of balanced) on either side, or its gap's interval reaches zero (the run barely
     told the card from one with no effect, the other condition of balanced)."""
-    bounds = [r.margin, -r.margin]
-    if hasattr(r, "own_margin"):
-        bounds += [r.own_margin, -r.own_margin]
+    bounds = (r.margin, -r.margin, r.own_margin, -r.own_margin)
     return bool(any(r.relative_lo <= b <= r.relative_hi for b in bounds)
-                or (hasattr(r, "gap_lo") and r.gap_lo <= 0 <= 2 * r.gap - r.gap_lo))
+                or r.gap_lo <= 0 <= 2 * r.gap - r.gap_lo)
 
 
 def others_moved(game, m, folder, seed: int, count: int, precision: Precision = Precision(),

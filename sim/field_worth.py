@@ -9,9 +9,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.verdicts import contrast
-from sim import par
 from sim.arms import Arms, seat_local, seat_policies
-from sim.par_table import read_par
 
 
 def field_decks(game, m, folder, names: list[str]) -> dict[str, dict[str, int]]:
@@ -46,26 +44,26 @@ def nash_mix(game, m, decks: dict[str, dict[str, int]], arms: Arms, n: int) -> n
     return nash(M)
 
 
-def field_worth(game, m, seed: int, verdicts: pd.DataFrame, folder, names: list[str],
-                n: int, trained: str | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+def field_worth(game, m, seed: int, verdicts: pd.DataFrame, pars: dict, folder,
+                names: list[str], n: int, trained: str | None = None
+                ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(the verdict table with field_worth, its interval and the Nash weights' deck; one row
     per card and field deck: worth per copy against par with its standard error and the
-    deck's weight). attrs of the second: matches, nash ({deck: weight})."""
+    deck's weight). `pars`: each judged card's par values, as the verdicts set them
+    ({(seat, card id): values}). attrs of the second: matches, nash ({deck: weight})."""
     from analysis.stats import Z95
 
     policies, _ = seat_policies(game, folder, trained)
     decks = field_decks(game, m, folder, names)
     arms = Arms(game, seed)
     weights = dict(zip(decks, nash_mix(game, m, decks, arms, n), strict=True))
-    cards = game.power.cards(m)
-    declared = read_par(folder, game.power, cards)
     rows, totals = [], []
     for r in verdicts.itertuples():
         if not isinstance(r.policy, str) or r.policy not in policies:
             totals.append((np.nan, np.nan))
             continue
         other = 1 - r.seat
-        values = par.par_values(game.power, cards, r.card, declared=declared)
+        values = pars[r.seat, r.card]
         put = policies[r.policy]
         combined = np.zeros(n)
         for name, counts in decks.items():

@@ -298,16 +298,33 @@ def table_writer(slots: dict[str, int]) -> Callable[..., Any]:
     return with_values
 
 
+def with_view_cells(m, seat: int, cells: dict[tuple[int, int], int]):
+    """The matchup with these (card, column) cells added to the seat's view (a matchup that
+    holds each seat's view as ((card, column), value) cells in `views`)."""
+    views = list(m.views)
+    views[seat] = tuple(sorted((dict(views[seat]) | cells).items()))
+    return dataclasses.replace(m, views=tuple(views))
+
+
+def seat_views(table, views) -> Any:
+    """Each seat's card table as its policy reads it: the table with the seat's view cells
+    in place (one table per seat, stacked)."""
+    import numpy as np
+
+    out = np.stack([table] * len(views))
+    for p, cells in enumerate(views):
+        for (card, column), value in cells:
+            out[p, card, column] = value
+    return out
+
+
 def view_writer(slots: dict[str, int]) -> Callable[..., Any]:
     """Power.with_view for a game whose power numbers are columns of its card table and
-    whose matchup holds each seat's view as ((card, column), value) cells (`views`)."""
+    whose matchup holds each seat's view as cells (`with_view_cells`)."""
 
     def with_view(m, seat: int, values: dict[tuple[str, str], int]):
-        cells = dict(m.views[seat]) | {(m.pool.ids.index(card), slots[field]): int(v)
-                                       for (card, field), v in values.items()}
-        views = list(m.views)
-        views[seat] = tuple(sorted(cells.items()))
-        return dataclasses.replace(m, views=tuple(views))
+        return with_view_cells(m, seat, {(m.pool.ids.index(card), slots[field]): int(v)
+                                         for (card, field), v in values.items()})
 
     return with_view
 

@@ -17,6 +17,8 @@ import math
 import numpy as np
 import pandas as pd
 
+from sim.par_table import declared_card
+
 
 def peers(power, cards: pd.DataFrame, card: str, pool: pd.DataFrame | None = None
           ) -> pd.DataFrame:
@@ -76,8 +78,6 @@ def par_values(power, cards: pd.DataFrame, card: str, pool: pd.DataFrame | None 
     takes the typical card's shape, or, where that has none either, shares the points alike
     among the kind's numbers. A declared typical card gives its numbers and their sum (a
     number it leaves blank stays the card's own)."""
-    from sim.par_table import declared_card
-
     same = peers(power, cards, card, pool)
     row = cards.loc[cards.id == card].iloc[0]
     cost = power.cost_field(row.kind)

@@ -175,7 +175,8 @@ def card_verdicts(game, m, seed: int, precision: Precision = Precision(), progre
                   ) -> pd.DataFrame:
     """Verdicts for every card of the kinds the game flags, in every seat's deck. attrs:
     matches (in all, and by part), seconds, rounds, the precision, the policies that played
-    each deck and the cards skipped (a par or no-effect card the validator rejects). `only`:
+    each deck, each judged card's par values ({(seat, card id): values}) and the cards
+    skipped (a par or no-effect card the validator rejects). `only`:
     the (seat, card id) pairs to judge (default: every flagged card); `folder` and `trained`:
     the game folder whose policies play the decks and its trained policy (without a folder,
     the matchup's own policies; the folder's par.csv, when it has one, declares par);
@@ -263,6 +264,7 @@ def card_verdicts(game, m, seed: int, precision: Precision = Precision(), progre
                       "share": precision.share, "pooled_gap": pooled, "start": precision.start,
                       "max_matches": precision.max_matches, "alpha": precision.alpha,
                       "policies": {m.decks[s].name: kept[s] for s in kept},
+                      "par_values": {(s.seat, s.card): s.par for s in keep},
                       "skipped": pd.DataFrame(skipped, columns=["item", "card", "seat",
                                                                 "reason"])})
     return out
@@ -296,14 +298,15 @@ def for_run(path, precision: Precision = Precision(), progress=None,
         df = card_verdicts(game, matchup, seed, precision, progress, folder,
                            trained=info.trained)
         skipped = df.attrs.pop("skipped")
+        pars = df.attrs.pop("par_values")
         tables = {"verdicts": df, "verdicts_skipped": skipped}
         if field_matches and len(info.field) > 1 and len(matchup.decks) == 2 and len(df):
             from sim.field_worth import field_worth
 
             attrs = df.attrs
-            df, tables["verdicts_field"] = field_worth(game, matchup, seed, df, folder,
-                                                       list(info.field), field_matches,
-                                                       info.trained)
+            df, tables["verdicts_field"] = field_worth(game, matchup, seed, df, pars,
+                                                       folder, list(info.field),
+                                                       field_matches, info.trained)
             df.attrs = attrs | {"field": tables["verdicts_field"].attrs["nash"],
                                 "field_matches": tables["verdicts_field"].attrs["matches"]}
             tables["verdicts"] = df

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
+from sim.game import seat_views
 from sim.paintline.decks import Deck, load_folder
 from sim.paintline.options import MAX_ARSENAL, R_ARSENAL, R_LADDER_LEN, Rules
 from sim.paintline.pool import BASIC_SHOT, C_KIND, TRICK_SHOT, Pool
@@ -55,11 +56,8 @@ class Matchup:
             for p, cards in enumerate(self.arsenals):
                 for k, card in enumerate(cards):
                     R[R_ARSENAL + p * MAX_ARSENAL + k] = card
-        views = np.stack([self.pool.table] * 2)
-        for p, cells in enumerate(self.views):
-            for (card, column), value in cells:
-                views[p, card, column] = value
-        return self.pool.table, views, R, prms, bags, bag_lens, coaches, in_deck
+        return (self.pool.table, seat_views(self.pool.table, self.views), R, prms, bags,
+                bag_lens, coaches, in_deck)
 
 
 def load_matchup(folder: Path | str, deck_a: str | Path, deck_b: str | Path,

@@ -100,8 +100,7 @@ def take_turn(table, view, R, prm, P, G, H, p, keys, ctr, seen, cs, work, log, l
             # Rally mode has no bag to draw from.
             if R[O.R_RALLY_MODE] == 0:
                 ok, slot = Act.recycle_keeping(table, view, R, prm, P, G, p, keys, ctr, seen,
-                                               work,
-                                               slot, reserve)
+                                               work, slot, reserve)
                 if not ok:
                     return False
         elif action == Ord.STAMINA:
@@ -111,8 +110,7 @@ def take_turn(table, view, R, prm, P, G, H, p, keys, ctr, seen, cs, work, log, l
                 Ru.put_stamina_into_play(P, p, pos)
         else:
             card, adv, slot, reserve = Act.play_cards(table, view, R, prm, P, G, H, p, keys,
-                                                      ctr,
-                                                      work, cs)
+                                                      ctr, work, cs)
     # 7. Hit: abilities, enhancements, double tap.
     Act.build_shot(table, R, P, G, H, p, card, adv, slot)
     if slot >= 0:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
+from sim.game import seat_views
 from sim.payne import decks as D
 from sim.payne import options as O
 from sim.payne import pool as T
@@ -54,13 +55,8 @@ class Matchup:
         return table, self.rules.vector, prms, decks, lens, in_deck, battlers, n_battlers
 
     def views_array(self):
-        """What each seat's policy reads of the cards: the table, with the seat's view cells
-        (Power.with_view) in place."""
-        views = np.stack([self.pool.table] * 2)
-        for p, cells in enumerate(self.views):
-            for (card, column), value in cells:
-                views[p, card, column] = value
-        return views
+        """What each seat's policy reads of the cards (sim.game.seat_views)."""
+        return seat_views(self.pool.table, self.views)
 
 
 def decks_problems(pool: T.Pool, rules: O.Rules, decks) -> list[Problem]:

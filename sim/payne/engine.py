@@ -180,8 +180,7 @@ def next_below_shuffle(keys, ctr, p, n):
 
 @njit
 def play_round(table, views, R, prms, P, G, KN, in_deck, seen, drawn, battlers, n_battlers, cs,
-               hist,
-               i, keys, ctr, fw, buf, order, flipped, log, li):
+               hist, i, keys, ctr, fw, buf, order, flipped, log, li):
     """A round: bans take effect, fielding (or an unfielded round), the coin, two battles."""
     G[S.ROUND] += 1
     for p in range(2):
@@ -203,8 +202,7 @@ def play_round(table, views, R, prms, P, G, KN, in_deck, seen, drawn, battlers, 
         G[S.FIRST] = first
     for k in range(2):
         battle(table, views, R, prms, P, G, KN, first if k == 0 else 1 - first, k, in_deck,
-               seen,
-               drawn, cs, keys, ctr, fw, buf, order, flipped, log, li)
+               seen, drawn, cs, keys, ctr, fw, buf, order, flipped, log, li)
         if G[S.OVER] == 1:
             return
     G[S.ROUNDS_0 + P[0, S.ROUND_PTS]] += 1

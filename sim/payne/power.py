@@ -8,7 +8,7 @@ import dataclasses
 
 import pandas as pd
 
-from sim.game import Power
+from sim.game import Power, with_view_cells
 from sim.payne import pool as T
 
 ALL = (1 << len(T.SIDES)) - 1
@@ -63,16 +63,14 @@ def with_view(m, seat: int, values: dict[tuple[str, str], int]):
     """The matchup with the seat's policy reading some characters with other helping sides
     ({(card id, "sides"): k}), fielding them and naming sides as it would such a card, while
     they battle with their own arrows."""
-    cells = dict(m.views[seat])
+    cells = {}
     for (card, _field), k in values.items():
         c = m.pool.ids.index(card)
         kind, role = int(m.pool.table[c, T.C_KIND]), int(m.pool.table[c, T.C_ROLE])
         if kind == T.CHARACTER:
-            mask = with_sides(kind, role, int(m.pool.table[c, T.C_ARROWS]), int(k))
-            cells[c, T.C_ARROWS] = mask
-    views = list(m.views)
-    views[seat] = tuple(sorted(cells.items()))
-    return dataclasses.replace(m, views=tuple(views))
+            cells[c, T.C_ARROWS] = with_sides(kind, role, int(m.pool.table[c, T.C_ARROWS]),
+                                              int(k))
+    return with_view_cells(m, seat, cells)
 
 
 POWER = Power(cards=cards, stronger={"sides": 1}, bounds={"sides": (0, len(T.SIDES))},
