@@ -124,8 +124,11 @@ def summary(scores: Scores, names: list[str], reps: int = 200, seed: int = 0) ->
         "in_mix_share": (boot > 1e-6).mean(axis=0),
         "field_rate": avg, "field_lo": avg - Z95 * avg_se, "field_hi": avg + Z95 * avg_se,
         "field_se": avg_se})
+    from analysis.health import default_target, judge  # health builds on this module
+
     return {"matrix": pd.DataFrame(cells), "decks": decks,
             "dominated": dominated(M, names, lo, hi), "M": M, "se": se,
+            "health": judge(M, names, default_target(k, 0.0, 1.0)),
             "effective_decks": effective_decks(mix),
             "effective_lo": float(np.quantile(eff_boot, 0.025)),
             "effective_hi": float(np.quantile(eff_boot, 0.975)), "bootstrap_reps": reps}
@@ -192,6 +195,21 @@ def add_section(page, result: dict, names: list[str], title: str = "Metagame") -
         page.table(dom)
     else:
         page.text("No deck is dominated.")
+    page.text(health_line(result["health"], len(names)))
+
+
+def health_line(h: dict, k: int) -> str:
+    """The field's health in one sentence: healthy, or each part of the target it misses."""
+    from analysis.health import IN_MIX, default_target
+
+    t = default_target(k, 0.0, 1.0)
+    if not t.health:
+        return "Health needs three decks or more: of two, one dominates unless they are even."
+    want = (f"at least {t.support} decks of weight {IN_MIX} or more in the Nash mix, an "
+            f"effective number of at least {t.diversity}, no deck dominated")
+    if h["healthy"]:
+        return f"Healthy field ({want})."
+    return f"Not a healthy field ({want}): " + "; ".join(h["reasons"]) + "."
 
 
 def write_report(path: Path, result: dict, names: list[str], heading: str) -> None:

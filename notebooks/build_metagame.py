@@ -73,19 +73,27 @@ display(found["ablation"].round(4))'''),
     new_markdown_cell("""## Balancing the set
 
 A greedy coordinate search over `normal_bonus` (at most 2 from the shipped value): each
-step moves the one value that most lowers the distance outside the band, plus a penalty
-for each newly changed value; only the pairs that hold the changed card are played again.
-Then one adversarial round: deckbuild against the balanced field. On the test suite's small
-match counts the band is 0.40 .. 0.60: a few hundred matches a seat cannot tell a deck at
-0.45 from one at 0.55, and the search would chase noise step after step."""),
+step moves the one value that most lowers the field's distance from health (every deck
+inside the band, at least three decks in the Nash mix with an effective number of 2.5,
+none dominated), plus a penalty for each newly changed value; only the pairs that hold the
+changed card are played again. Then one adversarial round: deckbuild against the balanced
+field's Nash mix. On the test suite's small match counts the target is the band alone, and
+the band is 0.40 .. 0.60: a few hundred matches a seat cannot tell a deck at 0.45 from one
+at 0.55, nor a Nash mix from its noise, and the search would chase noise step after
+step."""),
     new_code_cell('''from sim.balance import Bounds, balance
 
-BAND = (0.45, 0.55) if MATCHES >= 1000 else (0.40, 0.60)  # what the held-out n resolves
-bal = balance(field, Bounds(("normal_bonus",), *BAND, step=2), matches=max(MATCHES // 6, 60),
+FULL = MATCHES >= 1000  # what the held-out n resolves
+BAND = (0.45, 0.55) if FULL else (0.40, 0.60)
+bal = balance(field, Bounds(("normal_bonus",), *BAND, step=2, health=FULL),
+              matches=max(MATCHES // 2 if FULL else MATCHES // 6, 60),
               confirm=MATCHES, seed=1, adversarial=1,
               search=Search(rounds=2, mutants=6, start=max(MATCHES // 20, 20), confirm=MATCHES),
               results=RESULTS)
 print(f"{len(bal['changes'])} values changed:", bal["changes"])
+h = bal["health"]
+print(f"effective number of decks {bal['health_before']['effective']:.2f} -> "
+      f"{h['effective']:.2f}; reached: {h['healthy']}", *h["reasons"], sep="\\n")
 display(bal["heldout"].round(4))
 display(bal["rounds"])
 print(bal["diff"])

@@ -85,6 +85,8 @@ def show_meta(result: dict, names: list[str], title: str) -> None:
     """The matrix (rate and interval per cell), the Nash mix and the health lines."""
     import pandas as pd
 
+    from analysis.meta import health_line
+
     cells = result["matrix"]
     wide = pd.DataFrame(index=names, columns=names, dtype=object)
     for r in cells.itertuples():
@@ -104,6 +106,7 @@ def show_meta(result: dict, names: list[str], title: str) -> None:
         print_frame(dom, "dominated decks", list(dom.columns))
     else:
         c.print("dominated decks: none")
+    c.print(health_line(result["health"], len(names)))
 
 
 def meta(
@@ -219,20 +222,28 @@ def balance(
                                       "must end inside")] = "0.45..0.55",
     fields: Annotated[str, typer.Option(help="card fields that may change, comma-separated, "
                                         "e.g. normal_bonus,cost")] = "",
+    health: Annotated[bool, typer.Option(
+        "--health/--band-only", help="aim at a healthy field (several decks in the Nash mix, "
+        "none dominated) besides the band; a field of two decks has the band alone")] = True,
+    support: Annotated[int | None, typer.Option(
+        min=1, help="decks the Nash mix must hold, at least (default: all but one)")] = None,
+    diversity: Annotated[float | None, typer.Option(
+        min=1.0, help="effective number of decks in the Nash mix, at least (default: the "
+        "field's size less 1.5)")] = None,
     max_change: Annotated[int, typer.Option(
         min=1, help="at most this far from the shipped value")] = 2,
     penalty: Annotated[float, typer.Option(
-        min=0.0, help="distance to the band a newly changed value must buy over a step of "
-        "a value already changed (sparsity)")] = 0.005,
+        min=0.0, help="distance to the target a newly changed value must buy over a step "
+        "of a value already changed (sparsity)")] = 0.005,
     margin: Annotated[float, typer.Option(
-        help="aim this far inside the band on training seeds")] = 0.01,
+        help="aim this far inside the target on training seeds")] = 0.01,
     policy: Policy = None,
     rules: RuleChanges = None,
     sets: CardSets = None,
     matches: Annotated[int, typer.Option("--matches", "-n", min=2,
-                                         help="training matches per ordered pair")] = 300,
+                                         help="training matches per ordered pair")] = 1000,
     confirm: Annotated[int, typer.Option(min=10, help="held-out matches per ordered pair")]
-    = 2000,
+    = 4000,
     adversarial: Annotated[int, typer.Option(
         "--rounds", "-k", min=0, help="adversarial deckbuild rounds (K)")] = 1,
     search_rounds: Annotated[int, typer.Option(help="deckbuild rounds in each")] = 3,
@@ -244,17 +255,23 @@ def balance(
     run_id: RunId = None,
     quiet: Quiet = False,
 ):
-    """The fewest card-value changes within bounds that bring every deck of the field inside
-    the band on held-out seeds; then adversarial deckbuild rounds against the balanced
-    field. The patch goes to a new folder with a diff (cards.csv only with --write)."""
+    """The fewest card-value changes within bounds that bring the field to health on
+    held-out seeds: every deck inside the band and, for three decks or more, at least
+    --support decks in the Nash mix with an effective number of --diversity and no deck
+    dominated; then adversarial deckbuild rounds, a found deck that takes over the Nash mix
+    joining the field. Where the target is out of reach: the best reached, what it misses,
+    and the cards that carry the leading deck. The patch goes to a new folder with a diff
+    (cards.csv only with --write)."""
     from sim.balance import Bounds, parse_band
     from sim.balance import balance as solve
     from sim.deckbuild import Search
 
     lo, hi = guarded(lambda: parse_band(band))
-    bounds = Bounds(tuple(split_list(fields)), lo, hi, max_change, penalty, margin)
+    bounds = Bounds(tuple(split_list(fields)), lo, hi, max_change, penalty, margin, health,
+                    support, diversity)
     guarded(bounds.check)
     fld = load_field(folder, decks, policy, rules, sets)
+    guarded(lambda: bounds.target(len(fld.names)))
     search = Search(rounds=search_rounds, mutants=mutants, start=100, confirm=confirm)
 
     def progress(text):
@@ -266,14 +283,28 @@ def balance(
     show_meta(out["before"], out["field"], "before: held-out matrix, 95% intervals")
     show_meta(out["after"], out["field"], "after: held-out matrix, 95% intervals")
     print_frame(out["heldout"], f"held-out: each deck's win rate against the field, band "
-                f"{lo}..{hi}", ["deck", "before", "rate", "lo", "hi", "n", "inside"])
+                f"{lo}..{hi}", ["deck", "before", "rate", "lo", "hi", "n", "inside", "nash"])
     if len(out["rounds"]):
-        print_frame(out["rounds"], "adversarial rounds", ["round", "deck", "score", "lo",
-                                                          "hi", "n", "outside_band"])
+        print_frame(out["rounds"], "adversarial rounds", [
+            "round", "deck", "against", "score", "lo", "hi", "n", "nash", "joins_field"])
     c = console()
     c.print(f"{len(out['changes'])} values changed: "
             + (", ".join(f"{k}={v}" for k, v in sorted(out["changes"].items())) or "none"))
-    c.print(f"every deck inside the band on held-out seeds: {bool(out['heldout'].inside.all())}")
+    t, h = out["target"], out["health"]
+    if t.health:
+        c.print(f"Nash mix: {h['support']} decks of weight 0.05 or more, effective number "
+                f"{out['health_before']['effective']:.2f} -> {h['effective']:.2f} (target: "
+                f"{t.support} decks, {t.diversity}); dominated decks: {len(h['dominated'])}")
+    if h["healthy"]:
+        c.print("target reached on held-out seeds" if t.health else
+                "every deck inside the band on held-out seeds")
+    else:
+        c.print("[bold red]target not reached[/] within --max-change on held-out seeds: "
+                + "; ".join(h["reasons"]))
+        if len(out["carriers"]):
+            print_frame(out["carriers"], f"what carries {out['carriers'].deck.iloc[0]} (each "
+                        "card taken out of it, its worth against the rest of the field)",
+                        ["name", "copies", "worth", "lo", "hi", "n"])
     if out["diff"]:
         typer.echo(out["diff"])
     typer.echo(f"results: {out['path']}" + ("  (cards.csv written)" if write and

@@ -160,6 +160,7 @@ def meta(fld: Field, matches: int, seed: int, results="results", run_id: str | N
                                               for i, j in fld.ordered()},
                 "sets": list(fld.sets), "bootstrap_reps": reps,
                 "effective_decks": result["effective_decks"],
+                "healthy": result["health"]["healthy"],
                 "nash": dict(zip(fld.names, map(float, result["decks"].nash), strict=True))}
     save_tables(path, {"matrix": result["matrix"], "decks": result["decks"],
                        "dominated": result["dominated"]}, manifest)

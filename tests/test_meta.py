@@ -48,6 +48,20 @@ def test_dominated_deck_is_named():
     assert "A" not in set(dom.deck)
 
 
+def test_health_line_of_a_cycle_and_of_a_deck_that_beats_all():
+    # Of three decks, a healthy field has two in the Nash mix with an effective number of
+    # 1.5: rock-paper-scissors has three at a third each; a deck that beats both is alone.
+    rps = np.array([[0.5, 0.6, 0.4], [0.4, 0.5, 0.6], [0.6, 0.4, 0.5]])
+    top = np.array([[0.5, 0.7, 0.6], [0.3, 0.5, 0.55], [0.4, 0.45, 0.5]])
+    good = analysis.summary(scores_of(rps, 10), ["A", "B", "C"], 20)
+    bad = analysis.summary(scores_of(top, 20), ["A", "B", "C"], 20)
+    assert good["health"]["healthy"]
+    assert analysis.health_line(good["health"], 3).startswith("Healthy field")
+    assert not bad["health"]["healthy"]
+    line = analysis.health_line(bad["health"], 3)
+    assert "the Nash mix holds 1 of the 2 decks" in line and "C dominated by A" in line
+
+
 def test_matrix_averages_both_seats_and_counts_a_draw_half():
     sc = {(0, 1): np.array([1, 1, 0.5, 0]), (1, 0): np.array([0, 0, 0.5, 1])}
     M, se = analysis.matrix(sc, 2)
@@ -110,6 +124,8 @@ def test_patch_changes_only_the_named_cells(tmp_path):
     ["balance", "--fields", "colour"],
     ["balance", "--fields", ""],
     ["balance", "--fields", "normal_bonus", "--decks", ""],
+    ["balance", "--fields", "normal_bonus", "--support", "5"],
+    ["balance", "--fields", "normal_bonus", "--diversity", "4.5"],
 ])
 def test_bad_arguments_exit_2(args, tmp_path):
     out = cardlab(*args, "--results", str(tmp_path), "-q")

@@ -1,0 +1,111 @@
+"""A field's health: whether several of its decks are worth playing (the Nash mix holds at
+least `support` decks with an effective number of at least `diversity`, no deck is
+dominated, every deck's rate against the field inside the band), judged on a win-rate
+matrix, and a distance from health that a search can descend."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from analysis.meta import dominated, effective_decks, nash
+
+# A deck counts in the Nash mix's support when a player picks it at least this often:
+# a weight of a few thousandths is the solver's rounding, not a deck worth playing.
+IN_MIX = 0.05
+# A shortfall of one effective deck weighs as much as this much win rate outside the band.
+DIVERSITY_WEIGHT = 0.05
+
+
+@dataclass(frozen=True)
+class Target:
+    """What a healthy field reaches: every deck's rate against the field in lo .. hi; and,
+    where `support` is set, at least that many decks in the Nash mix, an effective number
+    of decks of at least `diversity`, and no deck dominated."""
+
+    lo: float = 0.45
+    hi: float = 0.55
+    support: int | None = None
+    diversity: float | None = None
+
+    @property
+    def health(self) -> bool:
+        return self.support is not None
+
+    def inside(self, margin: float) -> Target:
+        """The band `margin` inside this one on each side (at most a quarter of its width)."""
+        m = min(margin, (self.hi - self.lo) / 4)
+        return replace(self, lo=self.lo + m, hi=self.hi - m)
+
+
+def default_target(k: int, lo: float, hi: float, support: int | None = None,
+                   diversity: float | None = None, health: bool = True) -> Target:
+    """The target for a field of k decks: all but one deck in the mix, an effective number
+    of k - 1.5 (2.5 of 4), unless named. Two decks have no health beyond the band: unless
+    their matchup is exactly even, one scores more against both and dominates the other."""
+    if not health or k < 3:
+        return Target(lo, hi)
+    return Target(lo, hi, k - 1 if support is None else support,
+                  k - 1.5 if diversity is None else diversity)
+
+
+def rates(M: np.ndarray) -> np.ndarray:
+    """Each deck's mean score against the other decks."""
+    k = len(M)
+    return (np.asarray(M, float).sum(axis=1) - 0.5) / (k - 1)
+
+
+def regrets(M: np.ndarray, mix: np.ndarray) -> np.ndarray:
+    """How much each deck scores under the game's value (0.5) against the Nash mix: 0 for a
+    deck a player could pick in the mix, more for a deck the mix beats."""
+    r = 0.5 - np.asarray(M, float) @ mix
+    return np.where(r > 1e-9, r, 0.0)  # the solver's rounding is no regret
+
+
+def judge(M: np.ndarray, names: list[str], target: Target) -> dict:
+    """The field's health on a matrix: the Nash mix, its support and effective number, the
+    dominated decks, each deck's rate and whether it is inside the band, `healthy`, and in
+    `reasons` each part of the target it misses, in words."""
+    mix = nash(M)
+    r = rates(M)
+    inside = (r >= target.lo) & (r <= target.hi)
+    out = {"mix": mix, "rates": r, "inside": inside, "support": int((mix >= IN_MIX).sum()),
+           "effective": effective_decks(mix), "dominated": dominated(M, names)}
+    reasons = [f"{names[i]} at {r[i]:.3f} against the field, outside {target.lo}.."
+               f"{target.hi}" for i in np.flatnonzero(~inside)]
+    if target.health:
+        if out["support"] < target.support:
+            reasons.append(f"the Nash mix holds {out['support']} of the {target.support} "
+                           f"decks asked for (weight {IN_MIX} or more)")
+        if out["effective"] < target.diversity:
+            reasons.append(f"effective number of decks {out['effective']:.2f}, under "
+                           f"{target.diversity}")
+        reasons += [f"{row.deck} dominated by {row.dominated_by} (least margin "
+                    f"{row.least_margin:.3f})" for row in out["dominated"].itertuples()]
+    out["reasons"] = reasons
+    out["healthy"] = not reasons
+    return out
+
+
+def distance(M: np.ndarray, target: Target, margin: float = 0.0) -> float:
+    """How far the field is from health, in win rate, 0 when every part is met with
+    `margin` to spare: the band's distance summed over decks; for each ordered pair of
+    decks, how far the one is from beating the other somewhere by `margin` (domination);
+    the sum of the `support` smallest regrets against the Nash mix (all zero when that many
+    decks are in it); and DIVERSITY_WEIGHT per effective deck missing."""
+    M = np.asarray(M, float)
+    k = len(M)
+    r = rates(M)
+    out = float(np.sum(np.maximum(0, target.lo - r) + np.maximum(0, r - target.hi)))
+    if not target.health:
+        return out
+    for i in range(k):
+        for d in range(k):
+            if d != i:
+                # Deck i is clear of d when it scores `margin` more than d against some deck.
+                out += max(0.0, float((M[d] - M[i]).min()) + margin)
+    mix = nash(M)
+    out += float(np.sort(regrets(M, mix))[:target.support].sum())
+    out += DIVERSITY_WEIGHT * max(0.0, target.diversity - effective_decks(mix))
+    return out

@@ -1,0 +1,193 @@
+"""`cardlab balance` aiming at a healthy field, on a stand-in game whose matrix is written by
+hand: four decks A, B, C, D in a known cycle, and one card value that makes A beat every
+deck. The healthy patch is known (that value back to the others'); a band alone stops
+short of it; where the value cannot move far enough, balance says the target is out of
+reach and names the card that carries A."""
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+import pytest
+
+from analysis.health import Target, distance, judge
+from sim.game import Building, Schema, Tuning
+
+# The cycle of the healthy field, row deck's score over 0.5 against the column deck: A beats
+# B, B beats C, C beats A by 0.02; D beats A and C by 0.01 and loses to B by 0.03. By hand:
+# against one third each of A, B and C every one of them scores 0.5 and D 0.4967, so that
+# mix is the Nash mix (three decks, effective number 3), and every deck scores more than
+# any other against some deck, so none is dominated.
+CYCLE = {("A", "B"): 0.02, ("B", "C"): 0.02, ("C", "A"): 0.02,
+         ("D", "A"): 0.01, ("D", "C"): 0.01, ("B", "D"): 0.03}
+# A deck holds one copy of its style's card; each point of the card's power adds K to its
+# score against every deck with a weaker card.
+K = 0.025
+STYLE = {"a": "A", "b": "B", "c": "C", "d": "D"}
+SHIPPED = {"a": 5, "b": 3, "c": 3, "d": 3}  # A 2 points over: it beats every deck
+N_MAX = 8000
+
+
+def cycle(x: str, y: str) -> float:
+    return CYCLE.get((x, y), 0.0) - CYCLE.get((y, x), 0.0)
+
+
+@dataclass(frozen=True)
+class Deck:
+    name: str
+    counts: tuple  # ((card, copies), ...)
+
+
+@dataclass(frozen=True)
+class Matchup:
+    decks: tuple
+    values: tuple
+    policy_names: tuple = ("p", "p")
+
+    def style(self, seat):
+        cards = [c for c, n in self.decks[seat].counts if n > 0]
+        return STYLE[cards[0]] if cards else None
+
+    def strength(self, seat):
+        v = dict(self.values)
+        return sum(n * v[c] for c, n in self.decks[seat].counts)
+
+    def chance(self):
+        """The first seat's chance to win: the cycle and the power difference."""
+        x, y = self.style(0), self.style(1)
+        c = cycle(x, y) if x and y else 0.0
+        return 0.5 + c + K * (self.strength(0) - self.strength(1))
+
+
+# A low-discrepancy sequence: the share of matches won is the chance to 1 / n, so the matrix
+# a run measures is the one written above.
+U = (np.arange(N_MAX) * 0.6180339887498949 + 0.5) % 1.0
+
+
+class Records:
+    def __init__(self, m, n, first):
+        self.matches = np.where(U[first:first + n] < m.chance(), 0, 1).astype(np.int32)[:, None]
+
+
+class Variant:
+    def __init__(self, m, seat, card):
+        self.seat, self.card, self.name = seat, card, card.upper()
+        decks = list(m.decks)
+        decks[seat] = Deck(f"{m.decks[seat].name}-without-{card}", ())
+        self.matchup = replace(m, decks=tuple(decks))
+
+
+def with_counts(m, seat, counts, name):
+    decks = list(m.decks)
+    decks[seat] = Deck(name, tuple(sorted(counts.items())))
+    return replace(m, decks=tuple(decks))
+
+
+class Stand:
+    """The stand-in game; `kinds` says which cards are of the kind balance may change."""
+
+    name = "stand"
+    schema = Schema({"winner": ""}, "first", "first", flag_kinds=("shot",))
+    validate = None
+
+    def __init__(self, kinds=None):
+        self.kinds = kinds or dict.fromkeys(STYLE, "shot")
+        self.building = Building(counts=lambda m, seat: dict(m.decks[seat].counts),
+                                 with_counts=with_counts, groups=lambda m: {})
+        self.tuning = Tuning(params=None, with_policy=None,
+                             card_value=lambda m, what: dict(m.values)[what.split(".")[0]])
+
+    def load_matchup(self, folder, a, b, pa, pb, rules, sets):
+        values = dict(SHIPPED)
+        for s in sets:
+            key, _, v = s.partition("=")
+            values[key.split(".")[0]] = int(v)
+        decks = tuple(Deck(x, ((x.lower(), 1),)) for x in (a, b))
+        return Matchup(decks, tuple(sorted(values.items())), (pa, pb))
+
+    def run_batch(self, m, n, seed, first_match=0, n_log=0):
+        return Records(m, n, first_match % (N_MAX - n) if n < N_MAX else 0)
+
+    def describe(self, m):
+        ids = list(STYLE)
+        return {"card_pool": {"ids": ids, "kinds": [self.kinds[c] for c in ids],
+                              "sha256": "x"},
+                "decks": [{"name": d.name} for d in m.decks],
+                "policies": [{"name": p} for p in m.policy_names], "rules": {}}
+
+    def ablations(self, m):
+        return [Variant(m, 0, c) for c, n in m.decks[0].counts if n > 0]
+
+
+@pytest.fixture
+def folder(tmp_path):
+    d = tmp_path / "stand"
+    d.mkdir()
+    (d / "cards.csv").write_text("id,power\n" + "".join(f"{c},{v}\n" for c, v in
+                                                         SHIPPED.items()), encoding="utf-8")
+    return d
+
+
+def field(folder, game=None):
+    from sim.meta import Field
+
+    return Field(game or Stand(), folder, ["A", "B", "C", "D"], "p")
+
+
+def test_the_hand_written_cycle_is_healthy_and_the_shipped_value_is_not():
+    base = 0.5 + np.array([[cycle(x, y) for y in "ABCD"] for x in "ABCD"])
+    shipped = base + K * 2 * np.array([[0, 1, 1, 1], [-1, 0, 0, 0], [-1, 0, 0, 0],
+                                       [-1, 0, 0, 0]])
+    target = Target(0.45, 0.55, 3, 2.5)
+    h = judge(base, list("ABCD"), target)
+    assert h["healthy"], h["reasons"]
+    assert np.allclose(h["mix"], [1 / 3, 1 / 3, 1 / 3, 0], atol=1e-9)
+    assert distance(base, target) == 0
+    bad = judge(shipped, list("ABCD"), target)
+    # A scores 0.57, 0.53 and 0.54: it beats every deck, so the Nash mix is A alone.
+    assert np.allclose(bad["mix"], [1, 0, 0, 0], atol=1e-9)
+    assert not bad["healthy"] and distance(shipped, target) > 0
+
+
+def run(folder, tmp_path, game=None, band=(0.45, 0.55), **kw):
+    from sim.balance import Bounds, balance
+
+    b = Bounds(("power",), *band, margin=0.002, **kw)
+    return balance(field(folder, game), b, matches=2000, confirm=4000, seed=1, adversarial=0,
+                   results=tmp_path / "results", run_id="r")
+
+
+def test_balance_finds_the_known_healthy_patch(folder, tmp_path):
+    out = run(folder, tmp_path)
+    assert out["changes"] == {"a.power": 3}
+    h = out["health"]
+    assert h["healthy"] and h["support"] == 3 and h["effective"] > 2.9, h["reasons"]
+    assert h["dominated"].empty
+    assert "+a,3" in (out["path"] / "cards.diff").read_text()
+
+
+def test_the_band_alone_stops_short_of_health(folder, tmp_path):
+    # A at 0.547 against the field is outside the band 0.45 .. 0.54 (aimed at 0.452 ..
+    # 0.538); one point off A's card brings it to 0.522, inside, and A still beats C by
+    # 0.005, B by 0.045 and D by 0.015: the Nash mix is A alone.
+    out = run(folder, tmp_path, band=(0.45, 0.54), health=False)
+    assert out["changes"] == {"a.power": 4}
+    assert out["heldout"].inside.all()
+    h = judge(out["after"]["M"], list("ABCD"), Target(0.45, 0.55, 3, 2.5))
+    assert not h["healthy"] and h["support"] == 1
+
+
+def test_out_of_reach_says_so_and_names_the_card_that_carries_the_leader(folder, tmp_path):
+    # Only A's card may change (B, C and D hold cards of another kind), by 1 at most: A at
+    # power 4 still beats every deck.
+    game = Stand({"a": "shot", "b": "coach", "c": "coach", "d": "coach"})
+    out = run(folder, tmp_path, game, step=1)
+    h = out["health"]
+    assert not h["healthy"]
+    assert any("Nash mix" in r for r in h["reasons"]), h["reasons"]
+    assert np.argmax(h["mix"]) == 0
+    top = out["carriers"].iloc[0]
+    # Without its card A loses its 4 points of power: 4 * K = 0.1 against each deck.
+    assert top.card == "a" and top.deck == "A"
+    assert top.worth == pytest.approx(4 * K, abs=0.01)
+    manifest = (out["path"] / "manifest.json").read_text()
+    assert '"reached": false' in manifest
