@@ -90,13 +90,17 @@ def carriers(fld: Field, changes: dict, leader: int, n: int, seed: int) -> pd.Da
 
 def balance(fld: Field, b: Bounds, matches: int = 300, confirm: int = 2000, seed: int = 1,
             adversarial: int = 1, search=None, results="results", run_id: str | None = None,
-            write: bool = False, progress=None) -> dict:
+            write: bool = False, progress=None, time_limit: float | None = None) -> dict:
     """Balance the field; then, up to `adversarial` times, deckbuild against the balanced
     field: a found deck that takes over the Nash mix (outside the band, for a target of
     the band alone) joins the field and balancing runs again. Writes steps.parquet,
     heldout.parquet, rounds.parquet, carriers.parquet (where the target is not reached),
     the matrices before and after (with their heatmaps), the patch (cards.diff and a
-    patched copy of the folder) and the manifest into one results folder."""
+    patched copy of the folder) and the manifest into one results folder. `time_limit`:
+    seconds the searches may take in all (the held-out checks, rounds and figures come on
+    top)."""
+    import time
+
     import matplotlib.pyplot as plt
 
     from analysis import meta as analysis
@@ -110,11 +114,13 @@ def balance(fld: Field, b: Bounds, matches: int = 300, confirm: int = 2000, seed
     Table(fld, b)  # a field that is not a card value fails here, before any match
     search = search or Search(rounds=3, mutants=8, start=100, confirm=confirm)
     path = new_folder(results, run_id, "balance")
+    deadline = None if time_limit is None else time.monotonic() + time_limit
     shipped_names = list(fld.names)
     before, before_check, before_health = held_out(fld, {}, confirm, seed, b)
     steps, rounds, changes = [], [], {}
     changes, after, check, health = balance_field(fld, b, changes, matches, confirm, seed,
-                                                  steps, 0, progress=progress)
+                                                  steps, 0, progress=progress,
+                                                  deadline=deadline)
     for r in range(adversarial):
         if not health["healthy"] or fld.game.building is None:
             break
@@ -129,7 +135,8 @@ def balance(fld: Field, b: Bounds, matches: int = 300, confirm: int = 2000, seed
         fld = Field(fld.game, fld.folder, [*fld.names, row["deck"]], fld.policy, fld.rules,
                     fld.sets, {**fld.extra, row["deck"]: counts})
         changes, after, check, health = balance_field(fld, b, changes, matches, confirm,
-                                                      seed, steps, r + 1, progress=progress)
+                                                      seed, steps, r + 1, progress=progress,
+                                                      deadline=deadline)
     base_names = fld.names
     before_full = before if len(base_names) == len(shipped_names) else held_out(
         fld, {}, confirm, seed, b)[0]
@@ -150,7 +157,8 @@ def balance(fld: Field, b: Bounds, matches: int = 300, confirm: int = 2000, seed
                 "decks": shipped_names, "field": base_names, "band": [b.lo, b.hi],
                 "health": t.health, "support": t.support, "diversity": t.diversity,
                 "fields": list(b.fields), "max_change": b.step, "penalty": b.penalty,
-                "confirm": confirm, "changes": changes, "changed_values": len(changes),
+                "confirm": confirm, "time_limit": time_limit, "changes": changes,
+                "changed_values": len(changes),
                 "adversarial_rounds": len(rounds), "inside": bool(check.inside.all()),
                 "reached": bool(health["healthy"]), "short": health["reasons"],
                 "effective_before": before_health["effective"],

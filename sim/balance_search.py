@@ -171,6 +171,12 @@ def trial_of(changes: dict, key: str, shipped, value) -> dict:
     return trial
 
 
+def out_of_time(deadline: float | None) -> bool:
+    import time
+
+    return deadline is not None and time.monotonic() >= deadline
+
+
 @dataclass
 class State:
     """Where the search stands: the changed values, their matches and matrix."""
@@ -199,7 +205,7 @@ def implicated(M: np.ndarray, target: Target) -> list[set]:
 
 
 def probes(fld: Field, table: Table, b: Bounds, now: State, group: set, n: int,
-           seed: int) -> list[tuple]:
+           seed: int, deadline: float | None = None) -> list[tuple]:
     """One played step per value of a card of the group's decks (+1, or -1 where +1 is out
     of bounds or illegal); the step the other way estimated as its mirror image (the same
     change of every cell of the matrix, opposite sign). Rows: (key, value, matrix, scores
@@ -209,6 +215,8 @@ def probes(fld: Field, table: Table, b: Bounds, now: State, group: set, n: int,
     for key, (shipped, decks) in table.cells.items():
         if not group & decks:
             continue
+        if out_of_time(deadline):
+            break  # the steps played so far still compete
         value = now.changes.get(key, shipped)
         steps = [value + d for d in (1, -1) if abs(value + d - shipped) <= b.step]
         steps = [v for v in steps if legal(fld, trial_of(now.changes, key, shipped, v))]
@@ -233,25 +241,25 @@ def step_row(fld: Field, phase: int, rows: list, change: str, now: State, loss: 
 
 
 def greedy(fld: Field, table: Table, b: Bounds, changes: dict, n: int, seed: int,
-           rows: list, phase: int, progress=None) -> dict:
+           rows: list, phase: int, progress=None, deadline: float | None = None) -> dict:
     """Steps of one value by one: of the steps that bring the field closer to the aimed
     target (the health distance), the one with the least distance plus the penalty per
     changed value (a step estimated from its mirror is played before it is taken); the
     cards of the implicated decks first, then those of every deck. Until the field reaches
-    the aimed target or no step helps."""
+    the aimed target, no step helps, or the deadline (time.monotonic) passes."""
     k = len(fld.names)
     target = aimed(b, k)
     sc = play(fld, changes, n, seed)
     now = State(changes, sc, matrix(sc, k)[0])
     loss = distance(now.M, target, b.margin)
-    while loss > 0:
+    while loss > 0 and not out_of_time(deadline):
         taken = None
         for group in implicated(now.M, target):
             def cost(row, have=now.changes):
                 trial = trial_of(have, row[0], table.cells[row[0]][0], row[1])
                 return distance(row[2], target, b.margin) + b.penalty * len(trial)
 
-            rows_ = probes(fld, table, b, now, group, n, seed)
+            rows_ = probes(fld, table, b, now, group, n, seed, deadline)
             for key, value, M, sc in sorted(rows_, key=lambda x: (cost(x), x[0], x[1])):
                 if distance(M, target, b.margin) >= loss - 1e-12:
                     continue
@@ -315,20 +323,25 @@ def held_out(fld: Field, changes: dict, n: int, seed: int, b: Bounds
 
 
 def balance_field(fld: Field, b: Bounds, changes: dict, n: int, confirm: int, seed: int,
-                  rows: list, phase: int, tries: int = 3, progress=None):
+                  rows: list, phase: int, tries: int = 3, progress=None,
+                  deadline: float | None = None):
     """Greedy search on training seeds, then the held-out check; a field short of the
     target on held-out seeds sends the search back with twice the matches, up to `tries`
-    times. (changes, held-out scores, held-out table, held-out health)"""
+    times or until the deadline. (changes, held-out scores, held-out table, held-out
+    health)"""
     table = Table(fld, b)
     for t in range(tries):
         changes = greedy(fld, table, b, changes, n * 2 ** t, derived_seed(seed, 10 + phase, t),
-                         rows, phase, progress)
+                         rows, phase, progress, deadline)
         sc, check, health = held_out(fld, changes, confirm, seed, b)
         if progress:
             progress(f"phase {phase}: held-out check, {len(changes)} values changed: "
                      + ", ".join(f"{r.deck} {r.rate:.3f}" for r in check.itertuples())
                      + f"; effective decks {health['effective']:.2f}"
                      + ("" if health["healthy"] else "; short: " + "; ".join(health["reasons"])))
-        if health["healthy"]:
+        if health["healthy"] or out_of_time(deadline):
             break
+    if out_of_time(deadline) and not health["healthy"]:
+        health["reasons"].append("the search ran out of its time (--time-limit) before it "
+                                 "stopped")
     return changes, sc, check, health

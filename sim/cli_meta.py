@@ -248,6 +248,9 @@ def balance(
         "--rounds", "-k", min=0, help="adversarial deckbuild rounds (K)")] = 1,
     search_rounds: Annotated[int, typer.Option(help="deckbuild rounds in each")] = 3,
     mutants: Annotated[int, typer.Option(min=1, help="deckbuild mutants a round")] = 8,
+    time_limit: Annotated[float, typer.Option(
+        min=0.0, help="seconds the searches may take in all (the held-out checks and "
+        "rounds come on top)")] = 420.0,
     seed: Seed = 1,
     write: Annotated[bool, typer.Option(
         "--write", help="also overwrite the folder's cards.csv with the patch")] = False,
@@ -279,7 +282,7 @@ def balance(
             typer.echo(text, err=True)
 
     out = guarded(lambda: solve(fld, bounds, matches, confirm, seed, adversarial, search,
-                                results, run_id, write, progress))
+                                results, run_id, write, progress, time_limit))
     show_meta(out["before"], out["field"], "before: held-out matrix, 95% intervals")
     show_meta(out["after"], out["field"], "after: held-out matrix, 95% intervals")
     print_frame(out["heldout"], f"held-out: each deck's win rate against the field, band "

@@ -191,3 +191,13 @@ def test_out_of_reach_says_so_and_names_the_card_that_carries_the_leader(folder,
     assert top.worth == pytest.approx(4 * K, abs=0.01)
     manifest = (out["path"] / "manifest.json").read_text()
     assert '"reached": false' in manifest
+
+
+def test_a_spent_time_limit_stops_the_search_and_says_so(folder, tmp_path):
+    from sim.balance import Bounds, balance
+
+    out = balance(field(folder), Bounds(("power",), margin=0.002), matches=2000,
+                  confirm=4000, seed=1, adversarial=0, results=tmp_path, run_id="t",
+                  time_limit=0)
+    assert out["changes"] == {} and not out["health"]["healthy"]
+    assert any("ran out of its time" in r for r in out["health"]["reasons"])
