@@ -295,9 +295,11 @@ def balance(
             + (", ".join(f"{k}={v}" for k, v in sorted(out["changes"].items())) or "none"))
     t, h = out["target"], out["health"]
     if t.health:
-        c.print(f"Nash mix: {h['support']} decks of weight 0.05 or more, effective number "
+        c.print(f"Nash mix: decks of weight 0.05 or more {out['health_before']['support']} -> "
+                f"{h['support']}, effective number of decks "
                 f"{out['health_before']['effective']:.2f} -> {h['effective']:.2f} (target: "
-                f"{t.support} decks, {t.diversity}); dominated decks: {len(h['dominated'])}")
+                f"{t.support} decks, {t.diversity}); dominated decks "
+                f"{len(out['health_before']['dominated'])} -> {len(h['dominated'])}")
     if h["healthy"]:
         c.print("target reached on held-out seeds" if t.health else
                 "every deck inside the band on held-out seeds")

@@ -102,11 +102,11 @@ def test_patch_changes_only_the_named_cells(tmp_path):
 
     src = FOLDER / "cards.csv"
     old = src.read_text().splitlines()
-    new = patched_csv(src, {"order-of-lenin.normal_bonus": 6}).splitlines()
+    new = patched_csv(src, {"order-of-lenin.normal_bonus": 7}).splitlines()
     changed = [(a, b) for a, b in zip(old, new, strict=True) if a != b]
     assert len(changed) == 1
-    assert changed[0][1].startswith("order-of-lenin,Order of Lenin,USSR,trick_shot,4,lob,6,1,")
-    copy, diff = write_patch(FOLDER, {"order-of-lenin.normal_bonus": 6}, tmp_path)
+    assert changed[0][1].startswith("order-of-lenin,Order of Lenin,USSR,trick_shot,4,lob,7,1,")
+    copy, diff = write_patch(FOLDER, {"order-of-lenin.normal_bonus": 7}, tmp_path)
     assert "+order-of-lenin" in diff and src.read_text().splitlines() == old
     assert (copy / "cards.csv").read_text().splitlines() == new
 

@@ -6,6 +6,7 @@ differently shows as a different record."""
 from __future__ import annotations
 
 import tomllib
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -20,7 +21,8 @@ from sim.paintline.settings import FIELDS, load_policies
 
 from .conftest import FOLDER
 
-POOL = T.load_pool(FOLDER / "cards.csv")
+# The card numbers the scenarios are worked out from (tests/data/README.md).
+POOL = T.load_pool(Path(__file__).parent / "data" / "paintline-cards.csv")
 TABLE = POOL.table
 POLICIES = load_policies(FOLDER / "policies.toml")
 NAMES = list(tomllib.loads((FOLDER / "policies.toml").read_text(encoding="utf-8")))

@@ -4,6 +4,7 @@ take_turn (or set-up) call, and what the rulebook says, with the numbers written
 from __future__ import annotations
 
 import functools
+from pathlib import Path
 
 import numpy as np
 
@@ -21,7 +22,9 @@ from sim.rng import DICE, N_STREAMS, py_below, py_stream_key
 
 from .conftest import FOLDER
 
-POOL = T.load_pool(FOLDER / "cards.csv")
+# The card numbers the scenarios are worked out from (tests/data/README.md): the
+# rulebook's own example plays Order of Lenin at +8.
+POOL = T.load_pool(Path(__file__).parent / "data" / "paintline-cards.csv")
 # The pool and one more row: a coach without an ability, which no rule ever plays from a
 # hand or draws a card with, so it fills hands and bags inertly (a Blank cannot: a draw
 # sets it aside).
