@@ -121,6 +121,7 @@ def balance(fld: Field, b: Bounds, matches: int = 300, confirm: int = 2000, seed
     changes, after, check, health = balance_field(fld, b, changes, matches, confirm, seed,
                                                   steps, 0, progress=progress,
                                                   deadline=deadline)
+    carry = None  # the field whose leading deck the answer names, when not reached
     for r in range(adversarial):
         if not health["healthy"] or fld.game.building is None:
             break
@@ -132,19 +133,29 @@ def balance(fld: Field, b: Bounds, matches: int = 300, confirm: int = 2000, seed
                      f"{row['nash']:.2f} in the Nash mix with it")
         if not row["joins_field"]:
             break
-        fld = Field(fld.game, fld.folder, [*fld.names, row["deck"]], fld.policy, fld.rules,
-                    fld.sets, {**fld.extra, row["deck"]: counts})
-        changes, after, check, health = balance_field(fld, b, changes, matches, confirm,
-                                                      seed, steps, r + 1, progress=progress,
-                                                      deadline=deadline)
+        grown = Field(fld.game, fld.folder, [*fld.names, row["deck"]], fld.policy, fld.rules,
+                      fld.sets, {**fld.extra, row["deck"]: counts})
+        again = balance_field(grown, b, changes, matches, confirm, seed, steps, r + 1,
+                              progress=progress, deadline=deadline)
+        if again[3]["healthy"]:
+            fld, (changes, after, check, health) = grown, again
+            continue
+        # No change within bounds answers the found deck: the last healthy patch stands,
+        # and the answer says that a deck of the pool takes the field over.
+        carry = (grown, again[0], again[3]["mix"])
+        health = {**health, "healthy": False, "reasons": [
+            *health["reasons"], f"{row['deck']}, found by adversarial round {r}, takes over "
+            f"the Nash mix of the field with it (weight {row['nash']:.2f}) and no change "
+            f"within --max-change answers it ({row['cards']})"]}
+        break
     base_names = fld.names
     before_full = before if len(base_names) == len(shipped_names) else held_out(
         fld, {}, confirm, seed, b)[0]
     res_before = analysis.summary(before_full, base_names, 100, seed)
     res_after = analysis.summary(after, base_names, 100, seed)
-    leader = int(np.argmax(health["mix"]))
+    lead_field, lead_changes, lead_mix = carry or (fld, changes, health["mix"])
     carried = (pd.DataFrame(columns=CARRIERS) if health["healthy"] else
-               carriers(fld, changes, leader, confirm, seed))
+               carriers(lead_field, lead_changes, int(np.argmax(lead_mix)), confirm, seed))
     for tag, res in (("before", res_before), ("after", res_after)):
         ax = analysis.plot_heatmap(res["matrix"], base_names,
                                    title=f"{tag}: row deck's win rate against the column deck")
