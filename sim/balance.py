@@ -161,7 +161,10 @@ def balance(fld: Field, b: Bounds, matches: int = 300, confirm: int = 2000, seed
                                    title=f"{tag}: row deck's win rate against the column deck")
         ax.figure.savefig(path / f"heatmap_{tag}.png", dpi=110, bbox_inches="tight")
         plt.close(ax.figure)
-    copy, diff = write_patch(fld.folder, changes, path, write) if changes else (None, "")
+    cells = fld.game.tuning.csv_cells
+    written = ({k: cells(fld.pair(0, 1), k, v) for k, v in changes.items()} if cells
+               else changes)
+    copy, diff = write_patch(fld.folder, written, path, write) if changes else (None, "")
     check = check.assign(before=before_check.set_index("deck").rate.reindex(check.deck).values)
     t = b.target(len(shipped_names))
     manifest = {**experiment_manifest(fld.game, fld.pair(0, 1), seed, matches, "balance"),

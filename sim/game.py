@@ -158,11 +158,15 @@ class Tuning:
       the seat plays that policy with `values` in place of its parameters, under `name`.
     - card_value(matchup, "CARD.FIELD") -> int | float: the field's value in the matchup
       (an int field is tuned over whole numbers); InputError when unknown.
+    - csv_cells(matchup, "CARD.FIELD", value) -> {column: text}, optional: the cells of the
+      card's cards.csv row that write the value, where the field is not a column of its own
+      (a number the game derives from other columns); by default the column FIELD.
     """
 
     params: Callable[..., list[Param]]
     with_policy: Callable[..., Any]
     card_value: Callable[..., float]
+    csv_cells: Callable[..., dict[str, str]] | None = None
 
 
 def named_policy(load_policies: Callable, folder, name: str):

@@ -13,19 +13,23 @@ from pathlib import Path
 from sim.problems import InputError, Problem
 
 
-def patched_csv(path: Path, changes: dict[str, int]) -> str:
+def patched_csv(path: Path, changes: dict[str, int | dict[str, str]]) -> str:
     """cards.csv's text with each "CARD.FIELD" changed (the card by its id column, the
-    field by its header); every line without a change byte for byte as it was."""
+    field by its header), or, where the value is {column: text}, those cells of the card's
+    row (a number the game derives from other columns); every line without a change byte
+    for byte as it was."""
     lines = path.read_text(encoding="utf-8").splitlines(True)
     header = next(csv.reader(lines[:1]))
     wanted: dict[str, dict[int, int]] = {}
     problems = []
     for key, value in sorted(changes.items()):
-        card, _, column = key.rpartition(".")
-        if column not in header:
-            problems.append(Problem(str(path), 1, f"no column {column!r} for {key}"))
-        else:
-            wanted.setdefault(card, {})[header.index(column)] = value
+        card, _, field = key.rpartition(".")
+        cells = value if isinstance(value, dict) else {field: value}
+        for column, text in cells.items():
+            if column not in header:
+                problems.append(Problem(str(path), 1, f"no column {column!r} for {key}"))
+            else:
+                wanted.setdefault(card, {})[header.index(column)] = text
     for n, line in enumerate(lines[1:], start=2):
         row = next(csv.reader([line]), [])
         if row and row[0] in wanted:
@@ -40,8 +44,8 @@ def patched_csv(path: Path, changes: dict[str, int]) -> str:
     return "".join(lines)
 
 
-def write_patch(folder: Path, changes: dict[str, int], dest: Path, write: bool = False
-                ) -> tuple[Path, str]:
+def write_patch(folder: Path, changes: dict[str, int | dict[str, str]], dest: Path,
+                write: bool = False) -> tuple[Path, str]:
     """dest/folder: a copy of the game folder with the patched cards.csv, and
     dest/cards.diff; with `write`, the folder's own cards.csv too. (copy, diff text)"""
     src = Path(folder) / "cards.csv"

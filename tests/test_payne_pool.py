@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from sim.payne.decks import check_paths
+from sim.problems import InputError
 
 FOLDER = Path(__file__).resolve().parents[1] / "decks" / "payne"
 
@@ -130,3 +131,28 @@ def test_validate_a_matchup_built_in_memory():
     assert len(problems) == 1 and "'laptop'" in problems[0].message \
         and "got 5" in problems[0].message
     assert problems[0].line == m.pool.lines[ids["laptop"]]
+
+
+def test_sides_a_card_value_written_back_as_arrows_and_rarity():
+    """A character's sides (those that help its role) are a card value balance may move:
+    --set reads them, and the patch writes the arrows they make with the rarity the
+    rulebook gives those lit arrows (offensive 3 lit rare; defensive 2 lit uncommon)."""
+    from sim.payne.batch import load_matchup
+    from sim.payne.tuning import TUNING
+
+    m = load_matchup(FOLDER, "offense", "defense", "prior", "prior")
+    # Avery Quill, offensive, arrows N...: one lit side helps it. Vera Thorne, defensive,
+    # arrows ....: four unlit sides help it.
+    assert TUNING.card_value(m, "avery-quill.sides") == 1
+    assert TUNING.card_value(m, "vera-thorne.sides") == 4
+    assert TUNING.csv_cells(m, "avery-quill.sides", 3) == {"arrows": "NES.", "rarity": "rare"}
+    # Two sides given up, the last (W, then S) first: S and W lit.
+    assert TUNING.csv_cells(m, "vera-thorne.sides", 2) == {"arrows": "..SW",
+                                                            "rarity": "uncommon"}
+    assert TUNING.csv_cells(m, "laptop.arg1", 2) == {"arg1": "2"}
+    # No lit side: still common, so the decks stay legal.
+    changed = load_matchup(FOLDER, "offense", "defense", "prior", "prior", sets=[
+        "avery-quill.sides=0"])
+    assert TUNING.card_value(changed, "avery-quill.sides") == 0
+    with pytest.raises(InputError, match="sides 0 .. 4 of a character"):
+        load_matchup(FOLDER, "offense", "defense", "prior", "prior", sets=["laptop.sides=1"])

@@ -110,11 +110,16 @@ def load_matchup(folder, deck_a, deck_b, policy_a="prior", policy_b=None, rules=
                    (policies[names[0]], policies[names[1]]), str(folder))
 
 
-SET_FIELDS = {"arrows": T.C_ARROWS, "arg1": T.C_ARG1, "arg2": T.C_ARG2}
+# `sides` is a character's number of sides that help its role (sim.payne.power): the arrows
+# with that many helping sides, its own kept first.
+SET_FIELDS = {"arrows": T.C_ARROWS, "sides": T.C_ARROWS, "arg1": T.C_ARG1, "arg2": T.C_ARG2}
 
 
 def apply_sets(pool: T.Pool, sets) -> T.Pool:
-    """Card edits "CARD.FIELD=VALUE" (arrows as 'N.S.', arg1, arg2); rarity follows arrows."""
+    """Card edits "CARD.FIELD=VALUE" (arrows as 'N.S.', sides 0 .. 4 on a character, arg1,
+    arg2); rarity follows arrows."""
+    from sim.payne.power import with_sides
+
     if not sets:
         return pool
     table = pool.table.copy()
@@ -127,8 +132,15 @@ def apply_sets(pool: T.Pool, sets) -> T.Pool:
             problems.append(Problem("--set", 0, f"{item!r}: expected CARD.FIELD=VALUE with a "
                                     f"known card and FIELD one of {', '.join(SET_FIELDS)}"))
             continue
-        if fld == "arrows":
-            mask = T.parse_arrows(value)
+        if fld in ("arrows", "sides"):
+            kind, role = int(table[card, T.C_KIND]), int(table[card, T.C_ROLE])
+            k = int(value) if value.lstrip("-").isdigit() else -1
+            if fld == "sides" and (kind != T.CHARACTER or not 0 <= k <= len(T.SIDES)):
+                problems.append(Problem("--set", 0, f"{item!r}: sides 0 .. {len(T.SIDES)} of "
+                                        "a character"))
+                continue
+            mask = (T.parse_arrows(value) if fld == "arrows" else
+                    with_sides(kind, role, int(table[card, T.C_ARROWS]), k))
             if mask is None:
                 problems.append(Problem("--set", 0, f"{item!r}: arrows like 'N.S.'"))
                 continue

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from sim.game import Param, Tuning, named_policy, seat_policy
+from sim.payne import pool as T
 from sim.problems import InputError, Problem
 
 # What training may move is what the policy's kind reads (policy_params.READ_BY): random
@@ -57,16 +58,36 @@ def with_policy(m, seat: int, folder: Path | str, policy: str, values: dict, nam
 
 
 def card_value(m, what: str) -> int:
-    """The value of "CARD.FIELD" (arg1, arg2) in the matchup's pool; arrows are a pattern,
-    not a number: sensitivity's one-more and one-fewer arrow edits cover them."""
+    """The value of "CARD.FIELD" in the matchup's pool: arg1, arg2, or sides (how many of a
+    character's sides help its role). Arrows are a pattern, not a number: sides carry them
+    (sensitivity's one-more and one-fewer arrow edits also cover them)."""
     from sim.payne.batch import SET_FIELDS
+    from sim.payne.power import helping
 
     card_name, dot, field = what.rpartition(".")
     card = m.pool.lookup(card_name) if dot else None
     if card is None or field not in SET_FIELDS or field == "arrows":
         raise InputError([Problem("tune", 0, f"{what!r}: expects CARD.FIELD with a known card "
-                                  "and FIELD one of arg1, arg2")])
-    return int(m.pool.table[card, SET_FIELDS[field]])
+                                  "and FIELD one of sides, arg1, arg2")])
+    row = m.pool.table[card]
+    if field == "sides":
+        return bin(helping(int(row[T.C_KIND]), int(row[T.C_ROLE]), int(row[T.C_ARROWS]))
+                   ).count("1")
+    return int(row[SET_FIELDS[field]])
 
 
-TUNING = Tuning(params=params, with_policy=with_policy, card_value=card_value)
+def csv_cells(m, what: str, value: int) -> dict[str, str]:
+    """cards.csv's cells for "CARD.FIELD" = value: a character's sides as its arrows and the
+    rarity that follows them; arg1 and arg2 as themselves."""
+    from sim.payne.batch import apply_sets
+
+    card_name, _, field = what.rpartition(".")
+    if field != "sides":
+        return {field: str(value)}
+    row = apply_sets(m.pool, [f"{what}={value}"]).table[m.pool.lookup(card_name)]
+    return {"arrows": T.arrows_text(int(row[T.C_ARROWS])),
+            "rarity": T.RARITIES[int(row[T.C_RARITY])]}
+
+
+TUNING = Tuning(params=params, with_policy=with_policy, card_value=card_value,
+                csv_cells=csv_cells)
