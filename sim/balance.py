@@ -142,7 +142,7 @@ def balance(fld: Field, b: Bounds, matches: int = 300, confirm: int = 2000, seed
             continue
         # No change within bounds answers the found deck: the last healthy patch stands,
         # and the answer says that a deck of the pool takes the field over.
-        carry = (grown, again[0], again[3]["mix"])
+        carry = (grown, changes, again[3]["mix"])
         health = {**health, "healthy": False, "reasons": [
             *health["reasons"], f"{row['deck']}, found by adversarial round {r}, takes over "
             f"the Nash mix of the field with it (weight {row['nash']:.2f}) and no change "

@@ -22,8 +22,9 @@ CYCLE = {("A", "B"): 0.02, ("B", "C"): 0.02, ("C", "A"): 0.02,
 # A deck holds one copy of its style's card; each point of the card's power adds K to its
 # score against every deck with a weaker card.
 K = 0.025
-STYLE = {"a": "A", "b": "B", "c": "C", "d": "D"}
-SHIPPED = {"a": 5, "b": 3, "c": 3, "d": 3}  # A 2 points over: it beats every deck
+# Card e is in no field deck: a deck of it, 6 points over the rest, beats every deck.
+STYLE = {"a": "A", "b": "B", "c": "C", "d": "D", "e": "E"}
+SHIPPED = {"a": 5, "b": 3, "c": 3, "d": 3, "e": 9}  # A 2 points over: it beats every deck
 N_MAX = 8000
 
 
@@ -92,7 +93,8 @@ class Stand:
     def __init__(self, kinds=None):
         self.kinds = kinds or dict.fromkeys(STYLE, "shot")
         self.building = Building(counts=lambda m, seat: dict(m.decks[seat].counts),
-                                 with_counts=with_counts, groups=lambda m: {})
+                                 with_counts=with_counts, groups=lambda m: dict.fromkeys(
+                                     STYLE, "shot"))
         self.tuning = Tuning(params=None, with_policy=None,
                              card_value=lambda m, what: dict(m.values)[what.split(".")[0]])
 
@@ -148,12 +150,14 @@ def test_the_hand_written_cycle_is_healthy_and_the_shipped_value_is_not():
     assert not bad["healthy"] and distance(shipped, target) > 0
 
 
-def run(folder, tmp_path, game=None, band=(0.45, 0.55), **kw):
+def run(folder, tmp_path, game=None, band=(0.45, 0.55), adversarial=0, **kw):
     from sim.balance import Bounds, balance
+    from sim.deckbuild import Search
 
     b = Bounds(("power",), *band, margin=0.002, **kw)
-    return balance(field(folder, game), b, matches=2000, confirm=4000, seed=1, adversarial=0,
-                   results=tmp_path / "results", run_id="r")
+    return balance(field(folder, game), b, matches=2000, confirm=4000, seed=1,
+                   adversarial=adversarial, results=tmp_path / "results", run_id="r",
+                   search=Search(rounds=2, mutants=8, start=500, confirm=4000))
 
 
 def test_balance_finds_the_known_healthy_patch(folder, tmp_path):
@@ -179,7 +183,7 @@ def test_the_band_alone_stops_short_of_health(folder, tmp_path):
 def test_out_of_reach_says_so_and_names_the_card_that_carries_the_leader(folder, tmp_path):
     # Only A's card may change (B, C and D hold cards of another kind), by 1 at most: A at
     # power 4 still beats every deck.
-    game = Stand({"a": "shot", "b": "coach", "c": "coach", "d": "coach"})
+    game = Stand({"a": "shot", "b": "coach", "c": "coach", "d": "coach", "e": "coach"})
     out = run(folder, tmp_path, game, step=1)
     h = out["health"]
     assert not h["healthy"]
@@ -201,3 +205,22 @@ def test_a_spent_time_limit_stops_the_search_and_says_so(folder, tmp_path):
                   time_limit=0)
     assert out["changes"] == {} and not out["health"]["healthy"]
     assert any("ran out of its time" in r for r in out["health"]["reasons"])
+
+
+def test_a_found_deck_that_takes_over_is_answered_or_named(folder, tmp_path):
+    # The adversarial round builds a deck of card e (power 9): it beats every deck by at
+    # least 6 * K = 0.15, so the Nash mix of the field with it is that deck alone. Within
+    # one step of the shipped values nothing answers it: the healthy patch of the four
+    # decks stands, the answer says the found deck takes over, and e carries it (without
+    # it the deck holds no power: 9 * K = 0.225 against every deck).
+    out = run(folder, tmp_path, adversarial=1, step=2)
+    rounds = out["rounds"]
+    assert rounds.deck.tolist() == ["found-0"] and rounds.cards.iloc[0] == "1 e"
+    assert rounds.nash.iloc[0] == pytest.approx(1.0) and rounds.joins_field.iloc[0]
+    assert out["changes"] == {"a.power": 3}
+    h = out["health"]
+    assert not h["healthy"]
+    assert any("found-0, found by adversarial round 0, takes over" in r for r in h["reasons"])
+    top = out["carriers"].iloc[0]
+    assert (top.deck, top.card) == ("found-0", "e")
+    assert top.worth == pytest.approx(9 * K, abs=0.01)
