@@ -88,8 +88,8 @@ def carriers(fld: Field, changes: dict, leader: int, n: int, seed: int) -> pd.Da
     return df.sort_values(["worth", "card"], ascending=[False, True]).reset_index(drop=True)
 
 
-def balance(fld: Field, b: Bounds, matches: int = 300, confirm: int = 2000, seed: int = 1,
-            adversarial: int = 1, search=None, results="results", run_id: str | None = None,
+def balance(fld: Field, b: Bounds, matches: int = 1000, confirm: int = 4000, seed: int = 1,
+            adversarial: int = 2, search=None, results="results", run_id: str | None = None,
             write: bool = False, progress=None, time_limit: float | None = None) -> dict:
     """Balance the field; then, up to `adversarial` times, deckbuild against the balanced
     field: a found deck that takes over the Nash mix (outside the band, for a target of
@@ -112,7 +112,9 @@ def balance(fld: Field, b: Bounds, matches: int = 300, confirm: int = 2000, seed
     fld.check()
     b = resolved(b, len(fld.names))
     Table(fld, b)  # a field that is not a card value fails here, before any match
-    search = search or Search(rounds=3, mutants=8, start=100, confirm=confirm)
+    # As hard as `cardlab deckbuild` looks by default: a shorter search missed a deck of
+    # the pool that took a healthy field over.
+    search = search or Search(rounds=6, mutants=12, start=100, confirm=confirm)
     path = new_folder(results, run_id, "balance")
     deadline = None if time_limit is None else time.monotonic() + time_limit
     shipped_names = list(fld.names)

@@ -245,9 +245,9 @@ def balance(
     confirm: Annotated[int, typer.Option(min=10, help="held-out matches per ordered pair")]
     = 4000,
     adversarial: Annotated[int, typer.Option(
-        "--rounds", "-k", min=0, help="adversarial deckbuild rounds (K)")] = 1,
-    search_rounds: Annotated[int, typer.Option(help="deckbuild rounds in each")] = 3,
-    mutants: Annotated[int, typer.Option(min=1, help="deckbuild mutants a round")] = 8,
+        "--rounds", "-k", min=0, help="adversarial deckbuild rounds (K)")] = 2,
+    search_rounds: Annotated[int, typer.Option(help="deckbuild rounds in each")] = 6,
+    mutants: Annotated[int, typer.Option(min=1, help="deckbuild mutants a round")] = 12,
     time_limit: Annotated[float, typer.Option(
         min=0.0, help="seconds the searches may take in all (the held-out checks and "
         "rounds come on top)")] = 420.0,
