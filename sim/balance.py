@@ -169,12 +169,14 @@ def balance(fld: Field, b: Bounds, matches: int = 1000, confirm: int = 4000, see
     copy, diff = write_patch(fld.folder, written, path, write) if changes else (None, "")
     check = check.assign(before=before_check.set_index("deck").rate.reindex(check.deck).values)
     t = b.target(len(shipped_names))
+    m0 = fld.pair(0, 1)
+    shipped = {k: fld.game.tuning.card_value(m0, k) for k in changes}
     manifest = {**experiment_manifest(fld.game, fld.pair(0, 1), seed, matches, "balance"),
                 "decks": shipped_names, "field": base_names, "band": [b.lo, b.hi],
                 "health": t.health, "support": t.support, "diversity": t.diversity,
                 "fields": list(b.fields), "max_change": b.step, "penalty": b.penalty,
                 "confirm": confirm, "time_limit": time_limit, "changes": changes,
-                "changed_values": len(changes),
+                "shipped_values": shipped, "changed_values": len(changes),
                 "adversarial_rounds": len(rounds), "inside": bool(check.inside.all()),
                 "reached": bool(health["healthy"]), "short": health["reasons"],
                 "effective_before": before_health["effective"],
@@ -188,7 +190,8 @@ def balance(fld: Field, b: Bounds, matches: int = 1000, confirm: int = 4000, see
                        "carriers": carried,
                        "matrix_before": res_before["matrix"], "matrix_after": res_after["matrix"]},
                 manifest)
-    return {"path": path, "changes": changes, "heldout": check, "rounds": pd.DataFrame(rounds),
+    return {"path": path, "changes": changes, "shipped": shipped, "heldout": check,
+            "rounds": pd.DataFrame(rounds),
             "steps": pd.DataFrame(steps), "diff": diff, "before": res_before,
             "after": res_after, "field": base_names, "health": health,
             "health_before": before_health, "carriers": carried, "target": t}

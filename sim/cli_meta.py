@@ -291,8 +291,9 @@ def balance(
         print_frame(out["rounds"], "adversarial rounds", [
             "round", "deck", "against", "score", "lo", "hi", "n", "nash", "joins_field"])
     c = console()
-    c.print(f"{len(out['changes'])} values changed: "
-            + (", ".join(f"{k}={v}" for k, v in sorted(out["changes"].items())) or "none"))
+    c.print(f"{len(out['changes'])} values changed: " + (", ".join(
+        f"{k} {out['shipped'][k]} -> {v} ({v - out['shipped'][k]:+g})"
+        for k, v in sorted(out["changes"].items())) or "none"))
     t, h = out["target"], out["health"]
     if t.health:
         c.print(f"Nash mix: decks of weight 0.05 or more {out['health_before']['support']} -> "

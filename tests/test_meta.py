@@ -215,3 +215,21 @@ def test_balance_brings_two_decks_into_the_band_and_the_patch_reproduces_it(tmp_
     us = (again[0, 1].mean() + 1 - again[1, 0].mean()) / 2
     assert us == pytest.approx(check.rate.iloc[0], abs=1e-12)
     assert "+" in (out["path"] / "cards.diff").read_text()
+
+
+def test_balance_command_prints_each_change_with_its_size(tmp_path):
+    """A band the shipped pair misses (USSR Red Tide wins 0.455 of it; 0.47 .. 0.53): the
+    command says which values it changed, from what to what, and whether the band holds."""
+    import json
+
+    out = cardlab("balance", "--decks", "us-red-tide,ussr-red-tide", "--fields",
+                  "normal_bonus", "--band", "0.47..0.53", "-n", "200", "--confirm", "400",
+                  "--rounds", "0", "--seed", "3", "--results", str(tmp_path), "--run-id", "b",
+                  "-q")
+    assert out.returncode == 0, out.stderr
+    manifest = json.loads((tmp_path / "b" / "manifest.json").read_text())
+    assert manifest["changes"] and not manifest["health"]
+    for key, value in manifest["changes"].items():
+        was = manifest["shipped_values"][key]
+        assert f"{key} {was} -> {value} ({value - was:+d})" in out.stdout
+    assert "every deck inside the band on held-out seeds" in out.stdout
