@@ -11,7 +11,15 @@ import numpy as np
 import pandas as pd
 
 from analysis.stats import Z95
-from sim.balance_search import Bounds, Table, balance_field, held_out, parse_band, sets_of
+from sim.balance_search import (
+    Bounds,
+    Budget,
+    Table,
+    balance_field,
+    held_out,
+    parse_band,
+    sets_of,
+)
 from sim.deckbuild import derived_seed
 from sim.meta import Field
 
@@ -90,17 +98,15 @@ def carriers(fld: Field, changes: dict, leader: int, n: int, seed: int) -> pd.Da
 
 def balance(fld: Field, b: Bounds, matches: int = 1000, confirm: int = 4000, seed: int = 1,
             adversarial: int = 2, search=None, results="results", run_id: str | None = None,
-            write: bool = False, progress=None, time_limit: float | None = None) -> dict:
+            write: bool = False, progress=None, budget: int | None = None) -> dict:
     """Balance the field; then, up to `adversarial` times, deckbuild against the balanced
     field: a found deck that takes over the Nash mix (outside the band, for a target of
     the band alone) joins the field and balancing runs again. Writes steps.parquet,
     heldout.parquet, rounds.parquet, carriers.parquet (where the target is not reached),
     the matrices before and after (with their heatmaps), the patch (cards.diff and a
-    patched copy of the folder) and the manifest into one results folder. `time_limit`:
-    seconds the searches may take in all (the held-out checks, rounds and figures come on
-    top)."""
-    import time
-
+    patched copy of the folder) and the manifest into one results folder. `budget`: the
+    training matches the searches may play in all (the held-out checks and the rounds come
+    on top)."""
     import matplotlib.pyplot as plt
 
     from analysis import meta as analysis
@@ -116,13 +122,13 @@ def balance(fld: Field, b: Bounds, matches: int = 1000, confirm: int = 4000, see
     # the pool that took a healthy field over.
     search = search or Search(rounds=6, mutants=12, start=100, confirm=confirm)
     path = new_folder(results, run_id, "balance")
-    deadline = None if time_limit is None else time.monotonic() + time_limit
+    spent = Budget(budget)
     shipped_names = list(fld.names)
     before, before_check, before_health = held_out(fld, {}, confirm, seed, b)
     steps, rounds, changes = [], [], {}
     changes, after, check, health = balance_field(fld, b, changes, matches, confirm, seed,
                                                   steps, 0, progress=progress,
-                                                  deadline=deadline)
+                                                  budget=spent)
     carry = None  # the field whose leading deck the answer names, when not reached
     for r in range(adversarial):
         if not health["healthy"] or fld.game.building is None:
@@ -138,7 +144,7 @@ def balance(fld: Field, b: Bounds, matches: int = 1000, confirm: int = 4000, see
         grown = Field(fld.game, fld.folder, [*fld.names, row["deck"]], fld.policy, fld.rules,
                       fld.sets, {**fld.extra, row["deck"]: counts})
         again = balance_field(grown, b, changes, matches, confirm, seed, steps, r + 1,
-                              progress=progress, deadline=deadline)
+                              progress=progress, budget=spent)
         if again[3]["healthy"]:
             fld, (changes, after, check, health) = grown, again
             continue
@@ -175,7 +181,8 @@ def balance(fld: Field, b: Bounds, matches: int = 1000, confirm: int = 4000, see
                 "decks": shipped_names, "field": base_names, "band": [b.lo, b.hi],
                 "health": t.health, "support": t.support, "diversity": t.diversity,
                 "fields": list(b.fields), "max_change": b.step, "penalty": b.penalty,
-                "confirm": confirm, "time_limit": time_limit, "changes": changes,
+                "confirm": confirm, "budget": budget, "training_matches": spent.spent,
+                "changes": changes,
                 "shipped_values": shipped, "changed_values": len(changes),
                 "adversarial_rounds": len(rounds), "inside": bool(check.inside.all()),
                 "reached": bool(health["healthy"]), "short": health["reasons"],
@@ -194,4 +201,5 @@ def balance(fld: Field, b: Bounds, matches: int = 1000, confirm: int = 4000, see
             "rounds": pd.DataFrame(rounds),
             "steps": pd.DataFrame(steps), "diff": diff, "before": res_before,
             "after": res_after, "field": base_names, "health": health,
+            "training_matches": spent.spent,
             "health_before": before_health, "carriers": carried, "target": t}

@@ -136,10 +136,10 @@ def sets_of(changes: dict[str, int]) -> tuple[str, ...]:
 
 
 def play(fld: Field, changes: dict, n: int, seed: int, base: dict | None = None,
-         decks: frozenset | None = None) -> dict:
+         decks: frozenset | None = None, budget: Budget | None = None) -> dict:
     """Every ordered pair's first-seat scores under the changes; only the pairs with a deck
     in `decks` are played again, the others taken from `base` (the same seeds, the same
-    cards: the same matches)."""
+    cards: the same matches). The matches played count against `budget`."""
     sets = sets_of(changes)
     out = {}
     for i, j in fld.ordered():
@@ -148,6 +148,8 @@ def play(fld: Field, changes: dict, n: int, seed: int, base: dict | None = None,
             continue
         rec = fld.game.run_batch(fld.pair(i, j, sets), n, seed)
         out[i, j] = scores(rec.matches[:, 0], 0)
+        if budget is not None:
+            budget.spent += n
     return out
 
 
@@ -171,10 +173,16 @@ def trial_of(changes: dict, key: str, shipped, value) -> dict:
     return trial
 
 
-def out_of_time(deadline: float | None) -> bool:
-    import time
+@dataclass
+class Budget:
+    """The training matches the searches may play in all (None: no limit), counted as they
+    are played, so that where a search stops is the same on any machine."""
 
-    return deadline is not None and time.monotonic() >= deadline
+    limit: int | None = None
+    spent: int = 0
+
+    def out(self) -> bool:
+        return self.limit is not None and self.spent >= self.limit
 
 
 @dataclass
@@ -205,7 +213,7 @@ def implicated(M: np.ndarray, target: Target) -> list[set]:
 
 
 def probes(fld: Field, table: Table, b: Bounds, now: State, group: set, n: int,
-           seed: int, deadline: float | None = None) -> list[tuple]:
+           seed: int, budget: Budget | None = None) -> list[tuple]:
     """One played step per value of a card of the group's decks (+1, or -1 where +1 is out
     of bounds or illegal); the step the other way estimated as its mirror image (the same
     change of every cell of the matrix, opposite sign). Rows: (key, value, matrix, scores
@@ -215,14 +223,15 @@ def probes(fld: Field, table: Table, b: Bounds, now: State, group: set, n: int,
     for key, (shipped, decks) in table.cells.items():
         if not group & decks:
             continue
-        if out_of_time(deadline):
+        if budget is not None and budget.out():
             break  # the steps played so far still compete
         value = now.changes.get(key, shipped)
         steps = [value + d for d in (1, -1) if abs(value + d - shipped) <= b.step]
         steps = [v for v in steps if legal(fld, trial_of(now.changes, key, shipped, v))]
         if not steps:
             continue  # a card table the validator rejects is never played
-        sc = play(fld, trial_of(now.changes, key, shipped, steps[0]), n, seed, now.sc, decks)
+        sc = play(fld, trial_of(now.changes, key, shipped, steps[0]), n, seed, now.sc, decks,
+                  budget)
         M = matrix(sc, k)[0]
         out.append((key, steps[0], M, sc))
         if len(steps) > 1:
@@ -241,31 +250,32 @@ def step_row(fld: Field, phase: int, rows: list, change: str, now: State, loss: 
 
 
 def greedy(fld: Field, table: Table, b: Bounds, changes: dict, n: int, seed: int,
-           rows: list, phase: int, progress=None, deadline: float | None = None) -> dict:
+           rows: list, phase: int, progress=None, budget: Budget | None = None) -> dict:
     """Steps of one value by one: of the steps that bring the field closer to the aimed
     target (the health distance), the one with the least distance plus the penalty per
     changed value (a step estimated from its mirror is played before it is taken); the
     cards of the implicated decks first, then those of every deck. Until the field reaches
-    the aimed target, no step helps, or the deadline (time.monotonic) passes."""
+    the aimed target, no step helps, or the budget of matches is spent."""
     k = len(fld.names)
     target = aimed(b, k)
-    sc = play(fld, changes, n, seed)
+    budget = budget or Budget()
+    sc = play(fld, changes, n, seed, budget=budget)
     now = State(changes, sc, matrix(sc, k)[0])
     loss = distance(now.M, target, b.margin)
-    while loss > 0 and not out_of_time(deadline):
+    while loss > 0 and not budget.out():
         taken = None
         for group in implicated(now.M, target):
             def cost(row, have=now.changes):
                 trial = trial_of(have, row[0], table.cells[row[0]][0], row[1])
                 return distance(row[2], target, b.margin) + b.penalty * len(trial)
 
-            rows_ = probes(fld, table, b, now, group, n, seed, deadline)
+            rows_ = probes(fld, table, b, now, group, n, seed, budget)
             for key, value, M, sc in sorted(rows_, key=lambda x: (cost(x), x[0], x[1])):
                 if distance(M, target, b.margin) >= loss - 1e-12:
                     continue
                 trial = trial_of(now.changes, key, table.cells[key][0], value)
                 if sc is None:  # estimated: play it, and take it only if it helps
-                    sc = play(fld, trial, n, seed, now.sc, table.cells[key][1])
+                    sc = play(fld, trial, n, seed, now.sc, table.cells[key][1], budget)
                     M = matrix(sc, k)[0]
                     if distance(M, target, b.margin) >= loss - 1e-12:
                         continue
@@ -281,11 +291,12 @@ def greedy(fld: Field, table: Table, b: Bounds, changes: dict, n: int, seed: int
         if progress:
             progress(f"phase {phase}: {key}={value}, {len(now.changes)} values changed, "
                      f"{loss:.4f} from the aimed target (n={n})")
-    return prune(fld, table, b, target, now, n, seed, rows, phase, progress)
+    return prune(fld, table, b, target, now, n, seed, rows, phase, progress, budget)
 
 
 def prune(fld: Field, table: Table, b: Bounds, target: Target, now: State, n: int,
-          seed: int, rows: list, phase: int, progress=None) -> dict:
+          seed: int, rows: list, phase: int, progress=None, budget: Budget | None = None
+          ) -> dict:
     """Fewer values: each changed value put back to its shipped value, the smallest changes
     first, wherever the field stays as close to the aimed target (the same seeds)."""
     k = len(fld.names)
@@ -296,7 +307,7 @@ def prune(fld: Field, table: Table, b: Bounds, target: Target, now: State, n: in
         trial = {c: v for c, v in now.changes.items() if c != key}
         if not legal(fld, trial):
             continue
-        sc = play(fld, trial, n, seed, now.sc, table.cells[key][1])
+        sc = play(fld, trial, n, seed, now.sc, table.cells[key][1], budget)
         M = matrix(sc, k)[0]
         if distance(M, target, b.margin) <= loss + 1e-12:
             now, loss = State(trial, sc, M), distance(M, target, b.margin)
@@ -324,24 +335,24 @@ def held_out(fld: Field, changes: dict, n: int, seed: int, b: Bounds
 
 def balance_field(fld: Field, b: Bounds, changes: dict, n: int, confirm: int, seed: int,
                   rows: list, phase: int, tries: int = 3, progress=None,
-                  deadline: float | None = None):
+                  budget: Budget | None = None):
     """Greedy search on training seeds, then the held-out check; a field short of the
     target on held-out seeds sends the search back with twice the matches, up to `tries`
-    times or until the deadline. (changes, held-out scores, held-out table, held-out
-    health)"""
+    times or until the budget of matches is spent. (changes, held-out scores, held-out
+    table, held-out health)"""
     table = Table(fld, b)
     for t in range(tries):
         changes = greedy(fld, table, b, changes, n * 2 ** t, derived_seed(seed, 10 + phase, t),
-                         rows, phase, progress, deadline)
+                         rows, phase, progress, budget)
         sc, check, health = held_out(fld, changes, confirm, seed, b)
         if progress:
             progress(f"phase {phase}: held-out check, {len(changes)} values changed: "
                      + ", ".join(f"{r.deck} {r.rate:.3f}" for r in check.itertuples())
                      + f"; effective decks {health['effective']:.2f}"
                      + ("" if health["healthy"] else "; short: " + "; ".join(health["reasons"])))
-        if health["healthy"] or out_of_time(deadline):
+        if health["healthy"] or (budget is not None and budget.out()):
             break
-    if out_of_time(deadline) and not health["healthy"]:
-        health["reasons"].append("the search ran out of its time (--time-limit) before it "
-                                 "stopped")
+    if budget is not None and budget.out() and not health["healthy"]:
+        health["reasons"].append("the search spent its budget of matches (--budget) before "
+                                 "it stopped")
     return changes, sc, check, health

@@ -248,9 +248,10 @@ def balance(
         "--rounds", "-k", min=0, help="adversarial deckbuild rounds (K)")] = 2,
     search_rounds: Annotated[int, typer.Option(help="deckbuild rounds in each")] = 6,
     mutants: Annotated[int, typer.Option(min=1, help="deckbuild mutants a round")] = 12,
-    time_limit: Annotated[float, typer.Option(
-        min=0.0, help="seconds the searches may take in all (the held-out checks and "
-        "rounds come on top)")] = 420.0,
+    budget: Annotated[int, typer.Option(
+        min=0, help="training matches the searches may play in all (the held-out checks "
+        "and rounds come on top); counted, so that the answer is the same on any machine")]
+    = 8_000_000,
     seed: Seed = 1,
     write: Annotated[bool, typer.Option(
         "--write", help="also overwrite the folder's cards.csv with the patch")] = False,
@@ -282,7 +283,7 @@ def balance(
             typer.echo(text, err=True)
 
     out = guarded(lambda: solve(fld, bounds, matches, confirm, seed, adversarial, search,
-                                results, run_id, write, progress, time_limit))
+                                results, run_id, write, progress, budget))
     show_meta(out["before"], out["field"], "before: held-out matrix, 95% intervals")
     show_meta(out["after"], out["field"], "after: held-out matrix, 95% intervals")
     print_frame(out["heldout"], f"held-out: each deck's win rate against the field, band "

@@ -197,14 +197,16 @@ def test_out_of_reach_says_so_and_names_the_card_that_carries_the_leader(folder,
     assert '"reached": false' in manifest
 
 
-def test_a_spent_time_limit_stops_the_search_and_says_so(folder, tmp_path):
+def test_a_spent_budget_stops_the_search_and_says_so(folder, tmp_path):
     from sim.balance import Bounds, balance
 
     out = balance(field(folder), Bounds(("power",), margin=0.002), matches=2000,
                   confirm=4000, seed=1, adversarial=0, results=tmp_path, run_id="t",
-                  time_limit=0)
+                  budget=1)
     assert out["changes"] == {} and not out["health"]["healthy"]
-    assert any("ran out of its time" in r for r in out["health"]["reasons"])
+    assert any("spent its budget of matches" in r for r in out["health"]["reasons"])
+    # The first play of the field, twelve ordered pairs of 2,000 matches, spent it.
+    assert out["training_matches"] == 12 * 2000
 
 
 def test_a_found_deck_that_takes_over_is_answered_or_named(folder, tmp_path):
