@@ -16,18 +16,26 @@ from analysis.meta import dominated, effective_decks, nash
 IN_MIX = 0.05
 # A shortfall of one effective deck weighs as much as this much win rate outside the band.
 DIVERSITY_WEIGHT = 0.05
+# A challenger takes the field over when a player would pick it at least this often in the
+# Nash mix; each point of Nash weight over it weighs as much as 0.1 of win rate.
+TAKES_OVER = 0.5
+TAKEOVER_WEIGHT = 0.1
 
 
 @dataclass(frozen=True)
 class Target:
     """What a healthy field reaches: every deck's rate against the field in lo .. hi; and,
     where `support` is set, at least that many decks in the Nash mix, an effective number
-    of decks of at least `diversity`, and no deck dominated."""
+    of decks of at least `diversity`, and no deck dominated. Where `core` is set, only the
+    first `core` decks are the field's own: the decks after them are challengers (decks a
+    search found in the pool), which may be weak or dominated but must not take the Nash
+    mix over (a weight of TAKES_OVER or more)."""
 
     lo: float = 0.45
     hi: float = 0.55
     support: int | None = None
     diversity: float | None = None
+    core: int | None = None
 
     @property
     def health(self) -> bool:
@@ -69,11 +77,16 @@ def judge(M: np.ndarray, names: list[str], target: Target) -> dict:
     `reasons` each part of the target it misses, in words."""
     mix = nash(M)
     r = rates(M)
+    own = own_decks(len(M), target)
     inside = (r >= target.lo) & (r <= target.hi)
+    dom = dominated(M, names)
     out = {"mix": mix, "rates": r, "inside": inside, "support": int((mix >= IN_MIX).sum()),
-           "effective": effective_decks(mix), "dominated": dominated(M, names)}
+           "effective": effective_decks(mix),
+           "dominated": dom[dom.deck.isin([names[i] for i in own])].reset_index(drop=True)}
     reasons = [f"{names[i]} at {r[i]:.3f} against the field, outside {target.lo}.."
-               f"{target.hi}" for i in np.flatnonzero(~inside)]
+               f"{target.hi}" for i in own if not inside[i]]
+    reasons += [f"{names[i]}, a challenger, takes the Nash mix over (weight {mix[i]:.2f})"
+                for i in range(len(M)) if i not in own and mix[i] >= TAKES_OVER]
     if target.health:
         if out["support"] < target.support:
             reasons.append(f"the Nash mix holds {out['support']} of the {target.support} "
@@ -88,19 +101,26 @@ def judge(M: np.ndarray, names: list[str], target: Target) -> dict:
     return out
 
 
+def own_decks(k: int, target: Target) -> range:
+    """The field's own decks of a matrix of k (the challengers come after them)."""
+    return range(k if target.core is None else min(target.core, k))
+
+
 def distance(M: np.ndarray, target: Target, margin: float = 0.0) -> float:
     """How far the field is from health, in win rate, 0 when every part is met with
-    `margin` to spare: the band's distance summed over decks; for each ordered pair of
-    decks, how far the one is from beating the other somewhere by `margin` (domination);
-    the sum of the `support` smallest regrets against the Nash mix (all zero when that many
-    decks are in it); and DIVERSITY_WEIGHT per effective deck missing."""
+    `margin` to spare: the band's distance summed over the field's own decks; for each of
+    them and each other deck, how far it is from beating that deck somewhere by `margin`
+    (domination); the sum of the `support` smallest regrets against the Nash mix (all zero
+    when that many decks are in it); DIVERSITY_WEIGHT per effective deck missing; and
+    TAKEOVER_WEIGHT per point of a challenger's Nash weight over TAKES_OVER less `margin`."""
     M = np.asarray(M, float)
     k = len(M)
-    r = rates(M)
+    own = own_decks(k, target)
+    r = rates(M)[list(own)]
     out = float(np.sum(np.maximum(0, target.lo - r) + np.maximum(0, r - target.hi)))
     if not target.health:
         return out
-    for i in range(k):
+    for i in own:
         for d in range(k):
             if d != i:
                 # Deck i is clear of d when it scores `margin` more than d against some deck.
@@ -108,4 +128,5 @@ def distance(M: np.ndarray, target: Target, margin: float = 0.0) -> float:
     mix = nash(M)
     out += float(np.sort(regrets(M, mix))[:target.support].sum())
     out += DIVERSITY_WEIGHT * max(0.0, target.diversity - effective_decks(mix))
+    out += TAKEOVER_WEIGHT * float(np.maximum(0, mix[len(own):] - TAKES_OVER + margin).sum())
     return out

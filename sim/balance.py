@@ -10,6 +10,7 @@ import dataclasses
 import numpy as np
 import pandas as pd
 
+from analysis.health import TAKES_OVER
 from analysis.stats import Z95
 from sim.balance_search import (
     Bounds,
@@ -25,17 +26,15 @@ from sim.meta import Field
 
 __all__ = ["Bounds", "balance", "parse_band"]
 
-# A found deck takes over the field when a player would pick it at least this often in the
-# Nash mix of the field with it.
-TAKES_OVER = 0.5
 CARRIERS = ["deck", "card", "name", "copies", "worth", "lo", "hi", "n"]
 
 
 def resolved(b: Bounds, k: int) -> Bounds:
-    """The bounds with the shipped field's support and diversity written in, so that a
-    found deck that joins the field does not move the target."""
+    """The bounds with the shipped field's support, diversity and size written in, so that
+    a found deck that joins the field does not move the target: it joins as a challenger,
+    which may end weak or dominated but must not take the Nash mix over."""
     t = b.target(k)
-    return dataclasses.replace(b, support=t.support, diversity=t.diversity)
+    return dataclasses.replace(b, support=t.support, diversity=t.diversity, core=k)
 
 
 def adversarial_round(fld: Field, b: Bounds, changes: dict, search, seed: int, r: int,
@@ -150,7 +149,7 @@ def balance(fld: Field, b: Bounds, matches: int = 1000, confirm: int = 4000, see
             continue
         # No change within bounds answers the found deck: the last healthy patch stands,
         # and the answer says that a deck of the pool takes the field over.
-        carry = (grown, changes, again[3]["mix"])
+        carry = (grown, changes, len(grown.names) - 1)  # the found deck
         health = {**health, "healthy": False, "reasons": [
             *health["reasons"], f"{row['deck']}, found by adversarial round {r}, takes over "
             f"the Nash mix of the field with it (weight {row['nash']:.2f}) and no change "
@@ -161,9 +160,9 @@ def balance(fld: Field, b: Bounds, matches: int = 1000, confirm: int = 4000, see
         fld, {}, confirm, seed, b)[0]
     res_before = analysis.summary(before_full, base_names, 100, seed)
     res_after = analysis.summary(after, base_names, 100, seed)
-    lead_field, lead_changes, lead_mix = carry or (fld, changes, health["mix"])
+    lead_field, lead_changes, leader = carry or (fld, changes, int(np.argmax(health["mix"])))
     carried = (pd.DataFrame(columns=CARRIERS) if health["healthy"] else
-               carriers(lead_field, lead_changes, int(np.argmax(lead_mix)), confirm, seed))
+               carriers(lead_field, lead_changes, leader, confirm, seed))
     for tag, res in (("before", res_before), ("after", res_after)):
         ax = analysis.plot_heatmap(res["matrix"], base_names,
                                    title=f"{tag}: row deck's win rate against the column deck")

@@ -37,6 +37,7 @@ class Bounds:
     health: bool = True
     support: int | None = None
     diversity: float | None = None
+    core: int | None = None  # the field's own decks; those after them are challengers
 
     def check(self) -> None:
         if not 0 <= self.lo < self.hi <= 1:
@@ -52,6 +53,7 @@ class Bounds:
     def target(self, k: int) -> Target:
         """The target for a field of k decks (InputError when it asks for more than k)."""
         t = default_target(k, self.lo, self.hi, self.support, self.diversity, self.health)
+        t = replace(t, core=self.core if t.health else None)
         if t.health and not 1 <= t.support <= k:
             raise InputError([Problem("--support", 0, f"1 .. {k} decks of a field of {k}, "
                                       f"got {t.support}")])

@@ -226,3 +226,27 @@ def test_a_found_deck_that_takes_over_is_answered_or_named(folder, tmp_path):
     top = out["carriers"].iloc[0]
     assert (top.deck, top.card) == ("found-0", "e")
     assert top.worth == pytest.approx(9 * K, abs=0.01)
+
+
+def test_a_challenger_may_be_weak_but_must_not_take_the_mix_over():
+    """A deck found in the pool joins as a challenger (after the field's own `core` decks):
+    weak and dominated by every deck it is no harm; beating every deck it takes the Nash
+    mix (weight 1) and the field is not healthy."""
+    base = 0.5 + np.array([[cycle(x, y) for y in "ABCD"] for x in "ABCD"])
+
+    def with_challenger(edge):
+        M = np.full((5, 5), 0.5)
+        M[:4, :4] = base
+        M[4, :4], M[:4, 4] = 0.5 + edge, 0.5 - edge
+        return M
+
+    target = Target(0.45, 0.55, 3, 2.5, core=4)
+    names = [*"ABCD", "found-0"]
+    weak = judge(with_challenger(-0.3), names, target)
+    assert weak["healthy"], weak["reasons"]
+    assert distance(with_challenger(-0.3), target) == 0
+    strong = judge(with_challenger(0.1), names, target)
+    assert not strong["healthy"]
+    assert "found-0, a challenger, takes the Nash mix over (weight 1.00)" in strong["reasons"]
+    # Without `core`, the weak deck itself fails the band and is dominated.
+    assert not judge(with_challenger(-0.3), names, Target(0.45, 0.55, 3, 2.5))["healthy"]
