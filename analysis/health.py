@@ -76,8 +76,8 @@ def judge(M: np.ndarray, names: list[str], target: Target) -> dict:
     dominated decks, each deck's rate and whether it is inside the band, `healthy`, and in
     `reasons` each part of the target it misses, in words."""
     mix = nash(M)
-    r = rates(M)
     own = own_decks(len(M), target)
+    r = own_rates(M, own)
     inside = (r >= target.lo) & (r <= target.hi)
     dom = dominated(M, names)
     out = {"mix": mix, "rates": r, "inside": inside, "support": int((mix >= IN_MIX).sum()),
@@ -106,6 +106,12 @@ def own_decks(k: int, target: Target) -> range:
     return range(k if target.core is None else min(target.core, k))
 
 
+def own_rates(M: np.ndarray, own: range) -> np.ndarray:
+    """Each of the field's own decks' mean score against the others of its own: the band
+    is the field as it is played, which a challenger no one picks does not move."""
+    return rates(np.asarray(M, float)[own.start:own.stop, own.start:own.stop])
+
+
 def distance(M: np.ndarray, target: Target, margin: float = 0.0) -> float:
     """How far the field is from health, in win rate, 0 when every part is met with
     `margin` to spare: the band's distance summed over the field's own decks; for each of
@@ -116,7 +122,7 @@ def distance(M: np.ndarray, target: Target, margin: float = 0.0) -> float:
     M = np.asarray(M, float)
     k = len(M)
     own = own_decks(k, target)
-    r = rates(M)[list(own)]
+    r = own_rates(M, own)
     out = float(np.sum(np.maximum(0, target.lo - r) + np.maximum(0, r - target.hi)))
     if not target.health:
         return out
