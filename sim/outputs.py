@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from sim.problems import InputError, Problem
 from sim.store import check_run_id
 
 
@@ -18,7 +19,10 @@ def new_folder(results: Path | str, run_id: str | None, kind: str) -> Path:
     run_id = run_id or datetime.now(UTC).strftime(f"{kind}-%Y%m%d-%H%M%S")
     check_run_id(run_id)
     path = Path(results) / run_id
-    path.mkdir(parents=True, exist_ok=False)
+    if path.exists():
+        raise InputError([Problem(str(path), 0, "a results folder of that name exists; "
+                                  "name another with --run-id")])
+    path.mkdir(parents=True)
     return path
 
 

@@ -233,3 +233,10 @@ def test_balance_command_prints_each_change_with_its_size(tmp_path):
         was = manifest["shipped_values"][key]
         assert f"{key} {was} -> {value} ({value - was:+d})" in out.stdout
     assert "every deck inside the band on held-out seeds" in out.stdout
+
+
+def test_a_taken_run_id_is_named_and_exits_2(tmp_path):
+    (tmp_path / "taken").mkdir()
+    out = cardlab("meta", "-n", "10", "--results", str(tmp_path), "--run-id", "taken", "-q")
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert f"{tmp_path / 'taken'}: a results folder of that name exists" in out.stderr
