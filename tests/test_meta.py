@@ -239,4 +239,4 @@ def test_a_taken_run_id_is_named_and_exits_2(tmp_path):
     (tmp_path / "taken").mkdir()
     out = cardlab("meta", "-n", "10", "--results", str(tmp_path), "--run-id", "taken", "-q")
     assert out.returncode == 2 and "Traceback" not in out.stderr
-    assert f"{tmp_path / 'taken'}: a results folder of that name exists" in out.stderr
+    assert f"{tmp_path / 'taken'}:0: a results folder of that name exists" in out.stderr
