@@ -153,7 +153,7 @@ def balance(fld: Field, b: Bounds, matches: int = 1000, confirm: int = 4000, see
         health = {**health, "healthy": False, "reasons": [
             *health["reasons"], f"{row['deck']}, found by adversarial round {r}, takes over "
             f"the Nash mix of the field with it (weight {row['nash']:.2f}) and no change "
-            f"within --max-change answers it ({row['cards']})"]}
+            f"within --max-change and --budget answers it ({row['cards']})"]}
         break
     base_names = fld.names
     before_full = before if len(base_names) == len(shipped_names) else held_out(
