@@ -8,8 +8,53 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 import numpy as np
+import pandas as pd
+from scipy.optimize import linprog
 
-from analysis.meta import dominated, effective_decks, nash
+
+def nash(M: np.ndarray) -> np.ndarray:
+    """The maximin mix of the symmetric zero-sum game with payoff M - 0.5 (value 0), by
+    linear programming: maximise v subject to every column paying the mix at least v."""
+    k = len(M)
+    A = np.asarray(M, float) - 0.5
+    c = np.zeros(k + 1)
+    c[-1] = -1.0
+    a_ub = np.hstack([-A.T, np.ones((k, 1))])
+    a_eq = np.hstack([np.ones((1, k)), np.zeros((1, 1))])
+    res = linprog(c, A_ub=a_ub, b_ub=np.zeros(k), A_eq=a_eq, b_eq=[1.0],
+                  bounds=[(0, 1)] * k + [(None, None)], method="highs")
+    if not res.success:  # pragma: no cover - a finite matrix game always has a solution
+        raise RuntimeError(f"linprog: {res.message}")
+    x = np.clip(res.x[:k], 0, None)
+    return x / x.sum()
+
+
+def effective_decks(x: np.ndarray) -> float:
+    """exp(entropy) of a mix: 1 for one deck, k for k decks played equally."""
+    p = np.asarray(x, float)
+    p = p[p > 1e-12]
+    return float(np.exp(-(p * np.log(p)).sum()))
+
+
+def dominated(M: np.ndarray, names: list[str], lo=None, hi=None) -> pd.DataFrame:
+    """Decks another deck dominates: it scores at least as much against every deck of the
+    field (both of them included) and more against one. `clear`: also at the interval
+    ends (the dominating deck's lower ends against the dominated deck's upper ends)."""
+    k = len(M)
+    rows = []
+    for i in range(k):
+        for d in range(k):
+            if d == i:
+                continue
+            diff = M[d] - M[i]
+            if (diff >= 0).all() and (diff > 0).any():
+                clear = (lo is not None and
+                         all(lo[d, j] >= hi[i, j] for j in range(k) if j not in (i, d)))
+                rows.append({"deck": names[i], "dominated_by": names[d],
+                             "least_margin": float(diff[[j for j in range(k) if j != d]].min()),
+                             "clear": bool(clear)})
+    return pd.DataFrame(rows, columns=["deck", "dominated_by", "least_margin", "clear"])
+
 
 # A deck counts in the Nash mix's support when a player picks it at least this often:
 # a weight of a few thousandths is the solver's rounding, not a deck worth playing.

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from scipy.optimize import linprog
 
+from analysis.health import IN_MIX, default_target, dominated, effective_decks, judge, nash
 from analysis.stats import Z95
 
 # Scores are per match, for the deck in the first seat of an ordered pair (i, j): 1 a win,
@@ -35,30 +35,6 @@ def matrix(scores: Scores, k: int) -> tuple[np.ndarray, np.ndarray]:
     return M, se
 
 
-def nash(M: np.ndarray) -> np.ndarray:
-    """The maximin mix of the symmetric zero-sum game with payoff M - 0.5 (value 0), by
-    linear programming: maximise v subject to every column paying the mix at least v."""
-    k = len(M)
-    A = np.asarray(M, float) - 0.5
-    c = np.zeros(k + 1)
-    c[-1] = -1.0
-    a_ub = np.hstack([-A.T, np.ones((k, 1))])
-    a_eq = np.hstack([np.ones((1, k)), np.zeros((1, 1))])
-    res = linprog(c, A_ub=a_ub, b_ub=np.zeros(k), A_eq=a_eq, b_eq=[1.0],
-                  bounds=[(0, 1)] * k + [(None, None)], method="highs")
-    if not res.success:  # pragma: no cover - a finite matrix game always has a solution
-        raise RuntimeError(f"linprog: {res.message}")
-    x = np.clip(res.x[:k], 0, None)
-    return x / x.sum()
-
-
-def effective_decks(x: np.ndarray) -> float:
-    """exp(entropy) of a mix: 1 for one deck, k for k decks played equally."""
-    p = np.asarray(x, float)
-    p = p[p > 1e-12]
-    return float(np.exp(-(p * np.log(p)).sum()))
-
-
 def bootstrap(scores: Scores, k: int, reps: int = 200, seed: int = 0) -> np.ndarray:
     """Nash mixes of `reps` matrices, each from every ordered pair's matches resampled with
     replacement (a seeded generator: the same draws every time): shape (reps, k)."""
@@ -79,26 +55,6 @@ def bootstrap(scores: Scores, k: int, reps: int = 200, seed: int = 0) -> np.ndar
                 M[i, j] = (a + 1 - b) / 2
         out[r] = nash(M)
     return out
-
-
-def dominated(M: np.ndarray, names: list[str], lo=None, hi=None) -> pd.DataFrame:
-    """Decks another deck dominates: it scores at least as much against every deck of the
-    field (both of them included) and more against one. `clear`: also at the interval
-    ends (the dominating deck's lower ends against the dominated deck's upper ends)."""
-    k = len(M)
-    rows = []
-    for i in range(k):
-        for d in range(k):
-            if d == i:
-                continue
-            diff = M[d] - M[i]
-            if (diff >= 0).all() and (diff > 0).any():
-                clear = (lo is not None and
-                         all(lo[d, j] >= hi[i, j] for j in range(k) if j not in (i, d)))
-                rows.append({"deck": names[i], "dominated_by": names[d],
-                             "least_margin": float(diff[[j for j in range(k) if j != d]].min()),
-                             "clear": bool(clear)})
-    return pd.DataFrame(rows, columns=["deck", "dominated_by", "least_margin", "clear"])
 
 
 def summary(scores: Scores, names: list[str], reps: int = 200, seed: int = 0) -> dict:
@@ -124,8 +80,6 @@ def summary(scores: Scores, names: list[str], reps: int = 200, seed: int = 0) ->
         "in_mix_share": (boot > 1e-6).mean(axis=0),
         "field_rate": avg, "field_lo": avg - Z95 * avg_se, "field_hi": avg + Z95 * avg_se,
         "field_se": avg_se})
-    from analysis.health import default_target, judge  # health builds on this module
-
     return {"matrix": pd.DataFrame(cells), "decks": decks,
             "dominated": dominated(M, names, lo, hi), "M": M, "se": se,
             "health": judge(M, names, default_target(k, 0.0, 1.0)),
@@ -200,8 +154,6 @@ def add_section(page, result: dict, names: list[str], title: str = "Metagame") -
 
 def health_line(h: dict, k: int) -> str:
     """The field's health in one sentence: healthy, or each part of the target it misses."""
-    from analysis.health import IN_MIX, default_target
-
     t = default_target(k, 0.0, 1.0)
     if not t.health:
         return "Health needs three decks or more: of two, one dominates unless they are even."

@@ -12,15 +12,8 @@ import pandas as pd
 
 from analysis.health import TAKES_OVER
 from analysis.stats import Z95
-from sim.balance_search import (
-    Bounds,
-    Budget,
-    Table,
-    balance_field,
-    held_out,
-    parse_band,
-    sets_of,
-)
+from sim.balance_bounds import Bounds, Budget, parse_band
+from sim.balance_search import Table, balance_field, held_out, sets_of
 from sim.deckbuild import derived_seed
 from sim.meta import Field
 

@@ -12,64 +12,14 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
-from analysis.health import Target, default_target, distance, judge
+from analysis.health import Target, distance, judge
 from analysis.meta import matrix
 from analysis.stats import Z95
 from sim import legality
+from sim.balance_bounds import Bounds, Budget
 from sim.deckbuild import derived_seed
 from sim.meta import Field, scores
 from sim.problems import InputError, Problem
-
-
-@dataclass(frozen=True)
-class Bounds:
-    """What the designer allows: the card fields that may change, by at most `step` from
-    the shipped value; and what the field must reach: the band every deck's win rate
-    against the field ends in and, with `health`, the Nash mix's support and effective
-    number of decks (None: all but one deck, and that less one half)."""
-
-    fields: tuple[str, ...]
-    lo: float = 0.45
-    hi: float = 0.55
-    step: int = 2
-    penalty: float = 0.005  # win rate a change of a new value must buy (sparsity)
-    margin: float = 0.01  # how far inside the target the search aims on training seeds
-    health: bool = True
-    support: int | None = None
-    diversity: float | None = None
-    core: int | None = None  # the field's own decks; those after them are challengers
-
-    def check(self) -> None:
-        if not 0 <= self.lo < self.hi <= 1:
-            raise InputError([Problem("--band", 0, f"a band LO..HI inside 0 .. 1 with LO < HI, "
-                                      f"got {self.lo}..{self.hi}")])
-        if not self.fields:
-            raise InputError([Problem("--fields", 0, "name at least one card field")])
-        if self.step < 1:
-            raise InputError([Problem("--max-change", 0, "at least 1")])
-        if not 0 <= self.margin < 0.5:
-            raise InputError([Problem("--margin", 0, f"in 0 .. 0.5, got {self.margin}")])
-
-    def target(self, k: int) -> Target:
-        """The target for a field of k decks (InputError when it asks for more than k)."""
-        t = default_target(k, self.lo, self.hi, self.support, self.diversity, self.health)
-        t = replace(t, core=self.core if t.health else None)
-        if t.health and not 1 <= t.support <= k:
-            raise InputError([Problem("--support", 0, f"1 .. {k} decks of a field of {k}, "
-                                      f"got {t.support}")])
-        if t.health and not 1 <= t.diversity <= k:
-            raise InputError([Problem("--diversity", 0, f"1 .. {k} for a field of {k} "
-                                      f"decks, got {t.diversity}")])
-        return t
-
-
-def parse_band(text: str) -> tuple[float, float]:
-    lo, sep, hi = text.partition("..")
-    try:
-        return float(lo), float(hi)
-    except ValueError:
-        raise InputError([Problem("--band", 0, f"expects LO..HI, e.g. 0.45..0.55, got "
-                                  f"{text!r}")]) from None
 
 
 def field_rates(sc: dict, k: int) -> tuple[np.ndarray, np.ndarray]:
@@ -176,18 +126,6 @@ def trial_of(changes: dict, key: str, shipped, value) -> dict:
 
 
 @dataclass
-class Budget:
-    """The training matches the searches may play in all (None: no limit), counted as they
-    are played, so that where a search stops is the same on any machine."""
-
-    limit: int | None = None
-    spent: int = 0
-
-    def out(self) -> bool:
-        return self.limit is not None and self.spent >= self.limit
-
-
-@dataclass
 class State:
     """Where the search stands: the changed values, their matches and matrix."""
 
@@ -215,11 +153,11 @@ def implicated(M: np.ndarray, target: Target) -> list[set]:
 
 
 def probes(fld: Field, table: Table, b: Bounds, now: State, group: set, n: int,
-           seed: int, budget: Budget | None = None) -> list[tuple]:
+           seed: int, budget: Budget | None = None, seen: dict | None = None) -> list[tuple]:
     """One played step per value of a card of the group's decks (+1, or -1 where +1 is out
     of bounds or illegal); the step the other way estimated as its mirror image (the same
     change of every cell of the matrix, opposite sign). Rows: (key, value, matrix, scores
-    or None where estimated)."""
+    or None where estimated). Each played step's change of the matrix goes into `seen`."""
     out = []
     k = len(fld.names)
     for key, (shipped, decks) in table.cells.items():
@@ -235,10 +173,69 @@ def probes(fld: Field, table: Table, b: Bounds, now: State, group: set, n: int,
         sc = play(fld, trial_of(now.changes, key, shipped, steps[0]), n, seed, now.sc, decks,
                   budget)
         M = matrix(sc, k)[0]
+        if seen is not None:
+            seen[key, value, steps[0]] = M - now.M
         out.append((key, steps[0], M, sc))
         if len(steps) > 1:
             out.append((key, steps[1], np.clip(2 * now.M - M, 0, 1), None))
     return out
+
+
+def remembered(table: Table, now: State, group: set, seen: dict) -> list[tuple]:
+    """The steps played before from the values the cards have now, estimated as the same
+    change of the matrix as then (rows as `probes` gives them, never played yet)."""
+    out = []
+    for (key, frm, to), dM in seen.items():
+        shipped, decks = table.cells[key]
+        if group & decks and now.changes.get(key, shipped) == frm:
+            out.append((key, to, np.clip(now.M + dM, 0, 1), None))
+    return out
+
+
+# How many remembered steps, best estimate first, are played before every card is probed
+# again: the estimates go stale as other values change, so a few misses mean a new sweep.
+REMEMBERED_TRIES = 3
+
+
+@dataclass
+class Walk:
+    """What a greedy step weighs its candidates with, and where it records what it played."""
+
+    fld: Field
+    table: Table
+    b: Bounds
+    target: Target
+    n: int
+    seed: int
+    budget: Budget
+    seen: dict
+
+    def cost(self, row: tuple, now: State) -> float:
+        """A candidate's distance from the aimed target plus the penalty per changed value."""
+        trial = trial_of(now.changes, row[0], self.table.cells[row[0]][0], row[1])
+        return distance(row[2], self.target, self.b.margin) + self.b.penalty * len(trial)
+
+    def first_that_helps(self, rows: list, now: State, loss: float, tries: int | None = None
+                         ) -> tuple | None:
+        """The cheapest of the candidates (the first `tries`) that brings the field closer,
+        an estimated one played first: (State, key, value), or None."""
+        k = len(self.fld.names)
+        for key, value, M, sc in sorted(rows, key=lambda x: (self.cost(x, now), x[0], x[1])
+                                        )[:tries]:
+            if distance(M, self.target, self.b.margin) >= loss - 1e-12:
+                continue
+            shipped, decks = self.table.cells[key]
+            trial = trial_of(now.changes, key, shipped, value)
+            if sc is None:  # estimated: play it, and take it only if it helps
+                if not legal(self.fld, trial):
+                    continue
+                sc = play(self.fld, trial, self.n, self.seed, now.sc, decks, self.budget)
+                M = matrix(sc, k)[0]
+                self.seen[key, now.changes.get(key, shipped), value] = M - now.M
+                if distance(M, self.target, self.b.margin) >= loss - 1e-12:
+                    continue
+            return State(trial, sc, M), key, value
+        return None
 
 
 def step_row(fld: Field, phase: int, rows: list, change: str, now: State, loss: float,
@@ -255,34 +252,26 @@ def greedy(fld: Field, table: Table, b: Bounds, changes: dict, n: int, seed: int
            rows: list, phase: int, progress=None, budget: Budget | None = None) -> dict:
     """Steps of one value by one: of the steps that bring the field closer to the aimed
     target (the health distance), the one with the least distance plus the penalty per
-    changed value (a step estimated from its mirror is played before it is taken); the
-    cards of the implicated decks first, then those of every deck. Until the field reaches
-    the aimed target, no step helps, or the budget of matches is spent."""
+    changed value (a step estimated from its mirror, or from the change it made when it
+    was played before, is played before it is taken); the steps played before are tried
+    first (a few), then every card is probed again; the cards of the implicated decks
+    first, then those of every deck. Until the field reaches the aimed target, no step
+    helps, or the budget of matches is spent."""
     k = len(fld.names)
     target = aimed(b, k)
     budget = budget or Budget()
     sc = play(fld, changes, n, seed, budget=budget)
     now = State(changes, sc, matrix(sc, k)[0])
     loss = distance(now.M, target, b.margin)
+    seen: dict = {}  # (card value, from, to) -> the change of the matrix it made
+    walk = Walk(fld, table, b, target, n, seed, budget, seen)
     while loss > 0 and not budget.out():
         taken = None
         for group in implicated(now.M, target):
-            def cost(row, have=now.changes):
-                trial = trial_of(have, row[0], table.cells[row[0]][0], row[1])
-                return distance(row[2], target, b.margin) + b.penalty * len(trial)
-
-            rows_ = probes(fld, table, b, now, group, n, seed, budget)
-            for key, value, M, sc in sorted(rows_, key=lambda x: (cost(x), x[0], x[1])):
-                if distance(M, target, b.margin) >= loss - 1e-12:
-                    continue
-                trial = trial_of(now.changes, key, table.cells[key][0], value)
-                if sc is None:  # estimated: play it, and take it only if it helps
-                    sc = play(fld, trial, n, seed, now.sc, table.cells[key][1], budget)
-                    M = matrix(sc, k)[0]
-                    if distance(M, target, b.margin) >= loss - 1e-12:
-                        continue
-                taken = (State(trial, sc, M), key, value)
-                break
+            taken = (walk.first_that_helps(remembered(table, now, group, seen), now, loss,
+                                           REMEMBERED_TRIES)
+                     or walk.first_that_helps(probes(fld, table, b, now, group, n, seed,
+                                                     budget, seen), now, loss))
             if taken is not None:
                 break
         if taken is None:
