@@ -69,7 +69,10 @@ SCHEMA = Schema(
           Rate("strikers defeated per strike faced ({b})", "strikers_defeated_b",
                "strikes_faced_b"))),
         ("PCs", "Matches in which each deck's PC was killed; the survival section above has "
-         "the turn it fell, as a Kaplan-Meier curve censored at the match's end.",
+         "the turn it fell, as a Kaplan-Meier curve censored at the match's end. A killed "
+         "PC ends a match of two; at three or four seats the others play on, so \"ended by "
+         "pc_killed\" counts only the matches a kill ended (the last PC standing wins), "
+         "and a match with a PC killed may still end by points.",
          (Rate("PC killed ({a})", "pc_death_turn_a >= 0"),
           Rate("PC killed ({b})", "pc_death_turn_b >= 0"),
           Rate("opening hand held a quest ({a})", "opening_quests_a > 0"),
