@@ -88,6 +88,33 @@ def carriers(fld: Field, changes: dict, leader: int, n: int, seed: int) -> pd.Da
     return df.sort_values(["worth", "card"], ascending=[False, True]).reset_index(drop=True)
 
 
+def write_heatmaps(path, names: list[str], before: dict, after: dict) -> None:
+    """heatmap_before.png and heatmap_after.png of the held-out matrices."""
+    import matplotlib.pyplot as plt
+
+    from analysis.meta import plot_heatmap
+
+    for tag, res in (("before", before), ("after", after)):
+        ax = plot_heatmap(res["matrix"], names,
+                          title=f"{tag}: row deck's win rate against the column deck")
+        ax.figure.savefig(path / f"heatmap_{tag}.png", dpi=110, bbox_inches="tight")
+        plt.close(ax.figure)
+
+
+def patch_files(fld: Field, changes: dict, path, write: bool) -> tuple:
+    """The patch as files (a patched copy of the folder and cards.diff; the folder's own
+    cards.csv with `write`), each value in the cells the game writes it to: (copy, diff),
+    (None, "") when nothing changed."""
+    from sim.patch import write_patch
+
+    if not changes:
+        return None, ""
+    cells = fld.game.tuning.csv_cells
+    written = ({k: cells(fld.pair(0, 1), k, v) for k, v in changes.items()} if cells
+               else changes)
+    return write_patch(fld.folder, written, path, write)
+
+
 def balance(fld: Field, b: Bounds, matches: int = 1000, confirm: int = 4000, seed: int = 1,
             adversarial: int = 2, search=None, results="results", run_id: str | None = None,
             write: bool = False, progress=None, budget: int | None = None) -> dict:
@@ -99,12 +126,9 @@ def balance(fld: Field, b: Bounds, matches: int = 1000, confirm: int = 4000, see
     patched copy of the folder) and the manifest into one results folder. `budget`: the
     training matches the searches may play in all (the held-out checks and the rounds come
     on top)."""
-    import matplotlib.pyplot as plt
-
     from analysis import meta as analysis
     from sim.deckbuild import Search
     from sim.outputs import experiment_manifest, new_folder, save_tables
-    from sim.patch import write_patch
 
     b.check()
     fld.check()
@@ -156,15 +180,8 @@ def balance(fld: Field, b: Bounds, matches: int = 1000, confirm: int = 4000, see
     lead_field, lead_changes, leader = carry or (fld, changes, int(np.argmax(health["mix"])))
     carried = (pd.DataFrame(columns=CARRIERS) if health["healthy"] else
                carriers(lead_field, lead_changes, leader, confirm, seed))
-    for tag, res in (("before", res_before), ("after", res_after)):
-        ax = analysis.plot_heatmap(res["matrix"], base_names,
-                                   title=f"{tag}: row deck's win rate against the column deck")
-        ax.figure.savefig(path / f"heatmap_{tag}.png", dpi=110, bbox_inches="tight")
-        plt.close(ax.figure)
-    cells = fld.game.tuning.csv_cells
-    written = ({k: cells(fld.pair(0, 1), k, v) for k, v in changes.items()} if cells
-               else changes)
-    copy, diff = write_patch(fld.folder, written, path, write) if changes else (None, "")
+    write_heatmaps(path, base_names, res_before, res_after)
+    copy, diff = patch_files(fld, changes, path, write)
     check = check.assign(before=before_check.set_index("deck").rate.reindex(check.deck).values)
     t = b.target(len(shipped_names))
     m0 = fld.pair(0, 1)
