@@ -13,6 +13,7 @@ import pytest
 from sim.paintline.decks import load_deck, load_folder
 from sim.paintline.options import R_CRIT_TARGET, R_LADDER, R_LADDER_LEN, RULE_DEFAULTS, load_rules
 from sim.paintline.pool import (
+    C_ABONUS,
     C_COST,
     C_KIND,
     C_NATION,
@@ -117,13 +118,16 @@ def test_sample_folder_round_trip():
     for i, (cid, name) in enumerate(zip(pool.ids, pool.names, strict=True)):
         assert pool.lookup(cid) == i
         assert pool.lookup(name) == i
-    # The two values the README says come from the rulebook.
+    # The two values the README says come from the rulebook: Drive Shot's, and Order of
+    # Lenin's +8, which the healthy-field patch keeps with advantage (+6 on Normal values).
     drive = pool.lookup("Drive Shot")
     assert pool.table[drive, C_NPEN] == 1
     assert NATIONS[pool.table[drive, C_NATION]] == "neutral"
     lenin = pool.lookup("Order of Lenin")
-    assert pool.table[lenin, C_NBONUS] == 8
+    assert (pool.table[lenin, C_NBONUS], pool.table[lenin, C_ABONUS]) == (6, 8)
     assert NATIONS[pool.table[lenin, C_NATION]] == "USSR"
+    first = load_pool(REPO / "tests" / "data" / "paintline-cards.csv")
+    assert first.table[first.lookup("Order of Lenin"), C_NBONUS] == 8
     # The two sample decks and the two more of the field (game.toml [field]).
     assert sorted(folder.decks) == sorted([*DECKS, "us-lob-control", "ussr-blitz"])
     for deck in folder.decks.values():
@@ -223,8 +227,8 @@ def test_unknown_ability_in_cards_csv(folder):
     cards = folder / "cards.csv"
     edit(
         cards,
-        "liberty-lob,Liberty Lob,US,trick_shot,2,lob,3,1,4,2,Ignore,",
-        "liberty-lob,Liberty Lob,US,trick_shot,2,lob,3,1,4,2,Ignor,",
+        "liberty-lob,Liberty Lob,US,trick_shot,2,lob,4,1,4,2,Ignore,",
+        "liberty-lob,Liberty Lob,US,trick_shot,2,lob,4,1,4,2,Ignor,",
     )
     problem = only_problem(load_pool, cards)
     assert_problem(
@@ -271,8 +275,8 @@ def test_negative_value_in_cards_csv(folder):
     cards = folder / "cards.csv"
     edit(
         cards,
-        "deep-lob,Deep Lob,neutral,basic_shot,2,lob,2,1,3,",
-        "deep-lob,Deep Lob,neutral,basic_shot,2,lob,2,1,-3,",
+        "deep-lob,Deep Lob,neutral,basic_shot,2,lob,4,1,3,",
+        "deep-lob,Deep Lob,neutral,basic_shot,2,lob,4,1,-3,",
     )
     problem = only_problem(load_pool, cards)
     assert_problem(
