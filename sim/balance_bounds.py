@@ -13,9 +13,10 @@ from sim.problems import InputError, Problem
 @dataclass(frozen=True)
 class Bounds:
     """What the designer allows: the card fields that may change, by at most `step` from
-    the shipped value; and what the field must reach: the band every deck's win rate
-    against the field ends in and, with `health`, the Nash mix's support and effective
-    number of decks (None: all but one deck, and that less one half)."""
+    the shipped value, on every card but those to `keep`; and what the field must reach:
+    the band every deck's win rate against the field ends in and, with `health`, the Nash
+    mix's support and effective number of decks (None: all but one deck, and that less
+    one half)."""
 
     fields: tuple[str, ...]
     lo: float = 0.45
@@ -27,6 +28,7 @@ class Bounds:
     support: int | None = None
     diversity: float | None = None
     core: int | None = None  # the field's own decks; those after them are challengers
+    keep: tuple[str, ...] = ()  # cards (ids or names) whose values never change: printed ones
 
     def check(self) -> None:
         if not 0 <= self.lo < self.hi <= 1:

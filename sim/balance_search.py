@@ -58,10 +58,11 @@ class Table:
         m = fld.pair(0, 1)
         pool = game.describe(m)["card_pool"]
         kinds = dict(zip(pool["ids"], pool["kinds"], strict=True))
+        kept = self.kept(pool, b.keep)
         held = {}
         for i in range(len(fld.names)):
             for cid in self.deck_cards(fld, i):
-                if kinds.get(cid) in game.schema.flag_kinds:
+                if kinds.get(cid) in game.schema.flag_kinds and cid not in kept:
                     held.setdefault(cid, set()).add(i)
         self.cells = {}
         for f in b.fields:
@@ -74,6 +75,23 @@ class Table:
             for cid in sorted(held):
                 self.cells[f"{cid}.{f}"] = (game.tuning.card_value(m, f"{cid}.{f}"),
                                             frozenset(held[cid]))
+
+    @staticmethod
+    def kept(pool: dict, keep: tuple[str, ...]) -> set[str]:
+        """The ids of the cards to keep, each named by id or name (InputError otherwise)."""
+        by_name = {n.lower(): c for c, n in zip(pool["ids"], pool.get("names", pool["ids"]),
+                                                 strict=True)}
+        out, unknown = set(), []
+        for word in keep:
+            cid = word if word in pool["ids"] else by_name.get(word.lower())
+            if cid is None:
+                unknown.append(word)
+            else:
+                out.add(cid)
+        if unknown:
+            raise InputError([Problem("--keep", 0, f"no card {w!r} in the pool")
+                              for w in unknown])
+        return out
 
     @staticmethod
     def deck_cards(fld: Field, i: int) -> list[str]:

@@ -232,6 +232,9 @@ def balance(
         "field's size less 1.5)")] = None,
     max_change: Annotated[int, typer.Option(
         min=1, help="at most this far from the shipped value")] = 2,
+    keep: Annotated[str, typer.Option(
+        help="cards whose values never change (e.g. printed ones), ids or names, "
+        "comma-separated")] = "",
     penalty: Annotated[float, typer.Option(
         min=0.0, help="distance to the target a newly changed value must buy over a step "
         "of a value already changed (sparsity)")] = 0.005,
@@ -272,7 +275,7 @@ def balance(
 
     lo, hi = guarded(lambda: parse_band(band))
     bounds = Bounds(tuple(split_list(fields)), lo, hi, max_change, penalty, margin, health,
-                    support, diversity)
+                    support, diversity, keep=tuple(split_list(keep)))
     guarded(bounds.check)
     fld = load_field(folder, decks, policy, rules, sets)
     guarded(lambda: bounds.target(len(fld.names)))

@@ -250,3 +250,19 @@ def test_a_challenger_may_be_weak_but_must_not_take_the_mix_over():
     assert "found-0, a challenger, takes the Nash mix over (weight 1.00)" in strong["reasons"]
     # Without `core`, the weak deck itself fails the band and is dominated.
     assert not judge(with_challenger(-0.3), names, Target(0.45, 0.55, 3, 2.5))["healthy"]
+
+
+def test_a_kept_card_never_changes_and_the_others_answer(folder, tmp_path):
+    # With A's card kept at 5, B's, C's and D's cards raised by 2 each give every deck the
+    # same power: the cycle alone, the healthy field.
+    out = run(folder, tmp_path, keep=("a",))
+    assert "a.power" not in out["changes"]
+    assert out["changes"] == {"b.power": 5, "c.power": 5, "d.power": 5}
+    assert out["health"]["healthy"], out["health"]["reasons"]
+
+
+def test_keeping_an_unknown_card_is_named(folder, tmp_path):
+    from sim.problems import InputError
+
+    with pytest.raises(InputError, match="no card 'zz' in the pool"):
+        run(folder, tmp_path, keep=("zz",))

@@ -126,6 +126,7 @@ def test_patch_changes_only_the_named_cells(tmp_path):
     ["balance", "--fields", "normal_bonus", "--decks", ""],
     ["balance", "--fields", "normal_bonus", "--support", "5"],
     ["balance", "--fields", "normal_bonus", "--diversity", "4.5"],
+    ["balance", "--fields", "normal_bonus", "--keep", "Order of Lenin,No Such Card"],
 ])
 def test_bad_arguments_exit_2(args, tmp_path):
     out = cardlab(*args, "--results", str(tmp_path), "-q")
