@@ -39,7 +39,9 @@ def rounds(log):
     """From a whole match's log: each EV_FIRST row as (turn, chooser, first seat), and each
     turn's (turn, active seat, points of seat 0, points of seat 1) at its start."""
     firsts = [(t, s, a) for t, s, ev, _, a, _ in log if ev == S.EV_FIRST]
-    turns = [(t, s, a, b) for t, s, ev, _, a, b in log if ev == S.EV_TURN]
+    # EV_TURN's a holds seat A's points plus seat B's times POINTS_BASE (state.py).
+    turns = [(t, s, a % S.POINTS_BASE, a // S.POINTS_BASE) for t, s, ev, _, a, _ in log
+             if ev == S.EV_TURN]
     return firsts, turns
 
 

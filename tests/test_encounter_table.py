@@ -251,3 +251,26 @@ def test_players_outside_two_to_four_exit_2_on_the_command_line(bad, tmp_path):
     assert out.returncode == 2
     assert "players" in out.stderr and "2..4" in out.stderr
     assert "Traceback" not in out.stderr + out.stdout
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_replay_header_shows_every_seats_points(players):
+    """Each turn's header line names every seat's points: a seat that has just scored
+    shows its new total ("... for N points (T in all)") in the next header."""
+    m = table(players)
+    names = [d.name for d in m.decks]
+    found = 0
+    for match in range(20):
+        lines = get("encounter").replay(m, 5, match).text
+        total = dict.fromkeys(names, 0)
+        for line in lines:
+            score = re.match(r"score: (\S+) completes .* \((\d+) in all\)", line)
+            if score:
+                total[score[1]] = int(score[2])
+            head = re.match(r"-- turn \d+: \S+ \(points (.*)\)", line)
+            if head:
+                shown = ([int(x) for x in head[1].split("-")] if players == 2 else
+                         [int(part.rsplit(" ", 1)[1]) for part in head[1].split(", ")])
+                assert shown == [total[n] for n in names], (line, total)
+                found += sum(shown)
+    assert found > 0  # some header showed points scored

@@ -107,7 +107,7 @@ def replay(m, seed: int, match_index: int, rows: int = 100000) -> Replay:
 
 _SENTENCES = {
     S.EV_FIRST: "{who} chooses who goes first {why}: {deck_a}",
-    S.EV_TURN: "-- turn {turn}: {who} (points {a}-{b})",
+    S.EV_TURN: "-- turn {turn}: {who} (points {points})",
     S.EV_DRAW: "{who} draws {card}",
     S.EV_DISCARD: "{who} discards {card}",
     S.EV_PLAY: "boost: {who} plays {card}",
@@ -135,6 +135,16 @@ _SENTENCES = {
 }
 
 
+def points_text(decks: list[str], a: int, b: int) -> str:
+    """Every seat's points from an EV_TURN row: "29-6" at two seats, "orc-warband 29,
+    grey-expedition 6, orc-ambush 10" at more."""
+    base = S.POINTS_BASE
+    pts = [a % base, a // base, b % base, b // base][:len(decks)]
+    if len(decks) == 2:
+        return f"{pts[0]}-{pts[1]}"
+    return ", ".join(f"{d} {p}" for d, p in zip(decks, pts, strict=True))
+
+
 def render(m, rows) -> list[str]:
     """Log rows (turn, seat, event, card, a, b) as sentences."""
     names = m.pool.names
@@ -142,7 +152,8 @@ def render(m, rows) -> list[str]:
     out = []
     for turn, seat, ev, card, a, b in (tuple(int(x) for x in r) for r in rows):
         fields = {
-            "turn": turn, "a": a, "b": b, "who": decks[seat] if seat >= 0 else "none (draw)",
+            "turn": turn, "a": a, "b": b, "points": points_text(decks, a, b),
+            "who": decks[seat] if seat >= 0 else "none (draw)",
             "card": names[card] if card >= 0 else ("the quest" if ev in (
                 S.EV_QUEST, S.EV_SCORE, S.EV_FAIL) else "striker"),
             "bm1000": b % 1000, "am1000": a % 1000,

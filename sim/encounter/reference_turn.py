@@ -102,7 +102,9 @@ class Encounter(Scoring):
     def take_turn(self):
         """A's pool refilled, abilities back, then the six steps (or encounter mode)."""
         self.turn += 1
-        self.say(self.active, S.EV_TURN, -1, self.seats[0].points, self.seats[1].points)
+        pts = [seat.points for seat in self.seats] + [0] * (S.MAX_SEATS - len(self.seats))
+        self.say(self.active, S.EV_TURN, -1, pts[0] + S.POINTS_BASE * pts[1],
+                 pts[2] + S.POINTS_BASE * pts[3])
         if self.rules["encounter_mode"]:
             self.encounter_mode_turn()
         else:

@@ -327,7 +327,11 @@ def take_turn(C):
     R, P, G = C[1], C[2], C[3]
     a = G[S.ACTIVE]
     G[S.TURN] += 1
-    log(C, a, S.EV_TURN, -1, P[0, S.POINTS], P[1, S.POINTS])
+    # Every seat's points (state.py, POINTS_BASE); no array, as this runs every turn.
+    pb = P[2, S.POINTS] if P.shape[0] > 2 else 0
+    if P.shape[0] > 3:
+        pb += S.POINTS_BASE * P[3, S.POINTS]
+    log(C, a, S.EV_TURN, -1, P[0, S.POINTS] + S.POINTS_BASE * P[1, S.POINTS], pb)
     if R[K.R_EMODE] == 1:
         encounter_turn(C)
         end_turn(C)
