@@ -274,3 +274,31 @@ def test_the_replay_header_shows_every_seats_points(players):
                 assert shown == [total[n] for n in names], (line, total)
                 found += sum(shown)
     assert found > 0  # some header showed points scored
+
+
+def test_the_quest_line_names_the_opponent_whose_budget_it_gives():
+    """Opponents' quest steps run counterclockwise: while every PC is in, the first budget
+    of a quest is that of the seat before the questing one (A's is D's at four seats), and
+    the budgets after it (until a strike ends the turn) those of the seats before that."""
+    m = table(4)
+    names = [d.name for d in m.decks]
+    seen = 0
+    for match in range(10):
+        lines = get("encounter").replay(m, 5, match).text
+        for i, line in enumerate(lines):
+            q = re.match(r"quest: (\S+) plays .*; (\S+)'s strike budget \d+$", line)
+            if not q or "is killed" in "\n".join(lines[:i]):
+                continue
+            active, first = names.index(q[1]), names.index(q[2])
+            assert first == (active - 1) % 4, line
+            rest = []
+            for later in lines[i + 1:]:
+                b = re.match(r"quest: (\S+)'s strike budget against", later)
+                if not b:
+                    if later.startswith("quest: ") or later.startswith("-- turn"):
+                        break
+                    continue
+                rest.append(names.index(b[1]))
+            assert rest == [(active - 2 - k) % 4 for k in range(len(rest))], line
+            seen += 1
+    assert seen > 0

@@ -111,7 +111,7 @@ _SENTENCES = {
     S.EV_DRAW: "{who} draws {card}",
     S.EV_DISCARD: "{who} discards {card}",
     S.EV_PLAY: "boost: {who} plays {card}",
-    S.EV_QUEST: "quest: {who} plays {card}; strike budget {a}",
+    S.EV_QUEST: "quest: {who} plays {card}; {budget_of}strike budget {a}",
     S.EV_BUDGET: "quest: {who}'s strike budget against {card}: {a}",
     S.EV_STRIKE: "strike: {who} plays {card} (cost {a}, budget left {b})",
     S.EV_MANEUVER: "{who} uses {card}: {kw} {b}",
@@ -153,6 +153,9 @@ def render(m, rows) -> list[str]:
     for turn, seat, ev, card, a, b in (tuple(int(x) for x in r) for r in rows):
         fields = {
             "turn": turn, "a": a, "b": b, "points": points_text(decks, a, b),
+            # A quest card's row names the first opponent whose budget it is (b).
+            "budget_of": (f"{decks[b]}'s " if ev == S.EV_QUEST and card >= 0 and
+                          0 <= b < len(decks) else ""),
             "who": decks[seat] if seat >= 0 else "none (draw)",
             "card": names[card] if card >= 0 else ("the quest" if ev in (
                 S.EV_QUEST, S.EV_SCORE, S.EV_FAIL) else "striker"),

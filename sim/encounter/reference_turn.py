@@ -189,7 +189,7 @@ class Encounter(Scoring):
         for n, b in enumerate(self.opponents()):
             self.budget = self.strike_budget(q, b, threat)
             if n == 0:
-                self.say(a.index, S.EV_QUEST, q.id, self.budget)
+                self.say(a.index, S.EV_QUEST, q.id, self.budget, b.index)
             else:
                 self.say(b.index, S.EV_BUDGET, q.id, self.budget)
             for _ in range(S.CAP):

@@ -134,7 +134,7 @@ def quest_step(C):
         P[a, S.THREAT] = 0
     b = next_seat(C, a, -1)
     G[S.BUDGET] = strike_budget(C, q, b, threat)
-    log(C, a, S.EV_QUEST, q, G[S.BUDGET], 0)
+    log(C, a, S.EV_QUEST, q, G[S.BUDGET], b)  # b: the opponent whose budget it is
     while True:
         if strike_cards(C, b):
             return True
