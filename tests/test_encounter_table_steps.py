@@ -85,7 +85,8 @@ def test_each_opponent_pays_strike_cards_from_its_own_budget(players, active, ex
     b.step(twin(Tu.quest_step), lambda g: g.quest_step())
     want = []
     for n, (p, budget) in enumerate(zip(order, budgets, strict=True)):
-        want.append((active, S.EV_QUEST, QUEST, budget, 0) if n == 0
+        # The quest's row names the first opponent (its seat), whose budget it gives.
+        want.append((active, S.EV_QUEST, QUEST, budget, p) if n == 0
                     else (p, S.EV_BUDGET, QUEST, budget, 0))
         want += [(p, S.EV_STRIKE, "Goblin", 1, budget - k)
                  for k in range(1, min(held[p], budget) + 1)]
