@@ -9,7 +9,15 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analysis.health import IN_MIX, default_target, dominated, effective_decks, judge, nash
+from analysis.health import (
+    IN_MIX,
+    default_target,
+    dominated,
+    effective_decks,
+    judge,
+    nash,
+    rates,
+)
 from analysis.stats import Z95
 
 # Scores are per match, for the deck in the first seat of an ordered pair (i, j): 1 a win,
@@ -57,6 +65,15 @@ def bootstrap(scores: Scores, k: int, reps: int = 200, seed: int = 0) -> np.ndar
     return out
 
 
+def field_rates(M: np.ndarray, se: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each deck's mean score against the other decks (analysis.health.rates) and its
+    standard error (the cells' errors as independent)."""
+    k = len(M)
+    err = np.array([np.sqrt(sum(se[i, j] ** 2 for j in range(k) if j != i)) / (k - 1)
+                    for i in range(k)])
+    return rates(M), err
+
+
 def summary(scores: Scores, names: list[str], reps: int = 200, seed: int = 0) -> dict:
     """Everything `cardlab meta` reports: the matrix (long, with 95% intervals), the Nash
     mix with bootstrap intervals, each deck's average score against the field, the
@@ -71,9 +88,7 @@ def summary(scores: Scores, names: list[str], reps: int = 200, seed: int = 0) ->
               "hi": hi[i, j], "se": se[i, j],
               "n": len(scores[i, j]) + len(scores[j, i]) if i != j else 0}
              for i in range(k) for j in range(k)]
-    avg = np.array([np.mean([M[i, j] for j in range(k) if j != i]) for i in range(k)])
-    avg_se = np.array([np.sqrt(sum(se[i, j] ** 2 for j in range(k) if j != i)) / (k - 1)
-                       for i in range(k)])
+    avg, avg_se = field_rates(M, se)
     decks = pd.DataFrame({
         "deck": names, "nash": mix,
         "nash_lo": np.quantile(boot, 0.025, axis=0), "nash_hi": np.quantile(boot, 0.975, axis=0),

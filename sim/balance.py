@@ -31,10 +31,11 @@ def resolved(b: Bounds, k: int) -> Bounds:
 
 
 def adversarial_round(fld: Field, b: Bounds, changes: dict, search, seed: int, r: int,
-                      confirm: int, path) -> tuple[dict, dict]:
+                      confirm: int, path, known: dict) -> tuple[dict, dict]:
     """Deckbuild against the balanced field (its Nash mix where the target is health, the
     field evenly where it is the band alone); the found deck on held-out seeds beside the
-    field. (row of rounds.parquet, the found deck's counts)"""
+    field (`known`: the field's held-out scores, whose pairs are not played again). (row of
+    rounds.parquet, the found deck's counts)"""
     from sim.deckbuild import deckbuild as build
 
     balanced = fld.with_names(fld.names, fld.sets + sets_of(changes))
@@ -45,7 +46,7 @@ def adversarial_round(fld: Field, b: Bounds, changes: dict, search, seed: int, r
     name = f"found-{r}"
     grown = Field(fld.game, fld.folder, [*fld.names, name], fld.policy, fld.rules,
                   fld.sets, {**fld.extra, name: found["found"].counts})
-    _, check, health = held_out(grown, changes, confirm, seed, b)
+    _, check, health = held_out(grown, changes, confirm, seed, b, known)
     weight = float(health["mix"][-1])
     joins = weight >= TAKES_OVER if b.health and len(fld.names) >= 3 else (
         not b.lo <= row.score <= b.hi)
@@ -149,7 +150,8 @@ def balance(fld: Field, b: Bounds, matches: int = 1000, confirm: int = 4000, see
     for r in range(adversarial):
         if not health["healthy"] or fld.game.building is None:
             break
-        row, counts = adversarial_round(fld, b, changes, search, seed, r, confirm, path)
+        row, counts = adversarial_round(fld, b, changes, search, seed, r, confirm, path,
+                                        after)
         rounds.append(row)
         if progress:
             progress(f"adversarial round {r}: found deck {row['score']:.3f} ({row['lo']:.3f} "

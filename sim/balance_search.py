@@ -13,23 +13,13 @@ import numpy as np
 import pandas as pd
 
 from analysis.health import Target, distance, judge, rates
-from analysis.meta import matrix
+from analysis.meta import field_rates, matrix
 from analysis.stats import Z95
 from sim import legality
 from sim.balance_bounds import Bounds, Budget
 from sim.deckbuild import derived_seed
 from sim.meta import Field, scores
 from sim.problems import InputError, Problem
-
-
-def field_rates(sc: dict, k: int) -> tuple[np.ndarray, np.ndarray]:
-    """Each deck's mean score against the other decks (both seats), and its standard error."""
-    M, se = matrix(sc, k)
-    rate = np.array([np.mean([M[i, j] for j in range(k) if j != i]) for i in range(k)])
-    err = np.array([np.sqrt(sum(se[i, j] ** 2 for j in range(k) if j != i)) / (k - 1)
-                    for i in range(k)])
-    return rate, err
-
 
 # Effective decks the search aims above the target's on training seeds: the Nash mix of a
 # near-even field moves with the noise of its matrix, and Paint the Line's field aimed
@@ -226,19 +216,22 @@ class Walk:
     budget: Budget
     seen: dict
 
-    def cost(self, row: tuple, now: State) -> float:
-        """A candidate's distance from the aimed target plus the penalty per changed value."""
+    def cost(self, row: tuple, now: State) -> tuple[float, float]:
+        """A candidate's (distance from the aimed target plus the penalty per changed
+        value, distance)."""
         trial = trial_of(now.changes, row[0], self.table.cells[row[0]][0], row[1])
-        return distance(row[2], self.target, self.b.margin) + self.b.penalty * len(trial)
+        d = distance(row[2], self.target, self.b.margin)
+        return d + self.b.penalty * len(trial), d
 
     def first_that_helps(self, rows: list, now: State, loss: float, tries: int | None = None
                          ) -> tuple | None:
         """The cheapest of the candidates (the first `tries`) that brings the field closer,
-        an estimated one played first: (State, key, value), or None."""
+        an estimated one played first: (State, key, value, its distance), or None."""
         k = len(self.fld.names)
-        for key, value, M, sc in sorted(rows, key=lambda x: (self.cost(x, now), x[0], x[1])
-                                        )[:tries]:
-            if distance(M, self.target, self.b.margin) >= loss - 1e-12:
+        ranked = sorted(((self.cost(row, now), row) for row in rows),
+                        key=lambda x: (x[0][0], x[1][0], x[1][1]))
+        for (_, d), (key, value, M, sc) in ranked[:tries]:
+            if d >= loss - 1e-12:
                 continue
             shipped, decks = self.table.cells[key]
             trial = trial_of(now.changes, key, shipped, value)
@@ -248,9 +241,10 @@ class Walk:
                 sc = play(self.fld, trial, self.n, self.seed, now.sc, decks, self.budget)
                 M = matrix(sc, k)[0]
                 self.seen[key, now.changes.get(key, shipped), value] = M - now.M
-                if distance(M, self.target, self.b.margin) >= loss - 1e-12:
+                d = distance(M, self.target, self.b.margin)
+                if d >= loss - 1e-12:
                     continue
-            return State(trial, sc, M), key, value
+            return State(trial, sc, M), key, value, d
         return None
 
 
@@ -290,8 +284,7 @@ def greedy(fld: Field, table: Table, b: Bounds, changes: dict, n: int, seed: int
                 break
         if taken is None:
             break
-        now, key, value = taken
-        loss = distance(now.M, target, b.margin)
+        now, key, value, loss = taken
         rows.append(step_row(fld, phase, rows, f"{key}={value}", now, loss, n))
         if progress:
             progress(f"phase {phase}: {key}={value}, {len(now.changes)} values changed, "
@@ -323,17 +316,20 @@ def prune(fld: Field, table: Table, b: Bounds, target: Target, now: State, n: in
     return now.changes
 
 
-def held_out(fld: Field, changes: dict, n: int, seed: int, b: Bounds
+def held_out(fld: Field, changes: dict, n: int, seed: int, b: Bounds, known: dict | None = None
              ) -> tuple[dict, pd.DataFrame, dict]:
     """The field under the changes on held-out seeds: its scores; each deck's rate against
     the field with its 95% interval and whether it lies inside the band; and the field's
-    health there (analysis.health.judge)."""
+    health there (analysis.health.judge). `known`: the held-out scores of the field's first
+    decks under the same changes, whose pairs are not played again."""
     k = len(fld.names)
-    sc = play(fld, changes, n, derived_seed(seed, 1))
-    rate, se = field_rates(sc, k)
-    health = judge(matrix(sc, k)[0], fld.names, b.target(k))
-    df = pd.DataFrame({"deck": fld.names, "rate": rate, "lo": rate - Z95 * se,
-                       "hi": rate + Z95 * se, "n": 2 * n * (k - 1),
+    new = None if known is None else frozenset(range(k)) - {i for i, _ in known}
+    sc = play(fld, changes, n, derived_seed(seed, 1), known, new)
+    M, se = matrix(sc, k)
+    rate, err = field_rates(M, se)
+    health = judge(M, fld.names, b.target(k))
+    df = pd.DataFrame({"deck": fld.names, "rate": rate, "lo": rate - Z95 * err,
+                       "hi": rate + Z95 * err, "n": 2 * n * (k - 1),
                        "inside": (rate >= b.lo) & (rate <= b.hi), "nash": health["mix"]})
     return sc, df, health
 
