@@ -21,13 +21,18 @@ def helping(kind: int, role: int, mask: int) -> int:
     return mask if role == T.OFF else ALL & ~mask
 
 
+def sides(kind: int, role: int, mask: int) -> int:
+    """How many of a character's sides help its role (0 for other kinds)."""
+    return bin(helping(kind, role, mask)).count("1")
+
+
 def cards(m) -> pd.DataFrame:
     """id, name, kind, role and sides (how many sides help the role; 0 on other kinds)."""
     t = m.pool.table
     return pd.DataFrame({
         "id": m.pool.ids, "name": m.pool.names, "kind": [T.KINDS[k] for k in t[:, T.C_KIND]],
         "role": t[:, T.C_ROLE],
-        "sides": [bin(helping(k, r, a)).count("1") for k, r, a in
+        "sides": [sides(k, r, a) for k, r, a in
                   zip(t[:, T.C_KIND], t[:, T.C_ROLE], t[:, T.C_ARROWS], strict=True)]})
 
 

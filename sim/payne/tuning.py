@@ -62,7 +62,7 @@ def card_value(m, what: str) -> int:
     character's sides help its role). Arrows are a pattern, not a number: sides carry them
     (sensitivity's one-more and one-fewer arrow edits also cover them)."""
     from sim.payne.batch import SET_FIELDS
-    from sim.payne.power import helping
+    from sim.payne.power import sides
 
     card_name, dot, field = what.rpartition(".")
     card = m.pool.lookup(card_name) if dot else None
@@ -71,8 +71,7 @@ def card_value(m, what: str) -> int:
                                   "and FIELD one of sides, arg1, arg2")])
     row = m.pool.table[card]
     if field == "sides":
-        return bin(helping(int(row[T.C_KIND]), int(row[T.C_ROLE]), int(row[T.C_ARROWS]))
-                   ).count("1")
+        return sides(int(row[T.C_KIND]), int(row[T.C_ROLE]), int(row[T.C_ARROWS]))
     return int(row[SET_FIELDS[field]])
 
 
