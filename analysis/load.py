@@ -78,7 +78,7 @@ def distinct_labels(ids, names) -> dict[str, str]:
 
 def load_run(path: Path | str) -> Run:
     """A run folder: manifest.json plus every complete chunk of each table."""
-    from sim.store import read_table
+    from sim.store.runs import read_table
 
     path = Path(path)
     manifest = json.loads((path / "manifest.json").read_text(encoding="utf-8"))

@@ -18,7 +18,7 @@ from analysis.health import (
     nash,
     rates,
 )
-from analysis.stats import Z95
+from sim.core.stats import Z95
 
 # Scores are per match, for the deck in the first seat of an ordered pair (i, j): 1 a win,
 # 0.5 a draw, 0 a loss. M[i, j] averages both seats, so M[i, j] + M[j, i] = 1 and the

@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analysis.stats import mean_table, two_proportion_p, with_rate
-from sim.records import SEAT_LETTERS
+from sim.core.stats import mean_table, two_proportion_p, with_rate
+from sim.kit.records import SEAT_LETTERS
 
 
 def headline(run) -> pd.DataFrame:
@@ -107,7 +107,7 @@ def card_metrics(run) -> pd.DataFrame:
     se = np.sqrt(c.gih_wr * (1 - c.gih_wr) / c.matches_drawn.where(c.matches_drawn > 0)
                  + c.gns_wr * (1 - c.gns_wr)
                  / c.matches_not_drawn.where(c.matches_not_drawn > 0))
-    from analysis.stats import p_values
+    from sim.core.stats import p_values
 
     c["iwd_relative_p"] = p_values(c.iwd_relative, se.fillna(0))
     matches = c.matches_in_deck.where(c.matches_in_deck > 0)

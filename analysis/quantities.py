@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from sim.records import SEAT_LETTERS
+from sim.kit.records import SEAT_LETTERS
 
 
 def label(text: str, decks: tuple[str, ...]) -> str:

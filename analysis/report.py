@@ -11,7 +11,7 @@ import pandas as pd
 
 from analysis import metrics, plots, survival
 from analysis.load import load_run
-from sim.records import SEAT_LETTERS
+from sim.kit.records import SEAT_LETTERS
 
 CSS = """
 body{font-family:system-ui,sans-serif;max-width:1000px;margin:2em auto;color:#222;padding:0 1em}

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analysis.stats import Z95, wilson, with_rate
+from sim.core.stats import Z95, wilson, with_rate
 
 
 def _ended(run, measure: str, seat: int, bins: int) -> np.ndarray:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analysis.stats import Z95, bh
+from sim.core.stats import Z95, bh
 
 # The margin of a verdict: this share of the gap between par and the same card with no
 # effect, so that a dead card lies twice the margin below par.

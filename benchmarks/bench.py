@@ -36,8 +36,8 @@ def timed(fn, *args, **kwargs):
 
 def raw_d20_rate(n: int) -> float:
     """Rolls per second of the bare d20 stream in a compiled loop (the ceiling)."""
-    from sim.jit import njit
-    from sim.rng import below, stream_key
+    from sim.core.jit import njit
+    from sim.core.rng import below, stream_key
 
     @njit
     def roll_many(n):
@@ -55,7 +55,7 @@ def raw_d20_rate(n: int) -> float:
 def start_seconds(name: str) -> tuple[float, float]:
     """(cold, warm): a new process to its first match with an empty compile cache (the
     first run of a fresh install), then again with the cache that run left."""
-    code = ("from sim.cli_shared import Setup;"
+    code = ("from sim.cli.shared import Setup;"
             f"game, m, _ = Setup({name!r}).load(); game.run_batch(m, 1, 1)")
     out = []
     with tempfile.TemporaryDirectory() as cache:
@@ -68,8 +68,8 @@ def start_seconds(name: str) -> tuple[float, float]:
 
 
 def load(name: str, policy: str | None = None, rules: dict | None = None):
-    from sim import game as registry
-    from sim.folders import default_folder, read_folder
+    from sim.kit import game as registry
+    from sim.kit.folders import default_folder, read_folder
 
     info = read_folder(default_folder(name))
     game = registry.get(name)
@@ -86,8 +86,8 @@ def pure_dice(info) -> dict | None:
 
 def game_rows(name: str, matches: int, reference_matches: int,
               starts: bool = True) -> list[tuple]:
-    from sim import blocks
-    from sim.run import simulate
+    from sim.core import blocks
+    from sim.runner.run import simulate
 
     game, m, info = load(name)
     label = f"{info.decks[0]} v {info.decks[1]}, {info.policy}"
@@ -139,7 +139,7 @@ def game_rows(name: str, matches: int, reference_matches: int,
 
 
 def main() -> None:
-    from sim import game as registry
+    from sim.kit import game as registry
 
     ap = argparse.ArgumentParser()
     ap.add_argument("--matches", "--games", type=int, default=200_000)

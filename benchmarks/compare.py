@@ -18,13 +18,13 @@ CODE = r'''
 import inspect, json, tempfile, time
 import numba
 from sim.paintline.batch import load_matchup, run_batch
-from sim.run import simulate
+from sim.runner.run import simulate
 
 m = load_matchup("decks/paintline", "us-red-tide", "ussr-red-tide", "{policy}")
 run_batch(m, 2000, 1)
 out = {{}}
 try:  # pieces over a thread pool, or the older parallel kernel
-    from sim.blocks import set_threads
+    from sim.core.blocks import set_threads
 except ImportError:
     set_threads = numba.set_num_threads
 for t in (1, 2):
@@ -37,7 +37,7 @@ for t in (1, 2):
     out[f"kernel, {{t}} thread(s)"] = best
 # Before the game contract simulate() took the matchup first; after, the game.
 args = (m,) if "game" not in inspect.signature(simulate).parameters else (
-    __import__("sim.game").game.get("paintline"), m)
+    __import__("sim.kit.game").game.get("paintline"), m)
 with tempfile.TemporaryDirectory() as d:
     simulate(*args, 1000, 1, results=d, run_id="warm", chunk_size=500, workers=1)
     best = 0

@@ -23,8 +23,8 @@ ROOT = Path(__file__).resolve().parents[1]
 PROBE = r"""
 import collections, json, sys, time
 import numba.core.event as ev
-from sim import game as registry
-from sim.folders import read_folder
+from sim.kit import game as registry
+from sim.kit.folders import read_folder
 
 name, rules = sys.argv[1], json.loads(sys.argv[2])
 g = registry.get(name)

@@ -67,11 +67,11 @@ def write_perf_map() -> int:
 
 
 def child(args) -> None:
-    import sim.jit
+    import sim.core.jit
 
-    sim.jit._cache_for = lambda module: False  # compile here, so every library has its code
-    from sim import blocks
-    from sim.cli_shared import Setup
+    sim.core.jit._cache_for = lambda module: False  # compile here, so every library has its code
+    from sim.cli.shared import Setup
+    from sim.core import blocks
 
     game, m, _ = Setup(args.game, None, None, args.policy, None, None,
                        tuple(args.rule)).load()

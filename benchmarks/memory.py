@@ -18,7 +18,7 @@ def main() -> None:
     games = sys.argv[1] if len(sys.argv) > 1 else "10000000"
     extra = sys.argv[2:]
     results = tempfile.mkdtemp(prefix="cardlab-mem-")
-    cmd = [sys.executable, "-c", "from sim.cli import app; app()", "simulate", "-n", games,
+    cmd = [sys.executable, "-c", "from sim.cli.app import app; app()", "simulate", "-n", games,
            "--results", results, "--run-id", "mem", "-q", *extra]
     start = time.perf_counter()
     proc = subprocess.Popen(cmd)

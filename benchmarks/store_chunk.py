@@ -18,11 +18,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from sim import blocks
-from sim import game as registry
-from sim.folders import read_folder
-from sim.run import histogram_bins, new_manifest
-from sim.store import RunFolder, chunk_tables, chunk_totals, write_chunk
+from sim.core import blocks
+from sim.kit import game as registry
+from sim.kit.folders import read_folder
+from sim.runner.run import histogram_bins, new_manifest
+from sim.store.runs import RunFolder, chunk_tables, chunk_totals, write_chunk
 
 
 def least_cpu(fn, repeats: int) -> float:

@@ -22,10 +22,10 @@ import sys
 import tempfile
 import time
 
-from sim import blocks
-from sim import game as registry
-from sim.folders import read_folder
-from sim.run import simulate
+from sim.core import blocks
+from sim.kit import game as registry
+from sim.kit.folders import read_folder
+from sim.runner.run import simulate
 
 
 def main() -> None:

@@ -31,8 +31,8 @@ rally-mode run), and replays one match turn by turn."""),
 
 `load_matchup` reads the card pool, rule options, decks and policies from the game folder;
 `simulate` plays the matches in chunks and streams them to the results store."""),
-    new_code_cell('''from sim.game import get
-from sim.run import simulate
+    new_code_cell('''from sim.kit.game import get
+from sim.runner.run import simulate
 
 game = get("paintline")
 m = game.load_matchup(FOLDER, "us-red-tide", "ussr-red-tide", "greedy", "greedy")
@@ -89,7 +89,7 @@ is worth on the die, and what a rule option (win by 2) does."""),
 import pandas as pd
 
 from analysis import plots
-from analysis.stats import paired_difference, with_rate
+from sim.core.stats import paired_difference, with_rate
 from sim.paintline.batch import load_matchup, run_batch
 from sim.paintline.pool import INT_COLUMNS
 
@@ -124,8 +124,8 @@ for bonus in (6, 8, 10):
 
 `whatif` plays baseline and variant rules on the same seeds and tabulates every delta with
 its interval."""),
-    new_code_cell('''from sim.experiments import whatif
-from sim.game import get
+    new_code_cell('''from sim.experiments.designs import whatif
+from sim.kit.game import get
 
 w = whatif(get("paintline"), m, {"win_by": 2}, GAMES, seed=7, results=RESULTS)
 w[["item", "baseline", "variant", "delta", "lo", "hi"]]'''),
@@ -140,9 +140,9 @@ and the causal verdicts on its cards."""),
     new_code_cell(SETUP),
     new_code_cell('''from analysis import metrics, plots
 from analysis.load import load_run
-from sim.experiments import sweep
-from sim.game import get
-from sim.run import simulate
+from sim.experiments.designs import sweep
+from sim.kit.game import get
+from sim.runner.run import simulate
 
 game = get("paintline")
 m = game.load_matchup(FOLDER, "us-red-tide", "ussr-red-tide", "greedy", "greedy")
@@ -170,7 +170,7 @@ effect. Over- or under-powered means beyond the margin with Benjamini-Hochberg c
 matches go round by round to the cards still open. Passing the folder lets each deck play
 under the best of its policies. Here on a small budget, so most cards stay "no
 evidence"."""),
-    new_code_cell('''from sim.verdicts import Precision, card_verdicts
+    new_code_cell('''from sim.experiments.verdicts import Precision, card_verdicts
 
 v = card_verdicts(game, m, 3, Precision(start=GAMES, max_matches=4 * GAMES))
 print(v.verdict.value_counts().to_string(), f"\\n{v.attrs['matches']:,} matches")

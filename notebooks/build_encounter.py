@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from analysis.stats import wilson
+from sim.core.stats import wilson
 from sim.encounter import codes as K
-from sim.game import get
+from sim.kit.game import get
 
 GAMES = int(os.environ.get("CARDLAB_NOTEBOOK_GAMES", "4000"))
 FOLDER = Path("..") / "decks" / "encounter"

@@ -24,9 +24,9 @@ from pathlib import Path
 
 from IPython.display import Image, display
 
-from sim.folders import read_folder
-from sim.game import get
-from sim.meta import Field
+from sim.kit.folders import read_folder
+from sim.kit.game import get
+from sim.experiments.meta import Field
 
 # Small match counts when the test suite runs the notebooks; full counts otherwise.
 GAMES = int(os.environ.get("CARDLAB_NOTEBOOK_GAMES", "6000"))
@@ -43,7 +43,7 @@ print(f"field: {', '.join(field.names)}; policy {field.policy}; {MATCHES:,} matc
 Every deck against every other from both seats, all twelve ordered pairs on the same seed.
 The Nash mix is the maximin strategy of the symmetric zero-sum game (scipy's `linprog`);
 its intervals come from re-solving on bootstrap resamples of every pair's matches."""),
-    new_code_cell('''from sim.meta import meta
+    new_code_cell('''from sim.experiments.meta import meta
 
 result, path = meta(field, MATCHES, seed=1, results=RESULTS, reps=100)
 wide = result["matrix"].pivot(index="deck", columns="opponent", values="rate")
@@ -60,7 +60,7 @@ to another card of the deck); every candidate of a round plays the same seed, an
 successive halving gives the matches to the better half. The winner is then played on
 held-out seeds beside every shipped deck; a margin over the best shipped deck above the
 threshold (with an interval above 0) is a broken deck, and the ablation names its cards."""),
-    new_code_cell('''from sim.deckbuild import Search, deckbuild
+    new_code_cell('''from sim.solvers.deckbuild import Search, deckbuild
 
 search = Search(rounds=3, mutants=8, start=max(MATCHES // 20, 20), confirm=MATCHES,
                 threshold=0.03)
@@ -81,7 +81,7 @@ field's Nash mix. On the test suite's small match counts the target is the band 
 the band is 0.40 .. 0.60: a few hundred matches a seat cannot tell a deck at 0.45 from one
 at 0.55, nor a Nash mix from its noise, and the search would chase noise step after
 step."""),
-    new_code_cell('''from sim.balance import Bounds, balance
+    new_code_cell('''from sim.solvers.balance import Bounds, balance
 
 FULL = MATCHES >= 1000  # what the held-out n resolves
 BAND = (0.45, 0.55) if FULL else (0.40, 0.60)

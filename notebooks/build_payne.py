@@ -22,9 +22,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from analysis.stats import paired_difference, wilson
-from sim.folders import read_folder
-from sim.game import get
+from sim.core.stats import paired_difference, wilson
+from sim.kit.folders import read_folder
+from sim.kit.game import get
 
 # Small match counts when the test suite runs the notebooks; full counts otherwise.
 GAMES = int(os.environ.get("CARDLAB_NOTEBOOK_GAMES", "20000"))

@@ -29,9 +29,9 @@ RESULTS = Path(os.environ.get("CARDLAB_RESULTS", Path("..") / "results"))
 CARD_FIELD = "Order of Lenin.cost"
 RULE = "points_to_win"
 print(f"{MATCHES:,} paired matches a redraw")'''),
-    new_code_cell('''from sim import game as registry
-from sim.folders import read_folder
-from sim.workbench import Workbench
+    new_code_cell('''from sim.kit import game as registry
+from sim.kit.folders import read_folder
+from sim.solvers.workbench import Workbench
 
 info = read_folder(FOLDER)
 game = registry.get(info.game)

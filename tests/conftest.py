@@ -38,15 +38,15 @@ class Ran:
 
 
 def cardlab(*args: str) -> Ran:
-    """`cardlab ARGS` in this process (typer's CliRunner over sim.cli's app), from the
+    """`cardlab ARGS` in this process (typer's CliRunner over sim.cli.app's app), from the
     repository root as the subprocess ran it. An exception that escapes the command is
     written to stderr with its traceback, as the interpreter would, and exits 1. What a
     command may change in the process is put back: the batch threads (a serial run sets
     them), the environment and the working directory."""
     from typer.testing import CliRunner
 
-    from sim import blocks
-    from sim.cli import app
+    from sim.cli.app import app
+    from sim.core import blocks
 
     threads, env, cwd = blocks._threads, dict(os.environ), os.getcwd()
     os.chdir(ROOT)
@@ -68,6 +68,6 @@ def cardlab_process(*args: str, timeout: float = 600) -> subprocess.CompletedPro
     PYTHONPATH it imports this checkout), else this checkout's app under this interpreter.
     For what only a process shows: the entry point itself, signals, process backends."""
     exe = shutil.which("cardlab", path=sysconfig.get_path("scripts")) or shutil.which("cardlab")
-    cmd = [exe] if exe else [sys.executable, "-c", "from sim.cli import app; app()"]
+    cmd = [exe] if exe else [sys.executable, "-c", "from sim.cli.app import app; app()"]
     return subprocess.run([*cmd, *args], cwd=ROOT, capture_output=True, text=True,
                           timeout=timeout)

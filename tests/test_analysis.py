@@ -6,8 +6,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis import metrics, stats, survival
+from analysis import metrics, survival
 from analysis.load import Run, load_run
+from sim.core import stats
 
 from .conftest import FOLDER, cardlab
 
@@ -213,7 +214,7 @@ def test_rally_mode_report_shows_the_exact_overlay(tmp_path):
 def test_sweep_keeps_decks_legal_and_reports_availability(tmp_path):
     from scipy.stats import hypergeom
 
-    from sim.experiments import sweep
+    from sim.experiments.designs import sweep
     from sim.paintline.batch import load_matchup
     from sim.paintline.edits import stamina_deck
     from sim.paintline.game import GAME
@@ -235,8 +236,8 @@ def test_sweep_keeps_decks_legal_and_reports_availability(tmp_path):
 
 
 def test_ablation_sensitivity_whatif_and_diff(tmp_path, small_run):
-    from sim.comparisons import diff_runs
-    from sim.experiments import ablation, sensitivity, whatif
+    from sim.experiments.comparisons import diff_runs
+    from sim.experiments.designs import ablation, sensitivity, whatif
     from sim.paintline.batch import load_matchup
     from sim.paintline.game import GAME
 
@@ -272,20 +273,20 @@ def test_analysis_never_imports_compiled_code():
     import sys
 
     code = ("import sys, analysis.report, analysis.metrics, analysis.survival, analysis.plots,"
-            " analysis.load, analysis.stats; print('numba' in sys.modules)")
+            " analysis.load, sim.core.stats; print('numba' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip() == "False"
 
 
 def test_mix_sweep_and_robust_flags(tmp_path):
-    from sim.comparisons import robust_flags
-    from sim.experiments import sweep
+    from sim.experiments.comparisons import robust_flags
+    from sim.experiments.designs import sweep
+    from sim.experiments.verdicts import Precision
     from sim.paintline.batch import load_matchup
     from sim.paintline.edits import mix_deck
     from sim.paintline.game import GAME
     from sim.paintline.pool import C_KIND, C_TYPE, DRIVE, LOB
-    from sim.verdicts import Precision
 
     m = load_matchup(FOLDER, "us-red-tide", "ussr-red-tide", "greedy")
     t = m.pool.table

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from analysis.health import Target, distance, judge
-from sim.game import Building, Schema, Tuning
+from sim.kit.game import Building, Schema, Tuning
 
 # The cycle of the healthy field, row deck's score over 0.5 against the column deck: A beats
 # B, B beats C, C beats A by 0.02; D beats A and C by 0.01 and loses to B by 0.03. By hand:
@@ -130,7 +130,7 @@ def folder(tmp_path):
 
 
 def field(folder, game=None):
-    from sim.meta import Field
+    from sim.experiments.meta import Field
 
     return Field(game or Stand(), folder, ["A", "B", "C", "D"], "p")
 
@@ -151,8 +151,8 @@ def test_the_hand_written_cycle_is_healthy_and_the_shipped_value_is_not():
 
 
 def run(folder, tmp_path, game=None, band=(0.45, 0.55), adversarial=0, **kw):
-    from sim.balance import Bounds, balance
-    from sim.deckbuild import Search
+    from sim.solvers.balance import Bounds, balance
+    from sim.solvers.deckbuild import Search
 
     b = Bounds(("power",), *band, margin=0.002, **kw)
     return balance(field(folder, game), b, matches=2000, confirm=4000, seed=1,
@@ -198,7 +198,7 @@ def test_out_of_reach_says_so_and_names_the_card_that_carries_the_leader(folder,
 
 
 def test_a_spent_budget_stops_the_search_and_says_so(folder, tmp_path):
-    from sim.balance import Bounds, balance
+    from sim.solvers.balance import Bounds, balance
 
     out = balance(field(folder), Bounds(("power",), margin=0.002), matches=2000,
                   confirm=4000, seed=1, adversarial=0, results=tmp_path, run_id="t",
@@ -262,7 +262,7 @@ def test_a_kept_card_never_changes_and_the_others_answer(folder, tmp_path):
 
 
 def test_keeping_an_unknown_card_is_named(folder, tmp_path):
-    from sim.problems import InputError
+    from sim.core.problems import InputError
 
     with pytest.raises(InputError, match="no card 'zz' in the pool"):
         run(folder, tmp_path, keep=("zz",))

@@ -4,7 +4,7 @@ import threading
 
 import pytest
 
-from sim import blocks
+from sim.core import blocks
 
 
 @pytest.mark.parametrize("n, piece, threads", [(1, None, 2), (63, None, 2), (1000, None, 1),

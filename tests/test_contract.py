@@ -8,8 +8,8 @@ import tomllib
 import numpy as np
 import pytest
 
-from sim import game as registry
-from sim.folders import read_folder
+from sim.kit import game as registry
+from sim.kit.folders import read_folder
 
 from .conftest import ROOT, cardlab
 
@@ -60,7 +60,7 @@ def test_kernel_equals_reference_for_every_pair_of_policies(name):
 
 @pytest.mark.parametrize("name", GAMES)
 def test_same_bytes_for_any_thread_count_and_split(name):
-    from sim import blocks
+    from sim.core import blocks
 
     g, m, _ = default_matchup(name)
     before = blocks.get_threads()
@@ -116,8 +116,8 @@ def test_validator_rejects_a_broken_copy(name, tmp_path):
 def test_simulate_report_and_experiments(name, tmp_path):
     from analysis.load import load_run
     from analysis.report import build_report
-    from sim.experiments import ablation, sweep
-    from sim.run import simulate
+    from sim.experiments.designs import ablation, sweep
+    from sim.runner.run import simulate
 
     g, m, _ = default_matchup(name)
     res = simulate(g, m, 600, 2, results=tmp_path, run_id="run", chunk_size=250,
@@ -130,7 +130,7 @@ def test_simulate_report_and_experiments(name, tmp_path):
     for table in ("matches", "histograms", "cards"):
         assert getattr(again, table).equals(getattr(run, table)), table
     from analysis.verdicts import VERDICTS
-    from sim.verdicts import Precision, for_run
+    from sim.experiments.verdicts import Precision, for_run
 
     verdicts = for_run(res.run.path, Precision(start=100, max_matches=200), field_matches=200)
     assert set(verdicts.verdict) <= set(VERDICTS) and len(verdicts)

@@ -8,6 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from sim.core.jit import pure
+from sim.core.rng import py_below, py_stream_key
 from sim.encounter import codes as K
 from sim.encounter import effects as Ef
 from sim.encounter import engine as E
@@ -22,8 +24,6 @@ from sim.encounter.params import PARAMS, policy_vector
 from sim.encounter.reference import Table, policy_words
 from sim.encounter.reference_state import Character, Seat, Striker
 from sim.encounter.reference_turn import Encounter
-from sim.jit import pure
-from sim.rng import py_below, py_stream_key
 
 FOLDER = Path(__file__).resolve().parents[1] / "decks" / "encounter"
 BASE = load_matchup(FOLDER, "orc-warband", "grey-expedition", "careful")

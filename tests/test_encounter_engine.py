@@ -10,8 +10,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sim.game import get
-from sim.problems import InputError
+from sim.core.problems import InputError
+from sim.kit.game import get
 
 ROOT = Path(__file__).resolve().parents[1]
 FOLDER = ROOT / "decks" / "encounter"
@@ -141,7 +141,7 @@ def test_batch_split_and_manifest_round_trip():
 
 
 def test_thread_count_does_not_change_results(tmp_path):
-    code = ("import sys, numpy as np; from sim.game import get; G = get('encounter'); "
+    code = ("import sys, numpy as np; from sim.kit.game import get; G = get('encounter'); "
             f"m = G.load_matchup({str(FOLDER)!r}, 'orc-warband', 'grey-expedition', "
             "'random', None, {}, []); r = G.run_batch(m, 200, 8); "
             "np.save(sys.argv[1], r.matches)")

@@ -9,7 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from analysis.stats import Z95, paired_difference
+from sim.core.jit import pure as twin
+from sim.core.stats import Z95, paired_difference
 from sim.encounter import codes as K
 from sim.encounter import engine as E
 from sim.encounter import rules as Ru
@@ -20,8 +21,7 @@ from sim.encounter.pool import Pool
 from sim.encounter.reference import Table
 from sim.encounter.reference_state import Seat
 from sim.encounter.reference_turn import Encounter
-from sim.game import get
-from sim.jit import pure as twin
+from sim.kit.game import get
 
 FOLDER = Path(__file__).resolve().parents[1] / "decks" / "encounter"
 GAME = get("encounter")

@@ -16,7 +16,7 @@ from sim.encounter import state as S
 from sim.encounter import turn as Tu
 from sim.encounter.params import policy_vector
 from sim.encounter.reference import Table
-from sim.game import get
+from sim.kit.game import get
 
 from .test_encounter_decisions import build, card, random_picks, twin
 from .test_encounter_scenarios import Both, boost

@@ -6,6 +6,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from sim.core.jit import pure as twin
 from sim.encounter import codes as K
 from sim.encounter import effects as Ef
 from sim.encounter import engine as E
@@ -16,7 +17,6 @@ from sim.encounter import turn as Tu
 from sim.encounter import wounds as Wo
 from sim.encounter.batch import load_matchup, with_rules
 from sim.encounter.exact import combat_outcome
-from sim.jit import pure as twin
 
 FOLDER = Path(__file__).resolve().parents[1] / "decks" / "encounter"
 BASE = load_matchup(FOLDER, "orc-warband", "grey-expedition", "careful")

@@ -129,7 +129,7 @@ def test_a_character_action_adds_to_its_bearer_and_leaves_with_it():
     Damage 1) beats it: 1 wound + Damage 1 = 2, which its toughness 3 survives (it would
     not without the armour). Goblin (str 4) then beats it: 1 more wound kills it, and the
     NPC goes to the discard pile with what it bears, the NPC first."""
-    from sim.rng import py_below
+    from sim.core.rng import py_below
 
     b = Both(({"gear": "random"}, {}))
     b.party(0, "Hired Blade")

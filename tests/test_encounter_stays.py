@@ -13,7 +13,7 @@ from sim.encounter import rules as Ru
 from sim.encounter import state as S
 from sim.encounter import turn as Tu
 from sim.encounter import wounds as Wo
-from sim.game import get
+from sim.kit.game import get
 
 from .test_encounter_decisions import card, twin
 from .test_encounter_scenarios import Both

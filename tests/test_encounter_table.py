@@ -10,11 +10,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from sim.core.problems import InputError
 from sim.encounter import codes as K
 from sim.encounter import state as S
 from sim.encounter.batch import load_matchup, with_rules
-from sim.game import get
-from sim.problems import InputError
+from sim.kit.game import get
 
 from .conftest import cardlab
 

@@ -9,9 +9,9 @@ import numpy as np
 
 from sim.encounter.params import PARAMS, load_policies
 from sim.encounter.tuning import BOUNDS, params
-from sim.folders import read_folder
-from sim.game import get
-from sim.train import train, tuned_policies
+from sim.kit.folders import read_folder
+from sim.kit.game import get
+from sim.solvers.train import train, tuned_policies
 
 from .conftest import ROOT
 

@@ -196,7 +196,7 @@ def test_records_are_consistent():
 
 
 def test_same_seed_same_arrays_any_threads_or_split():
-    from sim import blocks
+    from sim.core import blocks
 
     m = load_matchup(FOLDER, "us-red-tide", "ussr-red-tide", "random", "lookahead")
     n = 400
@@ -220,7 +220,7 @@ def test_same_seed_same_arrays_any_threads_or_split():
 
 
 def test_random_streams_match_plain_python():
-    from sim import rng
+    from sim.core import rng
 
     for seed, game, stream in ((0, 0, 0), (2**63 - 1, 12345, 5), (42, 7, 3)):
         k = rng.stream_key(seed, game, stream)
@@ -233,7 +233,7 @@ def test_random_streams_match_plain_python():
 def test_d20_is_uniform():
     from scipy.stats import chisquare
 
-    from sim import rng
+    from sim.core import rng
 
     key = rng.py_stream_key(5, 0, 2)
     faces = np.bincount([rng.py_below(key, i, 20) for i in range(40000)], minlength=20)

@@ -11,9 +11,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sim import game as registry
-from sim.folders import read_folder
-from sim.problems import InputError
+from sim.core.problems import InputError
+from sim.kit import game as registry
+from sim.kit.folders import read_folder
 
 from .conftest import ROOT
 

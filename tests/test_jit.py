@@ -4,12 +4,12 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from sim import jit
+from sim.core import jit
 
 
 def test_cache_key_follows_its_own_game_and_the_shared_helpers(tmp_path, monkeypatch):
     copy = tmp_path / "sim"
-    shutil.copytree(Path(jit.__file__).parent, copy,
+    shutil.copytree(Path(jit.__file__).parents[1], copy,
                     ignore=shutil.ignore_patterns("__pycache__"))
     (copy / "othergame").mkdir()
     (copy / "othergame" / "engine.py").write_text("# another game's kernel\n")
@@ -22,12 +22,12 @@ def test_cache_key_follows_its_own_game_and_the_shared_helpers(tmp_path, monkeyp
     # Editing one game's engine recompiles that game alone.
     assert jit.source_hash("othergame") == before["othergame"]
     assert jit.source_hash(jit.COMMON) == before[jit.COMMON]
-    rng = copy / "rng.py"
+    rng = copy / "core" / "rng.py"
     rng.write_text(rng.read_text() + "\n# a changed shared helper\n")
     assert jit.source_hash("othergame") != before["othergame"]
     assert jit.source_hash(jit.COMMON) != before[jit.COMMON]
     assert jit.group_of("sim.paintline.rules") == "paintline"
-    assert jit.group_of("sim.rng") == jit.COMMON
+    assert jit.group_of("sim.core.rng") == jit.COMMON
 
 
 def test_unwritable_cache_folder_falls_back(tmp_path, monkeypatch):

@@ -21,15 +21,70 @@ def lint_imports(config, cwd, path) -> subprocess.CompletedProcess:
                           text=True, env={"PYTHONPATH": str(path), "PATH": ""}, timeout=300)
 
 
+LAYERS = ["sim.__main__ : sim.cli", "sim.solvers", "sim.experiments", "analysis", "sim.runner",
+          "sim.store", "sim.paintline | sim.payne | sim.encounter", "sim.kit", "sim.core"]
+
+
+def contracts() -> dict[str, dict]:
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
+    return {c["id"]: c for c in config["contracts"]}
+
+
 def test_the_declared_contracts_are_the_five_of_the_design():
-    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
-    kinds = {c["id"]: c["type"] for c in contracts["contracts"]}
+    kinds = {key: c["type"] for key, c in contracts().items()}
     assert kinds == {"layers": "layers", "games-by-name": "forbidden",
                      "games-independent": "independence", "analysis-no-game": "forbidden",
                      "no-circles": "acyclic_siblings"}
-    layers = next(c for c in contracts["contracts"] if c["id"] == "layers")["layers"]
-    assert layers[0].startswith("sim.__main__ : sim.cli") and "sim.rng" in layers[-1]
-    assert "sim.paintline : sim.payne : sim.encounter" in layers
+    assert contracts()["layers"]["layers"] == LAYERS
+
+
+def modules_of(package: str) -> list[str]:
+    folder = ROOT / package.replace(".", "/")
+    return sorted(".".join(p.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+                  for p in folder.rglob("*.py") if "__pycache__" not in p.parts)
+
+
+def test_every_module_is_in_exactly_one_layer_and_the_folders_are_the_layers():
+    """A module outside every layer would escape the contract; the layers are whole folders
+    (a package each), so the tree under sim/ reads as the layer list."""
+    packages = [p.strip() for layer in LAYERS for p in layer.replace("|", ":").split(":")]
+    for package in packages:
+        assert (ROOT / package.replace(".", "/")).is_dir() or package == "sim.__main__", package
+    for module in modules_of("sim") + modules_of("analysis"):
+        if module == "sim":
+            continue  # the root package: the version and nothing else
+        owners = [p for p in packages if module == p or module.startswith(p + ".")]
+        assert len(owners) == 1, (module, owners)
+    top = {p.name for p in (ROOT / "sim").iterdir() if p.is_dir() and p.name != "__pycache__"}
+    assert {p.split(".")[1] for p in packages if p.startswith("sim.")} - {"__main__"} == top
+
+
+def test_no_package_imports_another_in_a_circle():
+    """The packages of the layer list (sim's folders and analysis), as a graph of imports
+    between packages: no cycle, so no layer reaches back into one it came from."""
+    import grimp
+
+    graph = grimp.build_graph("sim", "analysis")
+    packages = [p.strip() for layer in LAYERS for p in layer.replace("|", ":").split(":")
+                if p.strip() != "sim.__main__"]
+    edges = {(a, b) for a in packages for b in packages if a != b and
+             graph.find_matching_direct_imports(import_expression=f"{a}.** -> {b}.**")
+             and not all(i["importer"].endswith(".commands") and b == "sim.cli" for i in
+                         graph.find_matching_direct_imports(import_expression=f"{a}.** -> {b}.**"))}
+    order, seen = [], {}
+
+    def visit(node, path):
+        assert node not in path, " -> ".join([*path, node])
+        if node in seen:
+            return
+        for a, b in sorted(edges):
+            if a == node:
+                visit(b, [*path, node])
+        seen[node] = True
+
+    for package in packages:
+        visit(package, [])
+    assert ("sim.solvers", "analysis") in edges and ("analysis", "sim.store") in edges
 
 
 def test_the_project_keeps_its_import_contracts():

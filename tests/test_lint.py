@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from sim.game import option_variants
-from sim.lint import folder_policies, lint
+from sim.kit.game import option_variants
+from sim.solvers.lint import folder_policies, lint
 
 from .conftest import ROOT, cardlab
 

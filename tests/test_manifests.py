@@ -1,4 +1,4 @@
-"""The shared manifest entry (sim/manifests.py) on a small declared game: the entries it
+"""The shared manifest entry (sim/kit/manifests.py) on a small declared game: the entries it
 writes, the matchup it rebuilds, where card texts come from; and Game.collect's reading of
 a game module's names."""
 
@@ -9,9 +9,9 @@ import json
 
 import numpy as np
 
-from sim.cards import Cards, CardTable, Column
-from sim.game import Game, Schema
-from sim.manifests import Manifest, deck_counts
+from sim.kit.cards import Cards, CardTable, Column
+from sim.kit.game import Game, Schema
+from sim.kit.manifests import Manifest, deck_counts
 
 
 class Table(CardTable):

@@ -98,7 +98,7 @@ def test_the_heatmap_leaves_the_unplayed_mirror_cells_empty():
 
 
 def test_patch_changes_only_the_named_cells(tmp_path):
-    from sim.patch import patched_csv, write_patch
+    from sim.kit.patch import patched_csv, write_patch
 
     src = FOLDER / "cards.csv"
     old = src.read_text().splitlines()
@@ -135,8 +135,8 @@ def test_bad_arguments_exit_2(args, tmp_path):
 
 
 def test_meta_bit_identical_at_one_and_two_workers(tmp_path):
-    from sim.game import get
-    from sim.meta import Field, meta
+    from sim.experiments.meta import Field, meta
+    from sim.kit.game import get
 
     fld = Field(get("paintline"), FOLDER, ["us-red-tide", "ussr-red-tide", "ussr-blitz"],
                 "greedy")
@@ -157,9 +157,9 @@ def test_meta_bit_identical_at_one_and_two_workers(tmp_path):
 
 
 def test_deckbuild_legal_reproducible_and_resumable(tmp_path):
-    from sim.deckbuild import Search, deckbuild
-    from sim.game import get
-    from sim.meta import Field
+    from sim.experiments.meta import Field
+    from sim.kit.game import get
+    from sim.solvers.deckbuild import Search, deckbuild
 
     fld = Field(get("paintline"), FOLDER, ["us-red-tide", "ussr-red-tide"], "greedy")
     search = Search(rounds=2, mutants=3, start=20, elite=1, confirm=60, threshold=0.9)
@@ -178,8 +178,8 @@ def test_deckbuild_legal_reproducible_and_resumable(tmp_path):
     pd.testing.assert_frame_equal(a["rounds"], c["rounds"])
     assert a["found"].counts == c["found"].counts
     # Every candidate played is a deck the validator accepts.
-    from sim import legality
-    from sim.deckbuild import Arena, Candidate
+    from sim.kit import legality
+    from sim.solvers.deckbuild import Arena, Candidate
 
     arena = Arena(fld, np.array([0.5, 0.5]), 1)
     for cards in a["rounds"].cards.unique():
@@ -195,10 +195,10 @@ def test_balance_brings_two_decks_into_the_band_and_the_patch_reproduces_it(tmp_
     played again from its files; the designer's cards.csv is untouched."""
     import hashlib
 
-    from sim.balance import Bounds, balance
-    from sim.deckbuild import derived_seed
-    from sim.game import get
-    from sim.meta import Field, in_process
+    from sim.experiments.meta import Field, in_process
+    from sim.kit.game import get
+    from sim.solvers.balance import Bounds, balance
+    from sim.solvers.deckbuild import derived_seed
 
     before = hashlib.sha256((FOLDER / "cards.csv").read_bytes()).hexdigest()
     fld = Field(get("paintline"), FOLDER, ["us-red-tide", "ussr-red-tide"], "greedy")

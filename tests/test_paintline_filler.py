@@ -9,8 +9,9 @@ import dataclasses
 import numpy as np
 import pytest
 
-from analysis.stats import paired_difference
-from sim.game import get
+from sim.core.rng import N_STREAMS, py_stream_key
+from sim.core.stats import paired_difference
+from sim.kit.game import get
 from sim.paintline import deal as Dl
 from sim.paintline import pool as T
 from sim.paintline import schema as Rec
@@ -18,7 +19,6 @@ from sim.paintline import state as S
 from sim.paintline.decks import Deck
 from sim.paintline.reference import ReferenceGame
 from sim.paintline.reference_turn import Forfeit
-from sim.rng import N_STREAMS, py_stream_key
 
 from .conftest import FOLDER
 

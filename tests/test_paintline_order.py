@@ -10,7 +10,9 @@ import shutil
 import numpy as np
 import pytest
 
-from sim.game import get
+from sim.core.problems import InputError
+from sim.core.rng import N_STREAMS, py_stream_key
+from sim.kit.game import get
 from sim.paintline import engine as E
 from sim.paintline import order as Ord
 from sim.paintline import policy as Pol
@@ -19,8 +21,6 @@ from sim.paintline import schema as Rec
 from sim.paintline import state as S
 from sim.paintline.reference import ReferenceGame
 from sim.paintline.reference_turn import InPlay
-from sim.problems import InputError
-from sim.rng import N_STREAMS, py_stream_key
 
 from .conftest import FOLDER, cardlab
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from analysis.stats import Z95
-from sim.folders import read_folder
-from sim.game import get
+from sim.core.stats import Z95
+from sim.kit.folders import read_folder
+from sim.kit.game import get
 
 from .conftest import FOLDER
 

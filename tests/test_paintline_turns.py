@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
+from sim.core.rng import DICE, N_STREAMS, py_below, py_stream_key
 from sim.paintline import deal as Dl
 from sim.paintline import engine as E
 from sim.paintline import options as O
@@ -18,7 +19,6 @@ from sim.paintline import schema as Rec
 from sim.paintline import shots as Sh
 from sim.paintline import state as S
 from sim.paintline.policy import load_policies
-from sim.rng import DICE, N_STREAMS, py_below, py_stream_key
 
 from .conftest import FOLDER
 

@@ -8,11 +8,11 @@ import dataclasses
 
 import pytest
 
-from sim.game import get
+from sim.core.problems import InputError
+from sim.kit.game import get
 from sim.paintline import pool as T
 from sim.paintline.decks import load_deck
 from sim.paintline.edits import with_counts, with_deck
-from sim.problems import InputError
 
 from .conftest import FOLDER
 

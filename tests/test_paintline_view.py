@@ -3,8 +3,8 @@ holds them, the rules roll every shot with the card table's values."""
 
 import numpy as np
 
-from sim.folders import read_folder
-from sim.game import get
+from sim.kit.folders import read_folder
+from sim.kit.game import get
 
 from .conftest import ROOT
 

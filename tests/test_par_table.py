@@ -4,10 +4,10 @@ file gets, each naming the file and the line."""
 import pandas as pd
 import pytest
 
-from sim.game import Power
-from sim.par import par_values
-from sim.par_table import declared_card, read_par
-from sim.problems import InputError
+from sim.core.problems import InputError
+from sim.experiments.par import par_values
+from sim.experiments.par_table import declared_card, read_par
+from sim.kit.game import Power
 
 from .conftest import ROOT, cardlab
 

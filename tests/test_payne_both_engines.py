@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sim.game import get
+from sim.kit.game import get
 from sim.payne import pool as T
 from sim.payne import rules as Ru
 from sim.payne import state as S

@@ -9,11 +9,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sim.folders import read_folder
-from sim.game import get
+from sim.core.problems import InputError
+from sim.kit.folders import read_folder
+from sim.kit.game import get
 from sim.payne import pool as T
 from sim.payne.policy import load_policies
-from sim.problems import InputError
 
 FOLDER = Path(__file__).resolve().parents[1] / "decks" / "payne"
 GAME = get("payne")

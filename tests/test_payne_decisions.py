@@ -7,12 +7,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sim.game import get
+from sim.core.rng import N_STREAMS, py_stream_key
+from sim.kit.game import get
 from sim.payne import answers as A
 from sim.payne import pool as T
 from sim.payne.policy_params import CHOICE_FIELDS, load_policies
 from sim.payne.reference import Match
-from sim.rng import N_STREAMS, py_stream_key
 
 FOLDER = Path(__file__).resolve().parents[1] / "decks" / "payne"
 GAME = get("payne")
@@ -180,8 +180,8 @@ def test_prior_holds_a_defensive_reveal_it_could_not_use():
 
 
 def test_policy_choices_are_checked_and_default_to_the_kinds_rule(tmp_path):
+    from sim.core.problems import InputError
     from sim.payne.policy_params import complete, defaults
-    from sim.problems import InputError
 
     path = tmp_path / "policies.toml"
     path.write_text('[a]\nkind = "prior"\n\n[b]\nkind = "plain"\nreveal_answer = "sly"\n')

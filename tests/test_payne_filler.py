@@ -7,14 +7,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from analysis.stats import paired_difference
-from sim.game import get
+from sim.core.rng import N_STREAMS, stream_key
+from sim.core.stats import paired_difference
+from sim.kit.game import get
 from sim.payne import rules as Ru
 from sim.payne import state as S
 from sim.payne.game import blank_card, with_deck
 from sim.payne.policy import load_policies
 from sim.payne.reference import Match
-from sim.rng import N_STREAMS, stream_key
 
 FOLDER = Path(__file__).resolve().parents[1] / "decks" / "payne"
 GAME = get("payne")

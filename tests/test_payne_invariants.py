@@ -7,13 +7,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sim.game import get
+from sim.kit.game import get
+from sim.kit.records import BatchRecords
 from sim.payne import engine as E
 from sim.payne import pool as T
 from sim.payne import state as S
 from sim.payne.reference import Match
 from sim.payne.schema import SCHEMA
-from sim.records import BatchRecords
 
 FOLDER = Path(__file__).resolve().parents[1] / "decks" / "payne"
 GAME = get("payne")

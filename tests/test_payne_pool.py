@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from sim.core.problems import InputError
 from sim.payne.decks import check_paths
-from sim.problems import InputError
 
 FOLDER = Path(__file__).resolve().parents[1] / "decks" / "payne"
 
@@ -98,7 +98,7 @@ def test_rule_values(folder):
 
 def test_validate_a_matchup_built_in_memory():
     """GAME.validate: the deck and card rules on an experiment's variant; Blanks uncapped."""
-    from sim.game import get
+    from sim.kit.game import get
     from sim.payne import pool as T
     from sim.payne.game import with_deck
 

@@ -5,12 +5,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sim.game import get
+from sim.core.rng import POLICY
+from sim.kit.game import get
 from sim.payne import policy as Pol
 from sim.payne import pool as T
 from sim.payne.reference import Match
 from sim.payne.state import END_DECK_OUT, END_POINTS, END_ROUND_CAP, END_SETUP
-from sim.rng import POLICY
 
 FOLDER = Path(__file__).resolve().parents[1] / "decks" / "payne"
 GAME = get("payne")

@@ -6,14 +6,14 @@ import tomllib
 import numpy as np
 import pytest
 
-from analysis.stats import wilson
-from sim.folders import read_folder
-from sim.jit import pure
+from sim.core.jit import pure
+from sim.core.rng import N_STREAMS, py_next_below, py_stream_key
+from sim.core.stats import wilson
+from sim.kit.folders import read_folder
 from sim.payne import pool as T
 from sim.payne.policy import choose_fielding
 from sim.payne.policy_params import FIELDS, KIND, PRIOR, READ_BY, load_policies
-from sim.rng import N_STREAMS, py_next_below, py_stream_key
-from sim.train import tuned_policies
+from sim.solvers.train import tuned_policies
 
 from .test_payne_decisions import FOLDER, GAME, E, card, field, list_share, match, policy
 
@@ -115,7 +115,7 @@ def test_field_power_off_keeps_a_strong_power_out_of_the_field(weight, fielded):
     ('[p]\nkind = "prior"\nplay_rate = 0.2\n', "read only by kind random"),
 ])
 def test_a_bad_habit_is_named_with_its_line(tmp_path, line, bad):
-    from sim.problems import InputError
+    from sim.core.problems import InputError
 
     path = tmp_path / "policies.toml"
     path.write_text("# a policy\n" + line)

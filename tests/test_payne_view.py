@@ -3,8 +3,8 @@ sides as the view holds their arrows, the battles use the card table's arrows.""
 
 import numpy as np
 
-from sim.folders import read_folder
-from sim.game import get
+from sim.kit.folders import read_folder
+from sim.kit.game import get
 
 from .conftest import ROOT
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from sim.core.problems import InputError, Problem
 from sim.paintline.decks import load_deck, load_folder
 from sim.paintline.options import R_CRIT_TARGET, R_LADDER, R_LADDER_LEN, RULE_DEFAULTS, load_rules
 from sim.paintline.pool import (
@@ -25,7 +26,6 @@ from sim.paintline.pool import (
     STAMINA,
     load_pool,
 )
-from sim.problems import InputError, Problem
 
 from .conftest import cardlab
 

@@ -4,8 +4,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sim.game import Histogram, Schema
-from sim.records import BatchRecords, Totals
+from sim.kit.game import Histogram, Schema
+from sim.kit.records import BatchRecords, Totals
 
 SCHEMA = Schema(match_columns={"winner": "", "first": "", "x": "", "tried": ""},
                 first_player="first", first_player_label="first player",

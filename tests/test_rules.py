@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from sim.core.rng import N_STREAMS, SHUFFLE, stream_key
 from sim.paintline import abilities as A
 from sim.paintline import deal as Dl
 from sim.paintline import keywords as K
@@ -20,7 +21,6 @@ from sim.paintline import shots as Sh
 from sim.paintline import state as S
 from sim.paintline.batch import load_matchup, run_batch
 from sim.paintline.policy import load_policies
-from sim.rng import N_STREAMS, SHUFFLE, stream_key
 
 REPO = Path(__file__).parents[1]
 FOLDER = REPO / "decks" / "paintline"

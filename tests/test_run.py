@@ -10,8 +10,8 @@ import pytest
 
 from sim.paintline.batch import load_matchup
 from sim.paintline.game import GAME
-from sim.run import simulate
-from sim.store import StoreError, read_table
+from sim.runner.run import simulate
+from sim.store.runs import StoreError, read_table
 
 from .conftest import FOLDER, ROOT, cardlab, cardlab_process
 
@@ -55,7 +55,7 @@ def test_workers_chunks_and_backends_give_the_same_bytes(m, baseline, tmp_path):
 
 def test_killed_run_resumes_to_the_same_result(m, tmp_path):
     env = {**os.environ, "CI": "1"}
-    cmd = [sys.executable, "-c", "from sim.cli import app; app()", "simulate",
+    cmd = [sys.executable, "-c", "from sim.cli.app import app; app()", "simulate",
            "-n", "24000", "--chunk-size", "400", "--seed", "9", "--policy-a", "random",
            "--policy-b", "greedy", "--results", str(tmp_path), "--run-id", "killed",
            "--backend", "serial"]
@@ -86,7 +86,7 @@ def test_a_second_writer_is_told_the_run_is_busy_and_by_whom(m, baseline, tmp_pa
     import json
     import shutil
 
-    from sim.runlock import writing
+    from sim.store.lock import writing
 
     # An interrupted copy of the baseline: its last chunk gone, its status interrupted.
     run = tmp_path / "r1"
@@ -130,7 +130,7 @@ def test_target_precision_is_met_and_independent_of_workers(tmp_path):
                  backend="serial", target_ci=0.008, max_matches=20000)
     assert a.matches == b.matches < 20000
     df = read_table(tmp_path / "a", "matches")
-    from sim.run import half_width
+    from sim.runner.run import half_width
 
     assert half_width(int((df.winner == 0).sum()), len(df)) <= 0.008
     first = df.iloc[: len(df) - 500]
@@ -186,7 +186,7 @@ def test_ctrl_c_keeps_chunks_and_prints_the_resume_command(tmp_path):
     # A suite started in the background (`&`, nohup) passes SIGINT on ignored, and Python
     # then installs no KeyboardInterrupt: the child sets the handler a terminal's Python has.
     start = ("import signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
-             "from sim.cli import app; app()")
+             "from sim.cli.app import app; app()")
     cmd = [sys.executable, "-c", start, "simulate", "-n", "200000",
            "--chunk-size", "1000", "--results", str(tmp_path), "--run-id", "int",
            "--backend", "serial"]

@@ -8,8 +8,8 @@ import pytest
 from analysis import metrics
 from analysis.load import Run
 from analysis.quantities import label, rate_specs
-from sim.game import Histogram, Rate, Schema
-from sim.records import BatchRecords, Totals
+from sim.kit.game import Histogram, Rate, Schema
+from sim.kit.records import BatchRecords, Totals
 
 SCHEMA = Schema(match_columns={"winner": "", "first": "", "points_a": "", "points_b": "",
                                "points_c": ""},
@@ -28,7 +28,7 @@ def test_records_and_totals_have_a_row_per_seat():
 
 
 def test_the_store_keeps_every_seat(tmp_path):
-    from sim.store import chunk_tables, create_run, read_table, totals, write_chunk
+    from sim.store.runs import chunk_tables, create_run, read_table, totals, write_chunk
 
     rec = BatchRecords.allocate(SCHEMA, 3, 2)
     rec.hists["h"][0, 2, 1] = 5  # seat C of match 0 counted 5 at value 1

@@ -9,10 +9,10 @@ import tomllib
 import numpy as np
 import pytest
 
-from sim import game as registry
-from sim.folders import read_folder
-from sim.problems import InputError
-from sim.tune import bisect, search_integers
+from sim.core.problems import InputError
+from sim.kit import game as registry
+from sim.kit.folders import read_folder
+from sim.solvers.tune import bisect, search_integers
 
 from .conftest import FOLDER, ROOT, cardlab
 
@@ -63,7 +63,7 @@ def test_tune_finds_the_rally_mode_fair_value_the_exact_solver_gives(tmp_path):
     """Rally mode, Push against Topspin: P(A wins the match) is 0.4058 with Push at +3 and
     0.5147 at +4 (exact solver), so +4 is the fair value."""
     from sim.paintline import exact
-    from sim.tune import tune
+    from sim.solvers.tune import tune
 
     for bonus, p in ((3, 0.405801), (4, 0.514720)):
         m = rally_loader([f"Push.normal_bonus={bonus}"])
@@ -96,7 +96,7 @@ def test_tune_command_and_its_errors(tmp_path):
 @pytest.fixture(scope="module")
 def trained(tmp_path_factory):
     """A copy of the sample folder with `pressure` trained against `random` (tiny budget)."""
-    from sim.train import train
+    from sim.solvers.train import train
 
     root = tmp_path_factory.mktemp("train")
     folder = root / "paintline"
@@ -112,7 +112,7 @@ def trained(tmp_path_factory):
 
 def test_training_beats_random_on_held_out_seeds_and_writes_the_policy(trained):
     from sim.paintline.policy import load_policies
-    from sim.train import tuned_policies
+    from sim.solvers.train import tuned_policies
 
     folder, _, table, manifest = trained
     held = table.set_index("item").iloc[1]
@@ -128,7 +128,7 @@ def test_training_beats_random_on_held_out_seeds_and_writes_the_policy(trained):
 
 
 def test_training_resumes_to_the_same_result(trained, tmp_path):
-    from sim.train import train
+    from sim.solvers.train import train
 
     folder, root, _, manifest = trained
     g = registry.get("paintline")
@@ -178,9 +178,9 @@ def test_train_command_writes_and_a_game_without_hooks_is_refused(tmp_path, monk
 def test_solvers_run_on_every_registered_game(name, tmp_path):
     """tune (on a numeric rule option), skill and train need nothing beyond the contract;
     train refuses clearly where a game has no tuning hook."""
-    from sim.skill import skill
-    from sim.train import hooks_of, train
-    from sim.tune import tune
+    from sim.solvers.skill import skill
+    from sim.solvers.train import hooks_of, train
+    from sim.solvers.tune import tune
 
     g = registry.get(name)
     info = read_folder(ROOT / "decks" / name)

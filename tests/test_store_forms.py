@@ -10,12 +10,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sim import histstore, matchstore
+from sim.kit.records import BatchRecords, Layout
 from sim.paintline.batch import load_matchup
 from sim.paintline.game import GAME
-from sim.records import BatchRecords, Layout
-from sim.run import histogram_bins, simulate
-from sim.store import (
+from sim.runner.run import histogram_bins, simulate
+from sim.store import hists as histstore
+from sim.store import matches as matchstore
+from sim.store.runs import (
     LONG_FORM,
     chunk_tables,
     chunk_totals,

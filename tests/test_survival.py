@@ -8,8 +8,8 @@ import pytest
 
 from analysis import plots, report, survival
 from analysis.load import Run
-from analysis.stats import Z95
-from sim.game import Histogram, Schema
+from sim.core.stats import Z95
+from sim.kit.game import Histogram, Schema
 
 # Ten matches. Deck A's PC is killed in turns 2, 2, 3 and 5; in the other six matches it
 # lives to the end, turns 3, 4, 4, 6, 6 and 6 (censored there). Deck B's PC never dies, so

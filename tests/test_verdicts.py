@@ -8,10 +8,10 @@ import pandas as pd
 import pytest
 
 from analysis.verdicts import beyond_margin_p, classify, consensus
-from sim.game import Building, Power, Schema, Tuning
-from sim.par import against
-from sim.problems import Problem
-from sim.verdicts import Precision, card_verdicts
+from sim.core.problems import Problem
+from sim.experiments.par import against
+from sim.experiments.verdicts import Precision, card_verdicts
+from sim.kit.game import Building, Power, Schema, Tuning
 
 
 def test_beyond_margin_p_by_hand():
@@ -67,7 +67,7 @@ def test_against_par_reads_which_way_each_number_is_stronger():
 def test_a_row_touches_a_boundary_of_its_label():
     from types import SimpleNamespace
 
-    from sim.calibrate import touches
+    from sim.experiments.calibrate import touches
 
     def row(lo, hi, gap_lo=0.004, gap=0.006):
         return SimpleNamespace(relative_lo=lo, relative_hi=hi, margin=0.01, own_margin=0.003,
@@ -339,7 +339,7 @@ def test_the_deck_keeps_its_length_and_every_arm_is_legal(folder):
 
 
 def test_calibrate_recovers_planted_buffs_and_nerfs(folder):
-    from sim.calibrate import calibrate
+    from sim.experiments.calibrate import calibrate
 
     plants, summary = calibrate(Fake(), Matchup(), folder, 3, count=3,
                                 precision=Precision(start=4000, max_matches=32_000),
@@ -359,7 +359,7 @@ def test_calibrate_recovers_planted_buffs_and_nerfs(folder):
 
 
 def test_plants_go_only_on_the_cards_the_matchup_judges():
-    from sim.calibrate import plan
+    from sim.experiments.calibrate import plan
 
     # Told that only A's a1 and a2 are judged, every buff and nerf lands on them.
     judged = {(0, "a1"), (0, "a2")}
@@ -373,8 +373,8 @@ def test_a_card_changes_for_its_own_seat_only():
     # Paint the Line's sample decks both hold Drive Shot. Changed for seat A, B's copies stay
     # the printed card (a card of their own under another id); unchanged, every record is
     # the same as the matchup's, bit for bit.
-    from sim.arms import seat_local
-    from sim.folders import default_folder
+    from sim.experiments.arms import seat_local
+    from sim.kit.folders import default_folder
     from sim.paintline.game import GAME
 
     folder = default_folder("paintline")
@@ -396,7 +396,7 @@ def test_a_card_changes_for_its_own_seat_only():
 
 
 def test_a_plant_moves_no_other_cards_verdict(folder):
-    from sim.calibrate import others_moved
+    from sim.experiments.calibrate import others_moved
 
     moved = others_moved(Fake(), Matchup(), folder, 3, 4,
                          Precision(start=4000, max_matches=32_000), "good")

@@ -4,7 +4,8 @@ import json
 
 import pytest
 
-from sim import jit, warmup
+from sim.core import jit
+from sim.runner import warmup
 
 
 class StandIn:

@@ -8,14 +8,14 @@ from pathlib import Path
 
 import numpy as np
 
+from sim.core.problems import InputError, Problem, suggest
 from sim.encounter import codes as K
 from sim.encounter import state as S
 from sim.encounter.options import changed, load_rules, rules_vector
 from sim.encounter.params import load_policies
 from sim.encounter.pool import Deck, Pool, load_deck, load_pool
 from sim.encounter.schema import schema_for
-from sim.problems import InputError, Problem, suggest
-from sim.records import BatchRecords, play_in_pieces
+from sim.kit.records import BatchRecords, play_in_pieces
 
 
 @dataclass(frozen=True)
@@ -63,7 +63,7 @@ class Matchup:
 def table_decks(folder: Path) -> tuple[str, ...]:
     """The folder's decks for a table of more than two, seat by seat: game.toml's [table]
     decks, else its [field] decks (none for a folder without a readable game.toml)."""
-    from sim.folders import read_folder
+    from sim.kit.folders import read_folder
 
     try:
         return read_folder(folder).table

@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from sim.encounter import codes as K
 from sim.encounter.pool import Deck
-from sim.game import Building
+from sim.kit.game import Building
 
 START = "@start"
 

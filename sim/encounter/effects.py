@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from sim.core.jit import njit
 from sim.encounter import codes as K
 from sim.encounter import state as S
 from sim.encounter.params import M_STYLE, RANDOM
@@ -45,7 +46,6 @@ from sim.encounter.targets import (
     ward_target,
 )
 from sim.encounter.wounds import heal, tough_left, wound, wound_striker
-from sim.jit import njit
 
 O_SCORE = 3
 

@@ -3,11 +3,11 @@ strengths, no cards."""
 
 from __future__ import annotations
 
+from sim.core.jit import njit
 from sim.encounter import codes as K
 from sim.encounter import state as S
 from sim.encounter.rules import game_over, log, objective_holds, rand, stat
 from sim.encounter.wounds import heal, wound
-from sim.jit import njit
 
 
 @njit

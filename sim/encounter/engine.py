@@ -1,11 +1,13 @@
 """The compiled engine: set_up() and play_match() play one game, play_piece() plays a run of
-matches on one thread (sim.blocks spreads pieces over threads), each match on its own
+matches on one thread (sim.core.blocks spreads pieces over threads), each match on its own
 counter-based streams."""
 
 from __future__ import annotations
 
 import numpy as np
 
+from sim.core.jit import njit
+from sim.core.rng import stream_key
 from sim.encounter import codes as K
 from sim.encounter import state as S
 from sim.encounter.policy import choose_first, mulligan
@@ -20,9 +22,7 @@ from sim.encounter.rules import (
     rand,
 )
 from sim.encounter.turn import take_turn
-from sim.jit import njit
-from sim.records import SEAT_LETTERS
-from sim.rng import stream_key
+from sim.kit.records import SEAT_LETTERS
 
 # Deck rows D[p]: PC, two characteristics, draw count, loot count, then the two decks.
 D_PC, D_CH1, D_CH2, D_NDRAW, D_NLOOT, D_DRAW = 0, 1, 2, 3, 4, 8

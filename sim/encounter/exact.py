@@ -147,8 +147,8 @@ def encounter_chain(m) -> dict:
 
 def exact_check(m, totals):
     """The spec's exact checks that the matchup's setting covers, beside the simulation
-    (sim.checks); None when it covers none."""
-    from sim.checks import CheckTable
+    (sim.kit.checks); None when it covers none."""
+    from sim.kit.checks import CheckTable
 
     n = totals.n
     if n == 0 or len(m.decks) > 2:

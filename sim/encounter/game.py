@@ -23,8 +23,8 @@ from sim.encounter.tuning import TUNING as TUNING
 from sim.encounter.variants import SWEEPS as SWEEPS
 from sim.encounter.variants import ablations as ablations
 from sim.encounter.variants import value_edits as value_edits
-from sim.game import Game
-from sim.manifests import Manifest
+from sim.kit.game import Game
+from sim.kit.manifests import Manifest
 
 
 def starting(m) -> dict:

@@ -7,7 +7,7 @@ import pandas as pd
 
 from sim.encounter import codes as K
 from sim.encounter.pool import INT_FIELDS
-from sim.game import Dominance, Lint, option_variants
+from sim.kit.game import Dominance, Lint, option_variants
 
 WORD_FIELDS = {"nature": K.C_NATURE, "race": K.C_RACE, "requires": K.C_REQUIRES,
                "step": K.C_STEP, "obj1": K.C_OBJ1, "obj2": K.C_OBJ2, "ability1": K.C_AB1,

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import numpy as np
 
+from sim.core.problems import InputError, Problem, suggest
 from sim.encounter import codes as K
-from sim.problems import InputError, Problem, suggest
 
 
 def _key_line(text: str, key: str) -> int:

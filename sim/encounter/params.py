@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.problems import InputError, Problem, suggest
+from sim.core.problems import InputError, Problem, suggest
 
 STYLES = ("random", "careful", "aggressive")
 RANDOM, CAREFUL, AGGRESSIVE = 0, 1, 2

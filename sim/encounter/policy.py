@@ -4,6 +4,7 @@ hand and pool, and the sizes of hidden zones."""
 
 from __future__ import annotations
 
+from sim.core.jit import njit
 from sim.encounter import codes as K
 from sim.encounter import state as S
 from sim.encounter.params import (
@@ -37,7 +38,6 @@ from sim.encounter.rules import (
     rand,
     stat,
 )
-from sim.jit import njit
 
 O_KIND, O_WHERE, O_CARD = 0, 1, 2  # option row: 0 card from hand (where: position) or
 OPT_HAND, OPT_ABILITY = 0, 1  # 1 an in-play card's ability (where: keyword slot 0/1)

@@ -6,11 +6,11 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from sim.cards import Cards, CardTable, Column
-from sim.datafiles import FolderFiles
+from sim.core.datafiles import FolderFiles
+from sim.core.problems import InputError, Problem, suggest
 from sim.encounter import codes as K
 from sim.encounter.params import load_policies
-from sim.problems import InputError, Problem, suggest
+from sim.kit.cards import Cards, CardTable, Column
 
 COLUMNS = (
     "id", "name", "kind", "nature", "unique", "race", "requires", "cost", "step", "dex",

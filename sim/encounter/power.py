@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from sim.encounter.lint import cards
 from sim.encounter.pool import INT_FIELDS, MAX_VALUE
-from sim.game import Power, table_writer
+from sim.kit.game import Power, table_writer
 
 FIELDS = ("dex", "int", "str", "tough", "quest_points", "loot_points")
 

@@ -15,7 +15,7 @@ from sim.encounter.params import PARAMS
 from sim.encounter.reference_state import Card
 from sim.encounter.reference_turn import Encounter
 from sim.encounter.schema import schema_for
-from sim.records import BatchRecords
+from sim.kit.records import BatchRecords
 
 
 class Table:

@@ -3,9 +3,9 @@ rules that only read or move them (stats, keywords in play, wounds, zones, objec
 
 from __future__ import annotations
 
+from sim.core.rng import py_below, py_stream_key
 from sim.encounter import codes as K
 from sim.encounter import state as S
-from sim.rng import py_below, py_stream_key
 
 # The counter-based streams of a match: purpose * seats + seat, as the records' contract
 # fixes (purpose * 2 + seat for two players).

@@ -5,10 +5,10 @@ policy parameters, log and option scratch."""
 
 from __future__ import annotations
 
+from sim.core.jit import njit
+from sim.core.rng import below
 from sim.encounter import codes as K
 from sim.encounter import state as S
-from sim.jit import njit
-from sim.rng import below
 
 X_USES, X_DRAWN = 0, 1
 

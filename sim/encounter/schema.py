@@ -7,7 +7,7 @@ import dataclasses
 
 from sim.encounter import codes as K
 from sim.encounter.engine import DEATH_BINS, MATCH_COLUMNS, SEAT_LETTERS, match_columns
-from sim.game import Histogram, Rate, Schema
+from sim.kit.game import Histogram, Rate, Schema
 
 _MEANING = {
     "winner": "0 deck A, 1 deck B, -1 a draw",

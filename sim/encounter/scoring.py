@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from sim.core.jit import njit
 from sim.encounter import codes as K
 from sim.encounter import state as S
 from sim.encounter.effects import can_pay, pay, resolve, window
@@ -19,7 +20,6 @@ from sim.encounter.rules import (
     to_bottom,
     unique_ok,
 )
-from sim.jit import njit
 
 
 @njit

@@ -5,6 +5,7 @@ uniform on the seat's policy stream)."""
 
 from __future__ import annotations
 
+from sim.core.jit import njit
 from sim.encounter import codes as K
 from sim.encounter import state as S
 from sim.encounter.params import (
@@ -23,7 +24,6 @@ from sim.encounter.params import (
 from sim.encounter.policy import survivors_return
 from sim.encounter.rules import rand, stat, unique_ok
 from sim.encounter.wounds import tough_left
-from sim.jit import njit
 
 
 @njit(inline="always")

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sim.game import Param, Tuning, named_policy, seat_policy
-from sim.problems import InputError, Problem
+from sim.core.problems import InputError, Problem
+from sim.kit.game import Param, Tuning, named_policy, seat_policy
 
 # What training may move, with bounds (weights in strength points; a boost card's score is
 # its worth per cost + 1, a strike card's by strength per strike cost). cost_ratio: from

@@ -3,6 +3,7 @@ rulebook names it (the score step in scoring.py), and the driver of a turn."""
 
 from __future__ import annotations
 
+from sim.core.jit import njit
 from sim.encounter import codes as K
 from sim.encounter import state as S
 from sim.encounter.effects import (
@@ -51,7 +52,6 @@ from sim.encounter.rules import (
 )
 from sim.encounter.scoring import score_step
 from sim.encounter.wounds import heal, wound, wound_striker
-from sim.jit import njit
 
 
 @njit

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from sim.core.problems import InputError, Problem
 from sim.encounter import codes as K
 from sim.encounter.pool import INT_FIELDS, Deck, has_ability
-from sim.game import Sweep, Variant
-from sim.problems import InputError, Problem
+from sim.kit.game import Sweep, Variant
 
 # Numeric fields worth a +1 per kind (sensitivity of strength, toughness, costs, points).
 FIELDS_OF = {

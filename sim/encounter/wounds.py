@@ -3,10 +3,10 @@ party NPC removed."""
 
 from __future__ import annotations
 
+from sim.core.jit import njit
 from sim.encounter import codes as K
 from sim.encounter import state as S
 from sim.encounter.rules import discard, log, lose, stat
-from sim.jit import njit
 
 
 @njit(inline="always")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sim.jit import njit
+from sim.core.jit import njit
 from sim.paintline import keywords as K
 from sim.paintline import policy as Pol
 from sim.paintline import pool as T

@@ -4,7 +4,7 @@ and boosts."""
 
 from __future__ import annotations
 
-from sim.jit import njit
+from sim.core.jit import njit
 from sim.paintline import abilities as A
 from sim.paintline import deal as Dl
 from sim.paintline import keywords as K

@@ -7,14 +7,14 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.game import seat_views
+from sim.core.problems import InputError, Problem
+from sim.kit.game import seat_views
+from sim.kit.records import BatchRecords, play_in_pieces
 from sim.paintline.decks import Deck, load_folder
 from sim.paintline.options import MAX_ARSENAL, R_ARSENAL, R_LADDER_LEN, Rules
 from sim.paintline.pool import BASIC_SHOT, C_KIND, TRICK_SHOT, Pool
 from sim.paintline.schema import LENGTH, SCHEMA, TOP_STEP
 from sim.paintline.state import CAP
-from sim.problems import InputError, Problem
-from sim.records import BatchRecords, play_in_pieces
 
 
 @dataclass(frozen=True)
@@ -28,7 +28,7 @@ class Matchup:
     policies: tuple[np.ndarray, np.ndarray]
     arsenals: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
     # What each seat's policy reads of the cards where it differs from the pool: shot values
-    # as ((card, column), value) cells (sim.game.Power.with_view); the rules read the pool.
+    # as ((card, column), value) cells (sim.kit.game.Power.with_view); the rules read the pool.
     views: tuple[tuple, tuple] = ((), ())
 
     def arrays(self):

@@ -29,7 +29,7 @@ def rally(
     starts every rally with its arsenal); with --check N, a simulation beside it."""
     from rich.table import Table
 
-    from sim.cli_shared import Setup, console, guarded, print_frame, split_list
+    from sim.cli.shared import Setup, console, guarded, print_frame, split_list
     from sim.paintline import exact as ex
 
     setup = Setup(folder, None, None, policy, policy_a, policy_b, tuple(rules or ()))

@@ -4,7 +4,8 @@ deck-out."""
 
 from __future__ import annotations
 
-from sim.jit import njit
+from sim.core.jit import njit
+from sim.core.rng import DICE, SHUFFLE, next_below
 from sim.paintline import options as O
 from sim.paintline.pool import BLANK, C_KIND
 from sim.paintline.state import (
@@ -24,7 +25,6 @@ from sim.paintline.state import (
     PP_READY,
     TAP,
 )  # fmt: skip
-from sim.rng import DICE, SHUFFLE, next_below
 
 # --- random numbers ---------------------------------------------------------------
 

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.datafiles import FolderFiles, read_text
+from sim.core.datafiles import FolderFiles, read_text
+from sim.core.problems import InputError, Problem
 from sim.paintline.options import load_rules, rule_problems
 from sim.paintline.policy import load_policies
 from sim.paintline.pool import (  # fmt: skip
@@ -25,7 +26,6 @@ from sim.paintline.pool import (  # fmt: skip
     Pool,
     load_pool,
 )
-from sim.problems import InputError, Problem
 
 
 @dataclass(frozen=True)

@@ -9,11 +9,11 @@ import dataclasses
 
 import numpy as np
 
-from sim.game import Sweep, Variant
+from sim.core.problems import InputError, Problem
+from sim.kit.game import Sweep, Variant
 from sim.paintline import pool as T
 from sim.paintline.batch import Matchup
 from sim.paintline.decks import Deck, validate
-from sim.problems import InputError, Problem
 
 VALUE_FIELDS = ("normal_bonus", "normal_penalty", "advantage_bonus", "advantage_penalty")
 

@@ -1,11 +1,12 @@
 """The compiled engine: take_turn() sequences the rules, play_match() plays one match,
-play_piece() plays a run of matches on one thread (sim.blocks spreads pieces over threads)."""
+play_piece() plays a run of matches on one thread (sim.core.blocks spreads pieces over threads)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from sim.jit import njit
+from sim.core.jit import njit
+from sim.core.rng import N_STREAMS, stream_key
 from sim.paintline import abilities as A
 from sim.paintline import actions as Act
 from sim.paintline import deal as Dl
@@ -18,7 +19,6 @@ from sim.paintline import schema as Rec
 from sim.paintline import shots as Sh
 from sim.paintline import state as S
 from sim.paintline.shots import MAX_OPTIONS
-from sim.rng import N_STREAMS, stream_key
 
 
 def new_work(n_cards):

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim.jit import pure
+from sim.core.jit import pure
 from sim.paintline import abilities as A
 from sim.paintline import keywords as K
 from sim.paintline import order as Ord
@@ -371,10 +371,10 @@ def worth_on_the_die(matchup: Matchup) -> float:
 
 def check(answer: ExactAnswer, rally_len: np.ndarray, rally_top: np.ndarray, a_wins: int,
           matches: int):
-    """Monte Carlo against exact, one row per quantity (sim.checks). rally_len and rally_top
+    """Monte Carlo against exact, one row per quantity (sim.kit.checks). rally_len and rally_top
     are rally counts summed over matches, [server seat, shots landed] and [server seat,
     highest step]."""
-    from sim.checks import CheckTable
+    from sim.kit.checks import CheckTable
     from sim.paintline.schema import TOP_STEP
 
     table = CheckTable()

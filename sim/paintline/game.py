@@ -9,8 +9,8 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.game import Game
-from sim.manifests import Manifest, deck_counts
+from sim.kit.game import Game
+from sim.kit.manifests import Manifest, deck_counts
 from sim.paintline.batch import Matchup, with_arsenals
 from sim.paintline.batch import run_batch as run_batch
 from sim.paintline.building import BUILDING as BUILDING
@@ -48,8 +48,8 @@ def load_matchup(folder: Path | str, deck_a: str, deck_b: str, policy_a: str,
 
 def set_values(m: Matchup, sets: list[str]) -> Matchup:
     """--set CARD.FIELD=VALUE: change card values for this run only."""
+    from sim.core.problems import InputError, Problem
     from sim.paintline.pool import INT_COLUMNS
-    from sim.problems import InputError, Problem
 
     changes = {}
     problems = []

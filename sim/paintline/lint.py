@@ -8,7 +8,7 @@ import dataclasses
 
 import pandas as pd
 
-from sim.game import Dominance, Lint, Variant, option_variants
+from sim.kit.game import Dominance, Lint, Variant, option_variants
 from sim.paintline import keywords
 from sim.paintline import pool as T
 from sim.paintline.edits import VALUE_FIELDS, value_edits

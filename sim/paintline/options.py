@@ -9,9 +9,9 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.datafiles import load_toml
+from sim.core.datafiles import load_toml
+from sim.core.problems import InputError, Problem, suggest
 from sim.paintline.pool import MAX_VALUE
-from sim.problems import InputError, Problem, suggest
 
 # Rule options: name -> (type, default). The engine reads them as one int64 vector.
 SERVE_MISS = ("receiver_scores", "replay")

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.jit import njit
+from sim.core.jit import njit
+from sim.core.rng import POLICY, next_below
 from sim.paintline import order as Ord
 from sim.paintline import pool as T
 
@@ -28,7 +29,6 @@ from sim.paintline.settings import (  # noqa: F401
     W_PEN,
     load_policies,
 )
-from sim.rng import POLICY, next_below
 
 # Features of one hit option, as the engine fills them.
 F_HIT, F_PEN, F_LOOK, F_COST = 0, 1, 2, 3

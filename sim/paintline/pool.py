@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sim.cards import Cards, CardTable, Column
+from sim.kit.cards import Cards, CardTable, Column
 from sim.paintline import keywords
 
 DECK_SIZE = 60

@@ -3,7 +3,7 @@ values, each stronger when higher, priced by the card's stamina cost."""
 
 from __future__ import annotations
 
-from sim.game import Power, table_writer, view_writer
+from sim.kit.game import Power, table_writer, view_writer
 from sim.paintline import pool as T
 from sim.paintline.edits import VALUE_FIELDS
 from sim.paintline.lint import cards

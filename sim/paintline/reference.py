@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from sim.core.rng import DICE, N_STREAMS, POLICY, SHUFFLE, py_below, py_stream_key
+from sim.kit.records import BatchRecords
 from sim.paintline import keywords as K
 from sim.paintline import pool as T
 from sim.paintline import schema as Rec
@@ -14,8 +16,6 @@ from sim.paintline.batch import Matchup
 from sim.paintline.reference_players import Player
 from sim.paintline.reference_shots import SEATS, ShotRules
 from sim.paintline.reference_turn import Forfeit, InPlay, TurnRules
-from sim.records import BatchRecords
-from sim.rng import DICE, N_STREAMS, POLICY, SHUFFLE, py_below, py_stream_key
 
 UNLIMITED_STAMINA = 999  # rally mode
 TYPES = ("Default", "Lob", "Spin", "Drive")

@@ -3,7 +3,7 @@ function each, named as the rulebook names them; set-up and draws live in deal.p
 
 from __future__ import annotations
 
-from sim.jit import njit
+from sim.core.jit import njit
 from sim.paintline import options as O
 from sim.paintline import pool as T
 from sim.paintline.deal import draw_card

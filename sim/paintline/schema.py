@@ -3,7 +3,7 @@ statistics and the shot log, with meanings; the index constants the kernel write
 
 from __future__ import annotations
 
-from sim.game import CARD_STATS_COMMON, Histogram, Rate, Schema
+from sim.kit.game import CARD_STATS_COMMON, Histogram, Rate, Schema
 
 MATCH_COLUMNS = {
     "winner": "seat that won the match (0: deck A, 1: deck B)",

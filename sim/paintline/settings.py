@@ -8,8 +8,8 @@ from pathlib import Path
 
 import numpy as np
 
+from sim.core.problems import InputError, Problem
 from sim.paintline import order as Ord
-from sim.problems import InputError, Problem
 
 # Parameter vector of a policy.
 RANDOM, PLAYS, W_HIT, W_PEN, W_LOOK, W_COST = 0, 1, 2, 3, 4, 5

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.jit import njit
+from sim.core.jit import njit
 from sim.paintline import abilities as A
 from sim.paintline import keywords as K
 from sim.paintline import options as O

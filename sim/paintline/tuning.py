@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sim.game import Param, Tuning, named_policy, seat_policy
-from sim.problems import InputError, Problem
+from sim.core.problems import InputError, Problem
+from sim.kit.game import Param, Tuning, named_policy, seat_policy
 
 # Bounds of each trainable setting of policies.toml. The weights only rank hit options
 # (argmax of a linear score), so [0, 1] loses nothing; the habits' bounds cover the

@@ -3,7 +3,8 @@ a Reveal's answer, a lie under MayLie, which of a card's two effects comes first
 
 from __future__ import annotations
 
-from sim.jit import njit
+from sim.core.jit import njit
+from sim.core.rng import POLICY, next_below
 from sim.payne import pool as T
 from sim.payne.policy import attacker_odds, chance, side_odds
 from sim.payne.policy_params import (
@@ -18,7 +19,6 @@ from sim.payne.policy_params import (
     REVEAL_ANSWER,
 )
 from sim.payne.state import lit, meet
-from sim.rng import POLICY, next_below
 
 TRUTH = -2  # lie_answer: tell the truth
 

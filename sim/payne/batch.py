@@ -7,15 +7,15 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.game import seat_views
+from sim.core.problems import InputError, Problem
+from sim.kit.game import seat_views
+from sim.kit.records import BatchRecords, play_in_pieces
 from sim.payne import decks as D
 from sim.payne import options as O
 from sim.payne import pool as T
 from sim.payne.policy import load_policies
 from sim.payne.schema import SCHEMA
 from sim.payne.state import CAP
-from sim.problems import InputError, Problem
-from sim.records import BatchRecords, play_in_pieces
 
 
 @dataclass(frozen=True)
@@ -29,7 +29,7 @@ class Matchup:
     policies: tuple[np.ndarray, np.ndarray]
     folder: str = ""
     # What each seat's policy reads of its characters where it differs from the pool: arrows
-    # as ((card, column), value) cells (sim.game.Power.with_view); the rules read the pool.
+    # as ((card, column), value) cells (sim.kit.game.Power.with_view); the rules read the pool.
     views: tuple[tuple, tuple] = ((), ())
 
     def arrays(self):
@@ -55,7 +55,7 @@ class Matchup:
         return table, self.rules.vector, prms, decks, lens, in_deck, battlers, n_battlers
 
     def views_array(self):
-        """What each seat's policy reads of the cards (sim.game.seat_views)."""
+        """What each seat's policy reads of the cards (sim.kit.game.seat_views)."""
         return seat_views(self.pool.table, self.views)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from sim.game import Building
+from sim.kit.game import Building
 from sim.payne import decks as D
 from sim.payne import pool as T
 

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.datafiles import FolderFiles, read_text
+from sim.core.datafiles import FolderFiles, read_text
+from sim.core.problems import InputError, Problem, suggest
 from sim.payne.options import Rules, default_rules, load_rules
 from sim.payne.policy_params import load_policies
 from sim.payne.pool import (
@@ -29,7 +30,6 @@ from sim.payne.pool import (
     Pool,
     load_pool,
 )  # fmt: skip
-from sim.problems import InputError, Problem, suggest
 
 
 @dataclass(frozen=True)

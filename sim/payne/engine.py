@@ -1,18 +1,18 @@
 """The compiled engine: battle() and play_round() sequence the rules, play_match() plays one
-match, play_piece() plays a run of matches on one thread (sim.blocks spreads pieces over
+match, play_piece() plays a run of matches on one thread (sim.core.blocks spreads pieces over
 threads)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from sim.jit import njit
+from sim.core.jit import njit
+from sim.core.rng import DICE, N_STREAMS, SHUFFLE, next_below, stream_key
 from sim.payne import options as O
 from sim.payne import policy as Pol
 from sim.payne import pool as T
 from sim.payne import rules as Ru
 from sim.payne import state as S
-from sim.rng import DICE, N_STREAMS, SHUFFLE, next_below, stream_key
 
 
 @njit

@@ -125,8 +125,8 @@ def score_chain(a: float, b: float, points: int, max_rounds: int):
 
 def exact_check(m: Matchup, totals):
     """The exact checks the setting covers, each beside its Monte Carlo estimate
-    (sim.checks); None when the setting covers none."""
-    from sim.checks import CheckTable
+    (sim.kit.checks); None when the setting covers none."""
+    from sim.kit.checks import CheckTable
 
     R = m.rules.values
     table = CheckTable()

@@ -6,8 +6,9 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from sim.game import Game, Sweep, Variant
-from sim.manifests import Manifest, deck_counts
+from sim.core.problems import InputError, Problem
+from sim.kit.game import Game, Sweep, Variant
+from sim.kit.manifests import Manifest, deck_counts
 from sim.payne import decks as D
 from sim.payne import options as O
 from sim.payne import pool as T
@@ -25,7 +26,6 @@ from sim.payne.reference import reference_batch as reference_batch
 from sim.payne.reference import replay as replay
 from sim.payne.schema import SCHEMA as SCHEMA
 from sim.payne.tuning import TUNING as TUNING
-from sim.problems import InputError, Problem
 
 
 def load_matchup(folder, deck_a, deck_b, policy_a="prior", policy_b=None, rules=None,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from sim.game import Dominance, Lint, option_variants
+from sim.kit.game import Dominance, Lint, option_variants
 from sim.payne import pool as T
 from sim.payne.options import CHOICES, RANGES
 from sim.payne.power import helping

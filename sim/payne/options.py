@@ -9,8 +9,8 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.datafiles import load_toml
-from sim.problems import InputError, Problem, suggest
+from sim.core.datafiles import load_toml
+from sim.core.problems import InputError, Problem, suggest
 
 CHOICES = {"geometry": ("facing", "mirrored"), "defense_timing": ("own_turn", "defender_window"),
            "blind_feedback": ("silent", "told"),

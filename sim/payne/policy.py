@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.jit import njit
+from sim.core.jit import njit
+from sim.core.rng import POLICY, next_below
 from sim.payne import pool as T
 from sim.payne.policy_params import (  # noqa: F401  (the parameter slots, read as Pol.X)
     AUTOWIN_BELOW,
@@ -33,7 +34,6 @@ from sim.payne.policy_params import (  # noqa: F401  (the parameter slots, read 
     load_policies,
 )
 from sim.payne.state import lit, meet
-from sim.rng import POLICY, next_below
 
 UNIT = 1 << 20  # a probability is compared on this grid, from one stream value
 

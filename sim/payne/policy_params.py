@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.problems import InputError, Problem, suggest
+from sim.core.problems import InputError, Problem, suggest
 
 KIND, PLAY_RATE, LIE_RATE, REVEAL_ANSWER, EFFECT_ORDER = 0, 1, 2, 3, 4
 # prior's weights and habits (slots 5..): what each effect is worth, the bar a card must

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sim.cards import Cards, CardTable, Column
+from sim.kit.cards import Cards, CardTable, Column
 
 KINDS = ("character", "booster", "event", "blank")
 CHARACTER, BOOSTER, EVENT, BLANK = range(4)

@@ -8,7 +8,7 @@ import dataclasses
 
 import pandas as pd
 
-from sim.game import Power, with_view_cells
+from sim.kit.game import Power, with_view_cells
 from sim.payne import pool as T
 
 ALL = (1 << len(T.SIDES)) - 1

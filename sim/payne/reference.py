@@ -8,14 +8,14 @@ from functools import partial
 
 import numpy as np
 
+from sim.core.rng import DICE, N_STREAMS, POLICY, SHUFFLE, py_next_below, py_stream_key
+from sim.kit.records import BatchRecords
 from sim.payne import pool as T
 from sim.payne.batch import Matchup
 from sim.payne.reference_battle import SEATS, BattleRules
 from sim.payne.reference_players import make_player
 from sim.payne.schema import SCHEMA
 from sim.payne.state import END_POINTS, END_ROUND_CAP, END_SETUP
-from sim.records import BatchRecords
-from sim.rng import DICE, N_STREAMS, POLICY, SHUFFLE, py_next_below, py_stream_key
 
 
 @dataclass

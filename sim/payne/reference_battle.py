@@ -3,11 +3,11 @@ Reveal and MayLie, cards played in a window, fielding, the battle and the unfiel
 
 from __future__ import annotations
 
+from sim.core.rng import SHUFFLE
 from sim.payne import options as O
 from sim.payne import pool as T
 from sim.payne.reference_players import View, lit, meet
 from sim.payne.state import END_DECK_OUT, END_POINTS
-from sim.rng import SHUFFLE
 
 SEATS = ("A", "B")
 ROLE_WORDS = ("offensive", "defensive")

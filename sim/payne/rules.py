@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from sim.jit import njit
+from sim.core.jit import njit
+from sim.core.rng import SHUFFLE, next_below
 from sim.payne import answers as A
 from sim.payne import options as O
 from sim.payne import policy as Pol
@@ -31,7 +32,6 @@ from sim.payne.state import (
     SETUP_FAIL,
     lit,
 )
-from sim.rng import SHUFFLE, next_below
 
 # Card statistics after the four common ones, in the schema's order.
 CS_IN_DECK, CS_DRAWN, CS_WINS_DRAWN, CS_WINS_NOT_DRAWN = 0, 1, 2, 3

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sim.game import Histogram, Rate, Schema
+from sim.kit.game import Histogram, Rate, Schema
 from sim.payne.state import END_REASONS
 
 MATCH_COLUMNS = {

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sim.jit import njit
+from sim.core.jit import njit
 
 CAP = 64  # every zone holds a whole deck (deck_size is at most 60)
 

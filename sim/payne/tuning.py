@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sim.game import Param, Tuning, named_policy, seat_policy
+from sim.core.problems import InputError, Problem
+from sim.kit.game import Param, Tuning, named_policy, seat_policy
 from sim.payne import pool as T
-from sim.problems import InputError, Problem
 
 # What training may move is what the policy's kind reads (policy_params.READ_BY): random
 # its two rates, prior its effect values, bar, keeping and spending habits and fielding

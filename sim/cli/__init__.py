@@ -1,0 +1,1 @@
+"""The `cardlab` command line: the app and its command groups."""

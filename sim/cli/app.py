@@ -1,0 +1,417 @@
+"""The `cardlab` command line: list games, check data files, simulate matchups into the
+results store, replay, report and check against exact answers, for any registered game."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from sim.cli.shared import (
+    CardSets,
+    DeckA,
+    DeckB,
+    FieldMatches,
+    Folder,
+    MarginShare,
+    Policy,
+    PolicyA,
+    PolicyB,
+    Quiet,
+    Results,
+    RuleChanges,
+    RunId,
+    Seed,
+    Setup,
+    Table,
+    VerdictFolder,
+    VerdictMax,
+    VerdictPolicies,
+    VerdictStart,
+    console,
+    fail,
+    guarded,
+    run_store,
+    split_list,
+)
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, help=__doc__)
+
+
+@app.callback()
+def main() -> None:
+    """cardlab: Monte Carlo balance and deck analysis for card-game designers."""
+
+
+@app.command()
+def games() -> None:
+    """The registered games with their sample folders and default matchups."""
+    from rich.table import Table
+
+    from sim.kit import game as registry
+    from sim.kit.folders import default_folder, read_folder
+
+    table = Table()
+    for col in ("game", "title", "folder", "default decks", "policy"):
+        table.add_column(col)
+    for name in registry.names():
+        folder = default_folder(name)
+        try:
+            info = read_folder(folder)
+            table.add_row(name, info.title, str(folder), " vs ".join(info.decks), info.policy)
+        except Exception as err:  # a broken folder is listed, not fatal
+            table.add_row(name, "", str(folder), f"unreadable: {err}", "")
+    console().print(table)
+
+
+@app.command()
+def check(paths: list[Path] = typer.Argument(..., help="game folders, or files in one")):
+    """Validate card pools, rule options and deck lists; report every problem."""
+    from sim.core.problems import InputError
+    from sim.kit import game as registry
+    from sim.kit.folders import read_folder
+
+    notes, problems = [], []
+    for path in paths:
+        folder = path if path.is_dir() else path.parent
+        try:
+            info = read_folder(folder)
+            n, p = registry.get(info.game).check_paths([path])
+            notes += n
+            problems += p
+        except InputError as err:
+            problems += err.problems
+    for note in notes:
+        typer.echo(note)
+    for problem in problems:
+        typer.echo(str(problem), err=True)
+    if problems:
+        typer.echo(f"{len(problems)} problem(s) found", err=True)
+        raise typer.Exit(2)
+
+
+@app.command()
+def simulate(
+    deck_a: DeckA = None,
+    deck_b: DeckB = None,
+    matches: Annotated[int, typer.Option("--matches", "--games", "-n", min=1,
+                                         help="matches to play")] = 100_000,
+    seed: Seed = 1,
+    policy: Policy = None,
+    policy_a: PolicyA = None,
+    policy_b: PolicyB = None,
+    rules: RuleChanges = None,
+    sets: CardSets = None,
+    folder: Folder = None,
+    table: Table = None,
+    results: Results = Path("results"),
+    run_id: RunId = None,
+    resume: Annotated[str | None, typer.Option(help="finish an interrupted run")] = None,
+    chunk_size: Annotated[int, typer.Option(min=1, help="matches per chunk")] = 50_000,
+    workers: Annotated[int, typer.Option(
+        min=0, help="workers, each on cores / workers threads (0: cores / 2; one worker "
+        "plays in this process)")] = 0,
+    backend: Annotated[str, typer.Option(help="loky, dask or serial")] = "loky",
+    scheduler: Annotated[str | None, typer.Option(
+        help="tcp://HOST:PORT of a Dask cluster")] = None,
+    target_ci: Annotated[float | None, typer.Option(
+        help="stop at this 95% half-width of deck A's win rate")] = None,
+    max_matches: Annotated[int | None, typer.Option(
+        "--max-matches", "--max-games", min=1, help="cap with --target-ci")] = None,
+    quiet: Quiet = False,
+):
+    """Play DECK_A against DECK_B into the results store; print win rates with 95% intervals."""
+    if scheduler:
+        backend = "dask"
+    game = m = None
+    if not resume:
+        setup = Setup(folder, deck_a, deck_b, policy, policy_a, policy_b, tuple(rules or ()),
+                      tuple(sets or ()), tuple(split_list(table)))
+        game, m, _ = setup.load()
+    else:  # the engine ready before the progress bar starts
+        from sim.kit import game as registry
+        from sim.runner.warmup import ensure
+        from sim.store.runs import open_run
+
+        manifest = guarded(lambda: open_run(results, resume).read_manifest())
+        stored = guarded(lambda: registry.get(manifest["game"]))
+        ensure(stored, stored.from_manifest(manifest))
+    res = run_store(game, m, matches, seed, results, run_id, chunk_size, workers or None,
+                    backend, scheduler, resume, target_ci, max_matches, quiet)
+    print_summary(res.run.path)
+
+
+def print_summary(run_path: Path) -> None:
+    """Headline rates of a stored run with Wilson 95% intervals and n."""
+    import json
+
+    from rich.table import Table
+
+    from analysis.summary import headline_counts
+
+    manifest = json.loads((run_path / "manifest.json").read_text())
+    rows, lengths, n = headline_counts(run_path, manifest)
+    names = [d["name"] for d in manifest["decks"]]
+    pols = [p["name"] for p in manifest["policies"]]
+    seats = " vs ".join(f"{d} ({p})" for d, p in zip(names, pols, strict=True))
+    table = Table(title=f"{manifest['game']}: {seats}, seed {manifest['seed']}")
+    for col in ("quantity", "count", "n", "rate", "95% interval"):
+        table.add_column(col, justify="right" if col != "quantity" else "left")
+    for r in rows.itertuples():
+        table.add_row(r.quantity, f"{r.k:,}", f"{r.n:,}", f"{r.rate:.4f}",
+                      f"{r.lo:.4f} .. {r.hi:.4f}")
+    out = console()
+    out.print(table)
+    rate = manifest.get("matches_per_second")
+    parts = [f"{label} {mean:.2f} (95% +- {half:.2f})" for label, mean, half in lengths]
+    out.print(", ".join(parts) + f"; {n:,} matches"
+                  + (f", {rate:,.0f} matches/s" if rate else ""))
+    check = manifest.get("exact_check")
+    if check:
+        verdict = "FLAGGED" if check["flagged"] else "agrees"
+        out.print(f"exact check: {check['quantities']} quantities, max |z| "
+                      f"{check['max_abs_z']:.2f}, {check['flagged']} flagged: {verdict} "
+                      "(exact_check.parquet)")
+    out.print(f"run: {run_path}")
+
+
+@app.command()
+def runs(results: Results = Path("results")):
+    """List the runs in the results directory."""
+    from rich.table import Table
+
+    from sim.store.runs import list_runs
+
+    table = Table()
+    for col in ("run", "game", "created", "status", "matches", "decks", "policies"):
+        table.add_column(col)
+    for m in list_runs(results):
+        table.add_row(m["run_id"], m.get("game", ""), m["created"], m["status"],
+                      f"{m.get('matches_done', 0):,}",
+                      " vs ".join(d["name"] for d in m["decks"]),
+                      " vs ".join(p["name"] for p in m["policies"]))
+    console().print(table)
+
+
+@app.command()
+def replay(run: str = typer.Argument(..., help="run id"),
+           match: int = typer.Argument(..., min=0, help="match index in the run"),
+           results: Results = Path("results")):
+    """The full log of one match of a run, from the reference engine, checked against the
+    stored record."""
+    import numpy as np
+
+    from sim.kit import game as registry
+    from sim.store.runs import open_run, read_table
+
+    folder = guarded(lambda: open_run(results, run))
+    manifest = guarded(folder.read_manifest)
+    if match >= manifest["matches_done"] and manifest["status"] == "complete":
+        fail(f"run {run} has matches 0 .. {manifest['matches_done'] - 1}")
+    game = guarded(lambda: registry.get(manifest["game"]))
+    m = game.from_manifest(manifest)
+    g = game.replay(m, manifest["seed"], match)
+    typer.echo("\n".join(g.text))
+    df = read_table(folder.path, "matches")
+    row = df[df.match_index == match]
+    if len(row):
+        stored = row[list(game.schema_of(m).match_columns)].to_numpy()[0]
+        same = np.array_equal(stored, g.record)
+        typer.echo(f"record {'matches' if same else 'DIFFERS FROM'} the batch record of match "
+                   f"{match}")
+        if not same:
+            raise typer.Exit(1)
+
+
+def run_folder(run: str, results: Path) -> Path:
+    """A run id under --results, or a run folder's path."""
+    from sim.store.runs import open_run
+
+    path = Path(run)
+    if (path / "manifest.json").is_file():
+        return path
+    return guarded(lambda: open_run(results, run)).path
+
+
+def compute_verdicts(path: Path, precision, folder: str | None = None, quiet: bool = False,
+                     field_matches: int = 4000):
+    """The run's causal verdicts, with a line per round."""
+    from sim.experiments.verdicts import for_run
+
+    def said(rounds, n, still, played):
+        if not quiet:
+            typer.echo(f"  round {rounds + 1}: {n:,} matches per card, {still} cards still "
+                       f"open, {played:,} matches played", err=True)
+
+    if not quiet:
+        typer.echo("causal verdicts: each card against par for its kind and cost and against "
+                   "itself with no effect, under its deck's best policies, paired on the "
+                   "run's seed", err=True)
+    folder = folder and str(guarded(lambda: read_folder_path(folder)))
+    return guarded(lambda: for_run(path, precision, said, folder, field_matches))
+
+
+def read_folder_path(folder: str) -> Path:
+    from sim.kit.folders import read_folder
+
+    return read_folder(folder).path
+
+
+def precision_of(share: float, start: int, most: int, policies: int):
+    from sim.experiments.verdicts import Precision
+
+    return Precision(start, most, share=share, policies=policies)
+
+
+@app.command()
+def verdicts(
+    run: str = typer.Argument(..., help="run id, or a run folder"),
+    results: Results = Path("results"),
+    margin_share: MarginShare = 0.5,
+    policies: VerdictPolicies = 2,
+    folder: VerdictFolder = None,
+    verdict_start: VerdictStart = 2000,
+    verdict_max: VerdictMax = 64_000,
+    field_matches: FieldMatches = 4000,
+    quiet: Quiet = False,
+):
+    """Causal card verdicts for a run's matchup: each card of the kinds the game flags is
+    played as it is, with par's numbers for its kind and cost, and with no effect (the deck
+    keeps its length), on the same seeds, each side under the best of its deck's policies;
+    its worth per copy against par is judged against a margin from the game (a share of
+    the gap between par and no effect), Benjamini-Hochberg across cards. Matches go round
+    by round to the cards still open. Saved into the run folder for its report."""
+    from sim.cli.shared import print_frame, print_skipped
+
+    df = compute_verdicts(run_folder(run, results),
+                          precision_of(margin_share, verdict_start, verdict_max, policies),
+                          folder, quiet, field_matches)
+    a = df.attrs
+    plays = "; ".join(f"{d}: {', '.join(p)}" for d, p in a["policies"].items())
+    print_frame(df.sort_values(["deck", "relative"], ascending=False),
+                f"card verdicts: worth per copy against par, margin {margin_share:g} of the gap "
+                f"to no effect (game's gap {a['pooled_gap']['']:.4f}); played by {plays} "
+                f"({a['matches']:,} matches: {a['screen_matches']:,} choosing policies, "
+                f"{a['card_matches']:,} for the cards; {a['seconds']:.0f} s)",
+                ["deck", "label", "copies", "n", "policy", "as_par", "relative", "relative_lo",
+                 "relative_hi", "margin", "detectable", "p_adjusted", "verdict",
+                 *(["field_worth"] if "field_worth" in df else [])])
+    if "field" in a:
+        typer.echo("field_worth: against the field's decks, weighted by its Nash mix ("
+                   + ", ".join(f"{d} {w:.2f}" for d, w in a["field"].items())
+                   + f"; {a['field_matches']:,} matches)")
+    print_skipped(df)
+
+
+@app.command()
+def report(run: str = typer.Argument(..., help="run id, or a run folder"),
+           results: Results = Path("results"),
+           with_verdicts: Annotated[bool, typer.Option(
+               "--verdicts/--no-verdicts",
+               help="compute the causal card verdicts when the run has none yet")] = True,
+           margin_share: MarginShare = 0.5,
+           policies: VerdictPolicies = 2,
+           verdict_start: VerdictStart = 2000,
+           verdict_max: VerdictMax = 64_000,
+           field_matches: FieldMatches = 4000,
+           quiet: Quiet = False):
+    """Write report.html (figures embedded) and report.md into the run folder, with the
+    causal card verdicts (computed first when the run has none: see `cardlab verdicts`)."""
+    from analysis.report import build_report
+
+    path = run_folder(run, results)
+    if with_verdicts and not (path / "verdicts.parquet").exists():
+        compute_verdicts(path, precision_of(margin_share, verdict_start, verdict_max,
+                                            policies), None, quiet, field_matches)
+    html, md = build_report(path)
+    typer.echo(f"report: {html}\nsummary: {md}")
+
+
+@app.command()
+def exact(
+    deck_a: DeckA = None,
+    deck_b: DeckB = None,
+    folder: Folder = None,
+    policy: Policy = None,
+    policy_a: PolicyA = None,
+    policy_b: PolicyB = None,
+    rules: RuleChanges = None,
+    sets: CardSets = None,
+    check_matches: Annotated[int, typer.Option(
+        "--check", min=1, help="matches simulated beside the exact answer")] = 20_000,
+    seed: Seed = 1,
+):
+    """The game's exact answer for a setting beside a simulation of it, with z-scores;
+    exit status 1 when any quantity is off by more than 4 standard errors."""
+    from sim.cli.shared import print_frame
+
+    setup = Setup(folder, deck_a, deck_b, policy, policy_a, policy_b, tuple(rules or ()),
+                  tuple(sets or ()))
+    game, m, info = setup.load()
+    if game.exact_check is None:
+        fail(f"{game.name} has no exact solver")
+    rec = game.run_batch(m, check_matches, seed)
+    df = guarded(lambda: game.exact_check(m, rec.totals()))
+    if df is None:
+        fail(f"{game.name}: this setting is not covered by the exact solver")
+    print_frame(df.assign(flag=df.flag.map({True: "FLAG |z|>4", False: ""})),
+                f"{game.name}: exact vs {check_matches:,} simulated matches (seed {seed})",
+                ["quantity", "seat", "exact", "estimate", "se", "z", "n", "flag"])
+    if df.flag.any():
+        raise typer.Exit(1)
+
+
+@app.command()
+def warm(folders: Annotated[list[str] | None, typer.Option(
+        "--folder", "-f", help="game folders or names (default: every registered game)")] = None,
+         jobs: Annotated[int, typer.Option(
+             "--jobs", "-j", min=0, help="games compiled at once, each in its own process "
+             "(0: one per core)")] = 0):
+    """Compile each game's engine now (it is cached, keyed to the engine's sources), so that
+    the first run after an install or an engine change starts at once; prints each game's
+    compile time. Games compile side by side, one per core."""
+    import os
+    import time
+
+    from sim.kit import game as registry
+    from sim.kit.folders import read_folder
+    from sim.runner.warmup import warm_all
+
+    start = time.perf_counter()
+    folders = folders or registry.names()
+    guarded(lambda: [registry.get(read_folder(f).game) for f in folders])
+    for name, seconds, took in warm_all(folders, jobs or os.cpu_count() or 1):
+        typer.echo(f"{name}: " + (f"compiled in {seconds:.1f} s" if seconds is not None
+                                  else f"already compiled (loaded in {took:.1f} s)"))
+    if len(folders) > 1:
+        typer.echo(f"{len(folders)} engines ready in {time.perf_counter() - start:.1f} s")
+
+
+def mount_all() -> None:
+    """The one place every command module is mounted: the experiment and solver commands,
+    then each registered game's own commands, a game package's `commands.py` with
+    `mount(app)`, imported alone so that the command line starts without loading any engine
+    or the compiler."""
+    import importlib
+    import importlib.util
+
+    from sim.cli import experiments as cli_experiments
+    from sim.cli import meta as cli_meta
+    from sim.cli import solvers as cli_solvers
+    from sim.kit import game as registry
+
+    cli_experiments.mount(app)
+    cli_solvers.mount(app)
+    cli_meta.mount(app)
+    for name in registry.names():
+        module = f"sim.{name}.commands"
+        if importlib.util.find_spec(module) is not None:
+            importlib.import_module(module).mount(app)
+
+
+mount_all()
+
+
+if __name__ == "__main__":  # python -m sim.cli.app
+    app()

@@ -1,0 +1,327 @@
+"""The metagame commands: `meta` (a field's matrix and Nash mix), `deckbuild` (the strongest
+legal deck against a field) and `balance` (the fewest card-value changes that bring a field
+into a band, with adversarial deck-building rounds)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from sim.cli.shared import (
+    CardSets,
+    Folder,
+    Policy,
+    Quiet,
+    Results,
+    RuleChanges,
+    RunId,
+    Seed,
+    console,
+    fail,
+    guarded,
+    parse_overrides,
+    print_frame,
+    split_list,
+)
+
+Decks = Annotated[str | None, typer.Option(
+    "--decks", "--field", help="the field: deck names or .deck files, comma-separated "
+    "(default: [field] of game.toml)")]
+Workers = Annotated[int, typer.Option(
+    min=0, help="workers, each on cores / workers threads (0: cores / 2)")]
+Backend = Annotated[str, typer.Option(help="loky, dask or serial")]
+
+
+def load_field(folder: str | None, decks: str | None, policy: str | None,
+               rules: list[str] | None, sets: list[str] | None):
+    """The Field of the options (the folder's [field] by default); exit 2 on bad input."""
+    from sim.experiments.meta import Field
+    from sim.kit import game as registry
+    from sim.kit.folders import default_folder, read_folder
+
+    fol = folder or str(default_folder())
+    info = guarded(lambda: read_folder(fol))
+    game = guarded(lambda: registry.get(info.game))
+    names = split_list(decks) if decks is not None else list(info.field)
+    fld = guarded(lambda: Field(game, info.path, names, policy or info.policy,
+                                parse_overrides(rules), tuple(sets or ())))
+    guarded(fld.check)
+    return fld
+
+
+def bar(quiet: bool, label: str):
+    """A rich progress bar over steps (None when quiet or piped) and its update(done, total)."""
+    import os
+    import sys
+
+    if quiet or os.environ.get("CI") or not sys.stdout.isatty():
+        return None, None
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    b = Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    task = b.add_task(label, total=None)
+    return b, lambda done, total: b.update(task, completed=done, total=total)
+
+
+def with_bar(b, what: str, work):
+    """Run `work` with the progress bar shown; on Ctrl-C, say that the finished `what` are
+    kept and how to resume, and exit 130."""
+    try:
+        if b:
+            b.start()
+        return guarded(work)
+    except KeyboardInterrupt:
+        typer.echo(f"\ninterrupted: finished {what} are kept. Resume with --resume RUN",
+                   err=True)
+        raise typer.Exit(130) from None
+    finally:
+        if b:
+            b.stop()
+
+
+def show_meta(result: dict, names: list[str], title: str) -> None:
+    """The matrix (rate and interval per cell), the Nash mix and the health lines."""
+    import pandas as pd
+
+    from analysis.meta import health_line
+
+    cells = result["matrix"]
+    wide = pd.DataFrame(index=names, columns=names, dtype=object)
+    for r in cells.itertuples():
+        wide.loc[r.deck, r.opponent] = ("-" if r.deck == r.opponent else
+                                        f"{r.rate:.3f} ({r.lo:.3f}..{r.hi:.3f})")
+    wide = wide.reset_index().rename(columns={"index": "deck \\ opponent"})
+    print_frame(wide, title, list(wide.columns))
+    print_frame(result["decks"], "Nash mix (bootstrap 95%) and average win rate against the "
+                "field", ["deck", "nash", "nash_lo", "nash_hi", "in_mix_share", "field_rate",
+                          "field_lo", "field_hi"])
+    c = console()
+    c.print(f"effective number of decks: {result['effective_decks']:.2f} "
+            f"(95% {result['effective_lo']:.2f} .. {result['effective_hi']:.2f}) of "
+            f"{len(names)}")
+    dom = result["dominated"]
+    if len(dom):
+        print_frame(dom, "dominated decks", list(dom.columns))
+    else:
+        c.print("dominated decks: none")
+    c.print(health_line(result["health"], len(names)))
+
+
+def meta(
+    folder: Folder = None,
+    decks: Decks = None,
+    policy: Policy = None,
+    rules: RuleChanges = None,
+    sets: CardSets = None,
+    matches: Annotated[int, typer.Option("--matches", "-n", min=2,
+                                         help="matches per ordered pair")] = 2000,
+    seed: Seed = 1,
+    reps: Annotated[int, typer.Option(min=10, help="bootstrap resamples of the Nash mix")] = 200,
+    workers: Workers = 0,
+    backend: Backend = "loky",
+    scheduler: Annotated[str | None, typer.Option(help="tcp://HOST:PORT of a Dask cluster")]
+    = None,
+    chunk_size: Annotated[int | None, typer.Option(
+        min=1, help="matches per chunk (default: a pair split over the workers)")] = None,
+    results: Results = Path("results"),
+    run_id: RunId = None,
+    resume: Annotated[str | None, typer.Option(help="finish an interrupted meta run")] = None,
+    quiet: Quiet = False,
+):
+    """Every deck of the field against every other from both seats on the same seeds: the
+    matrix with 95% intervals, the Nash mix of the symmetric zero-sum game (bootstrap
+    intervals), dominated decks and the field's health, into one results folder."""
+    from sim.experiments.meta import meta as play_meta
+
+    if scheduler:
+        backend = "dask"
+    if backend not in ("loky", "dask", "serial"):
+        fail(f"unknown backend {backend!r}; one of loky, dask, serial")
+    fld = load_field(folder, decks, policy, rules, sets)
+    b, update = bar(quiet, "pairs")
+    result, path = with_bar(b, "pairs", lambda: play_meta(
+        fld, matches, seed, results, run_id, workers or None, backend, scheduler, chunk_size,
+        reps, resume, update))
+    show_meta(result, fld.names, f"{fld.game.name}: row deck's win rate against the column "
+              f"deck, {matches:,} matches a seat, 95% intervals")
+    typer.echo(f"results: {path}")
+
+
+
+def counts_line(counts: dict[str, int]) -> str:
+    return ", ".join(f"{n} {c}" for c, n in sorted(counts.items(), key=lambda x: (-x[1], x[0])))
+
+
+def deckbuild(
+    folder: Folder = None,
+    against: Annotated[str, typer.Option(
+        help="field (every field deck alike) or nash (the field's Nash mix)")] = "field",
+    decks: Decks = None,
+    policy: Policy = None,
+    rules: RuleChanges = None,
+    sets: CardSets = None,
+    rounds: Annotated[int, typer.Option(min=1, help="rounds of mutation")] = 6,
+    mutants: Annotated[int, typer.Option(min=1, help="new legal decks a round")] = 12,
+    start: Annotated[int, typer.Option(
+        min=2, help="matches a series at the first rung (doubled each rung)")] = 100,
+    elite: Annotated[int, typer.Option(min=1, help="decks kept as parents")] = 2,
+    confirm: Annotated[int, typer.Option(min=10, help="held-out matches a series")] = 4000,
+    threshold: Annotated[float, typer.Option(
+        help="margin over the best shipped deck that makes a deck broken")] = 0.03,
+    seed: Seed = 1,
+    results: Results = Path("results"),
+    run_id: RunId = None,
+    resume: Annotated[str | None, typer.Option(help="finish an interrupted search")] = None,
+    quiet: Quiet = False,
+):
+    """Search the legal decks of the pool for the strongest against the field (or its Nash
+    mix), confirm the winner on held-out seeds, and report a broken deck with the cards
+    that make the difference."""
+    from sim.solvers.deckbuild import Search
+    from sim.solvers.deckbuild import deckbuild as search_decks
+
+    fld = load_field(folder, decks, policy, rules, sets)
+    search = Search(rounds, mutants, start, elite, confirm, threshold)
+    guarded(search.check)
+    b, update = bar(quiet, "rounds")
+
+    def progress(done, total, best, score):
+        if update:
+            update(done, total)
+        elif not quiet:
+            typer.echo(f"round {done}/{total}: best {best.name} ({best.parent}) "
+                       f"{score[0]:.3f} +- {1.96 * score[1]:.3f}", err=True)
+
+    out = with_bar(b, "rounds", lambda: search_decks(fld, against, search, seed, results,
+                                                     run_id, resume, progress))
+    v = out["verdict"]
+    print_frame(out["confirm"], f"held-out: each deck's win rate against the {against}, 95% "
+                "intervals", ["deck", "score", "lo", "hi", "n"])
+    c = console()
+    c.print(f"found deck (from {out['found'].parent}): {counts_line(out['found'].counts)}")
+    c.print(f"against the best shipped deck {v['best_shipped']}: {v['margin']:+.4f} "
+            f"(95% {v['lo']:+.4f} .. {v['hi']:+.4f}), paired on the held-out seeds; "
+            f"threshold {v['threshold']}")
+    if v["broken"]:
+        c.print("[bold red]broken deck[/]: beats the best shipped deck by more than the "
+                "threshold")
+        print_frame(out["ablation"], "the cards that make the difference (each taken out of "
+                    "the found deck)", ["name", "copies", "added", "worth", "lo", "hi", "n"])
+    else:
+        c.print(f"no deck found beats the best shipped deck by more than {v['threshold']}")
+    typer.echo(f"{out['played']:,} matches; {out['rejected']} mutants rejected by the "
+               f"validator, never played\nresults: {out['path']}")
+
+
+def balance(
+    folder: Folder = None,
+    decks: Decks = None,
+    band: Annotated[str, typer.Option(help="LO..HI: every deck's win rate against the field "
+                                      "must end inside")] = "0.45..0.55",
+    fields: Annotated[str, typer.Option(help="card fields that may change, comma-separated, "
+                                        "e.g. normal_bonus,cost")] = "",
+    health: Annotated[bool, typer.Option(
+        "--health/--band-only", help="aim at a healthy field (several decks in the Nash mix, "
+        "none dominated) besides the band; a field of two decks has the band alone")] = True,
+    support: Annotated[int | None, typer.Option(
+        min=1, help="decks the Nash mix must hold, at least (default: all but one)")] = None,
+    diversity: Annotated[float | None, typer.Option(
+        min=1.0, help="effective number of decks in the Nash mix, at least (default: the "
+        "field's size less 1.5)")] = None,
+    max_change: Annotated[int, typer.Option(
+        min=1, help="at most this far from the shipped value")] = 2,
+    keep: Annotated[str, typer.Option(
+        help="cards whose values never change (e.g. printed ones), ids or names, "
+        "comma-separated")] = "",
+    penalty: Annotated[float, typer.Option(
+        min=0.0, help="distance to the target a newly changed value must buy over a step "
+        "of a value already changed (sparsity)")] = 0.005,
+    margin: Annotated[float, typer.Option(
+        help="aim this far inside the target on training seeds")] = 0.01,
+    policy: Policy = None,
+    rules: RuleChanges = None,
+    sets: CardSets = None,
+    matches: Annotated[int, typer.Option("--matches", "-n", min=2,
+                                         help="training matches per ordered pair")] = 1000,
+    confirm: Annotated[int, typer.Option(min=10, help="held-out matches per ordered pair")]
+    = 4000,
+    adversarial: Annotated[int, typer.Option(
+        "--rounds", "-k", min=0, help="adversarial deckbuild rounds (K)")] = 2,
+    search_rounds: Annotated[int, typer.Option(help="deckbuild rounds in each")] = 6,
+    mutants: Annotated[int, typer.Option(min=1, help="deckbuild mutants a round")] = 12,
+    budget: Annotated[int, typer.Option(
+        min=0, help="training matches the searches may play in all (the held-out checks "
+        "and rounds come on top); counted, so that the answer is the same on any machine")]
+    = 8_000_000,
+    seed: Seed = 1,
+    write: Annotated[bool, typer.Option(
+        "--write", help="also overwrite the folder's cards.csv with the patch")] = False,
+    results: Results = Path("results"),
+    run_id: RunId = None,
+    quiet: Quiet = False,
+):
+    """The fewest card-value changes within bounds that bring the field to health on
+    held-out seeds: every deck inside the band and, for three decks or more, at least
+    --support decks in the Nash mix with an effective number of --diversity and no deck
+    dominated; then adversarial deckbuild rounds, a found deck that takes over the Nash mix
+    joining the field. Where the target is out of reach: the best reached, what it misses,
+    and the cards that carry the leading deck. The patch goes to a new folder with a diff
+    (cards.csv only with --write)."""
+    from sim.solvers.balance import Bounds, parse_band
+    from sim.solvers.balance import balance as solve
+    from sim.solvers.deckbuild import Search
+
+    lo, hi = guarded(lambda: parse_band(band))
+    bounds = Bounds(tuple(split_list(fields)), lo, hi, max_change, penalty, margin, health,
+                    support, diversity, keep=tuple(split_list(keep)))
+    guarded(bounds.check)
+    fld = load_field(folder, decks, policy, rules, sets)
+    guarded(lambda: bounds.target(len(fld.names)))
+    search = Search(rounds=search_rounds, mutants=mutants, start=100, confirm=confirm)
+
+    def progress(text):
+        if not quiet:
+            typer.echo(text, err=True)
+
+    out = guarded(lambda: solve(fld, bounds, matches, confirm, seed, adversarial, search,
+                                results, run_id, write, progress, budget))
+    show_meta(out["before"], out["field"], "before: held-out matrix, 95% intervals")
+    show_meta(out["after"], out["field"], "after: held-out matrix, 95% intervals")
+    print_frame(out["heldout"], f"held-out: each deck's win rate against the field, band "
+                f"{lo}..{hi}", ["deck", "before", "rate", "lo", "hi", "n", "inside", "nash"])
+    if len(out["rounds"]):
+        print_frame(out["rounds"], "adversarial rounds", [
+            "round", "deck", "against", "score", "lo", "hi", "n", "nash", "joins_field"])
+    c = console()
+    c.print(f"{len(out['changes'])} values changed: " + (", ".join(
+        f"{k} {out['shipped'][k]} -> {v} ({v - out['shipped'][k]:+g})"
+        for k, v in sorted(out["changes"].items())) or "none"))
+    t, h = out["target"], out["health"]
+    if t.health:
+        c.print(f"Nash mix: decks of weight 0.05 or more {out['health_before']['support']} -> "
+                f"{h['support']}, effective number of decks "
+                f"{out['health_before']['effective']:.2f} -> {h['effective']:.2f} (target: "
+                f"{t.support} decks, {t.diversity}); dominated decks "
+                f"{len(out['health_before']['dominated'])} -> {len(h['dominated'])}")
+    if h["healthy"]:
+        c.print("target reached on held-out seeds" if t.health else
+                "every deck inside the band on held-out seeds")
+    else:
+        c.print("[bold red]target not reached[/] within --max-change on held-out seeds: "
+                + "; ".join(h["reasons"]))
+        if len(out["carriers"]):
+            print_frame(out["carriers"], f"what carries {out['carriers'].deck.iloc[0]} (each "
+                        "card taken out of it, its worth against the rest of the field)",
+                        ["name", "copies", "worth", "lo", "hi", "n"])
+    if out["diff"]:
+        typer.echo(out["diff"])
+    typer.echo(f"results: {out['path']}" + ("  (cards.csv written)" if write and
+                                             out["changes"] else ""))
+
+
+def mount(app: typer.Typer) -> None:
+    """Put this module's commands on the `cardlab` app (sim/cli/app.py mounts every module)."""
+    for command in (meta, deckbuild, balance):
+        app.command()(command)

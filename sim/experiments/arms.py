@@ -1,0 +1,90 @@
+"""Arms of a paired experiment: matchups played on matches 0 .. n-1 of one seed (common
+random numbers), each kept as one seat's per-match wins, a digest of every match's record
+(to tell whether a change moved any record at all) and the card statistics summed; and the
+matchups an arm is built from (a seat on one of the folder's policies, a card changed for
+one seat only)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def digest(matches: np.ndarray) -> np.ndarray:
+    """One uint64 per match row: its columns times fixed odd 64-bit weights, summed
+    (wrapping); equal for equal records and, in practice, different for different ones."""
+    weights = np.random.default_rng(20261204).integers(
+        1, 2**62, matches.shape[1], dtype=np.uint64) | np.uint64(1)
+    with np.errstate(over="ignore"):
+        return (matches.astype(np.int64).view(np.uint64) * weights).sum(axis=1,
+                                                                         dtype=np.uint64)
+
+
+class Arms:
+    """Arms by key, each a (matchup, seat) whose matches are played on demand."""
+
+    def __init__(self, game, seed: int):
+        self.game, self.seed = game, seed
+        self.matchups: dict = {}
+        self.wins: dict = {}
+        self.digests: dict = {}
+        self.stats: dict = {}
+        self.played = 0
+
+    def add(self, key, matchup, seat: int) -> None:
+        if key not in self.matchups:
+            self.matchups[key] = (matchup, seat)
+            self.wins[key] = np.zeros(0, np.int8)
+            self.digests[key] = np.zeros(0, np.uint64)
+            self.stats[key] = None
+
+    def n(self, key) -> int:
+        return len(self.wins[key])
+
+    def extend(self, key, n: int) -> np.ndarray:
+        """The arm's wins over matches 0 .. n-1, playing the ones it lacks."""
+        have = self.n(key)
+        if have < n:
+            m, seat = self.matchups[key]
+            rec = self.game.run_batch(m, n - have, self.seed, first_match=have)
+            self.played += n - have
+            self.wins[key] = np.concatenate([self.wins[key], rec.wins(seat)])
+            self.digests[key] = np.concatenate([self.digests[key], digest(rec.matches)])
+            s = self.stats[key]
+            self.stats[key] = rec.card_stats if s is None else s + rec.card_stats
+        return self.wins[key][:n]
+
+    def same(self, a, b, n: int) -> bool:
+        """Whether two arms wrote the same record in every one of the first n matches."""
+        return bool(np.array_equal(self.digests[a][:n], self.digests[b][:n]))
+
+
+def seat_policies(game, folder, trained: str | None) -> tuple[dict[str, object], str | None]:
+    """{policy name: function(matchup, seat) -> matchup with the seat on it} for the folder's
+    policies (the matchup's own when there is no folder or the game cannot change a seat's
+    policy), and the trained one's name when it is among them."""
+    from sim.kit.folders import folder_policies
+
+    names = folder_policies(folder) if folder is not None else []
+    if not names or game.tuning is None:
+        return {"as run": lambda mm, seat: mm}, None
+    return ({p: (lambda mm, seat, p=p: game.tuning.with_policy(mm, seat, folder, p, {}, p))
+             for p in names}, trained if trained in names else None)
+
+
+def seat_local(game, m, seat: int, card: str):
+    """The matchup in which a change to the card changes this seat's copies only: every
+    other seat that holds the card gets a copy of its row under another id, in the same
+    places of its deck (the seat itself keeps the card, and so its place in every order)."""
+    import dataclasses
+
+    holders = [s for s in range(len(m.decks))
+               if s != seat and card in game.building.counts(m, s)]
+    if not holders:
+        return m
+    other = f"{card}@others"
+    out = dataclasses.replace(m, pool=m.pool.with_twin(m.pool.ids.index(card), other))
+    for s in holders:
+        counts = {(other if c == card else c): n
+                  for c, n in game.building.counts(out, s).items()}
+        out = game.building.with_counts(out, s, counts, m.decks[s].name)
+    return out

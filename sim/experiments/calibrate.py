@@ -1,0 +1,235 @@
+"""How well the verdicts recover planted truths: strong buffs, crippling nerfs (the card with
+no effect) and clones planted one at a time on the flagged cards of a matchup, each judged
+by the verdicts on the same seeds, with the recovery rate of each class and its interval."""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from sim.experiments import par
+from sim.experiments.arms import seat_local
+from sim.experiments.verdicts import Precision, card_verdicts, subjects, weakest_legal
+from sim.kit import legality
+
+# What a plant must come back as: a nerf (the card with no effect) may also come back dead,
+# when no policy will play it any more, the strongest form of the same finding.
+EXPECTED = {"buff": {"over-powered"}, "nerf": {"under-powered", "dead"}}
+# What a verdict must never say of a plant: a stronger card under-powered, a card with no
+# effect balanced or over-powered.
+CONTRADICTS = {"buff": {"under-powered"}, "nerf": {"balanced", "over-powered"}}
+
+
+@dataclass(frozen=True)
+class Plant:
+    """One planted change: a buff or a nerf of a card's numbers, or a card made a clone of
+    another card of its deck and kind (`like`)."""
+
+    what: str
+    seat: int
+    card: str
+    values: dict = dataclasses.field(default_factory=dict)
+    like: str = ""
+
+    def apply(self, game, m):
+        """The matchup with the plant on this seat's copies (another seat's stay as they
+        were)."""
+        m = seat_local(game, m, self.seat, self.card)
+        if self.what != "clone":
+            return game.power.with_values(m, self.values)
+        ids = list(m.pool.ids)
+        x, y = ids.index(self.card), ids.index(self.like)
+        cells = {(x, col): int(m.pool.table[y, col]) for col in range(m.pool.table.shape[1])}
+        return dataclasses.replace(m, pool=m.pool.with_values(cells))
+
+
+# Verdicts that say the matchup cannot judge a card: a plant there is no truth to find.
+UNJUDGED = {"untested here", "dead", "no par"}
+
+
+def plan(game, m, count: int, seed: int,
+         classes: tuple[str, ...] = ("buff", "nerf", "clone"),
+         judged: set | None = None) -> list[Plant]:
+    """Up to `count` buffs, `count` nerfs and `count` clones on cards drawn (seeded) from the
+    flagged cards of every seat's deck (of those, the (seat, card) pairs in `judged` when
+    given: the cards the matchup's play tests), each one the validator accepts (a card whose
+    planted numbers break a deck rule, such as a copy limit, is passed over for the next); a
+    clone copies another such card of the same deck and kind whose numbers differ."""
+    power = game.power
+    cards = power.cards(m)
+    subs = [s for s in subjects(game, m, cards, set(game.schema.flag_kinds),
+                                game.describe(m).get("starting", []))
+            if judged is None or (s.seat, s.card) in judged]
+    rng = np.random.default_rng(seed)
+    by_id = cards.set_index("id")
+    kinds = dict(zip(cards.id, cards.kind, strict=True))
+
+    def legal(plant):
+        return not legality.problems(game, plant.apply(game, m))
+
+    def buffs(s):
+        # Every number of the card's kind moved; where the validator will not have one of
+        # them on this card (a strike action with a stat), the card's own nonzero numbers.
+        full = par.buffed_values(power, cards, s.card)
+        own = {k: v for k, v in full.items() if int(by_id.at[s.card, k[1]]) != 0}
+        return [Plant("buff", s.seat, s.card, v) for v in (full, own)
+                if v and par.differs(v, cards)]
+
+    def nerfs(s):
+        local = seat_local(game, m, s.seat, s.card)
+        values = weakest_legal(game, local, par.dead_values(power, cards, s.card), cards)
+        return [Plant("nerf", s.seat, s.card, values)] if par.differs(values, cards) else []
+
+    # The draws are made first, in this order, whichever classes are asked for; each card's
+    # plants are then made and checked only when needed (the first legal one is taken).
+    orders = {"buff": rng.permutation(len(subs)), "nerf": rng.permutation(len(subs))}
+    pairs = [(a, b) for a in subs for b in subs
+             if a.seat == b.seat and a.card != b.card and kinds[a.card] == kinds[b.card]
+             and par.differs({(a.card, f): int(by_id.at[b.card, f]) for f in power.stronger},
+                             cards)]
+    alternatives = {
+        "buff": (buffs(subs[i]) for i in orders["buff"]),
+        "nerf": (nerfs(subs[i]) for i in orders["nerf"]),
+        "clone": ([Plant("clone", pairs[i][0].seat, pairs[i][0].card, like=pairs[i][1].card)]
+                  for i in rng.permutation(len(pairs)))}
+    out = []
+    for what in classes:
+        made = (next((p for p in alts if legal(p)), None) for alts in alternatives[what])
+        out += list(itertools.islice((p for p in made if p is not None), count))
+    return out
+
+
+def calibrate(game, m, folder, seed: int, count: int = 10,
+              precision: Precision = Precision(), progress=None,
+              classes: tuple[str, ...] = ("buff", "nerf", "clone"), trained: str | None = None,
+              base: pd.DataFrame | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(one row per plant: its verdict, whether it came back as planted, and its size: how
+    far it moved the card's worth against par, and whether that is more than the run could
+    detect (powered); one row per class: planted, recovered, rate with its Wilson interval,
+    the same among the powered plants, contradictions). The unchanged
+    matchup's verdicts first: they give the game's gap and par (kept for every plant, so
+    that a plant moves neither the margin nor any card's yardstick) and each clone's
+    original label. `base`: those verdicts, when already made."""
+    from sim.core.stats import wilson
+
+    if base is None:
+        base = card_verdicts(game, m, seed, precision, folder=folder, trained=trained)
+    labels = {(r.seat, r.card): r.verdict for r in base.itertuples()}
+    worth = {(r.seat, r.card): r.relative for r in base.itertuples()}
+    fixed = dataclasses.replace(precision, pooled=base.attrs["pooled_gap"])
+    shipped = game.power.cards(m)  # par as the unchanged pool sets it, for every plant
+    judged = {key for key, v in labels.items() if v not in UNJUDGED}
+    rows = []
+    for k, plant in enumerate(plan(game, m, count, seed, classes, judged)):
+        pm = plant.apply(game, m)  # plan makes only plants the validator accepts
+        row = {"class": plant.what, "seat": plant.seat, "deck": m.decks[plant.seat].name,
+               "card": plant.card, "like": plant.like,
+               "change": ", ".join(f"{f} {v}" for (_, f), v in plant.values.items()),
+               "before": labels.get((plant.seat, plant.card), "")}
+        # A buff or a nerf keeps the card's own par (its yardstick does not move with it); a
+        # clone is its original's card, cost and shape, and takes par as the original does.
+        kept = None if plant.what == "clone" else {
+            plant.card: base.attrs["par_values"][plant.seat, plant.card]}
+        df = card_verdicts(game, pm, seed, fixed, folder=folder,
+                           only={(plant.seat, plant.card)}, trained=trained, par_pool=shipped,
+                           par_of=kept)
+        if df.empty:
+            rows.append(row | {"verdict": "skipped", "reason": "its par or no-effect card "
+                               "is not legal"})
+            continue
+        r = df.iloc[0]
+        expected = EXPECTED.get(plant.what) or {labels.get((plant.seat, plant.like), "")}
+        # How far the plant moved the card's worth against par: a plant that moves it by
+        # less than its run can detect is no truth a verdict could find.
+        size = r.relative - worth.get((plant.seat, plant.card), np.nan)
+        rows.append(row | {"verdict": r.verdict, "expected": " or ".join(sorted(expected)),
+                           "relative": r.relative, "relative_lo": r.relative_lo,
+                           "relative_hi": r.relative_hi, "margin": r.margin, "n": r.n,
+                           "size": size, "powered": plant.what == "clone"
+                           or bool(abs(size) > r.detectable),
+                           "recovered": r.verdict in expected,
+                           "contradiction": r.verdict in CONTRADICTS.get(plant.what, ()),
+                           "touches_margin": touches(r)})
+        if progress:
+            progress(k, plant, r.verdict)
+    plants = pd.DataFrame(rows)
+    judged = plants[plants.verdict != "skipped"] if len(plants) else plants
+    summary = []
+    for what in ("buff", "nerf", "clone"):
+        d = judged[judged["class"] == what] if len(judged) else judged
+        k, n = int(d.recovered.sum()) if len(d) else 0, len(d)
+        e = d[d.powered.astype(bool)] if len(d) else d
+        ke, ne = int(e.recovered.sum()) if len(e) else 0, len(e)
+        lo, hi = wilson(np.array([k, ke]), np.array([n, ne]))
+        summary.append({"class": what, "planted": n, "recovered": k,
+                        "rate": k / n if n else float("nan"), "lo": float(lo[0]),
+                        "hi": float(hi[0]), "powered": ne, "recovered_powered": ke,
+                        "rate_powered": ke / ne if ne else float("nan"),
+                        "lo_powered": float(lo[1]), "hi_powered": float(hi[1]),
+                        "contradictions": int(d.contradiction.sum()) if n else 0,
+                        "misplayed": int((d.verdict == "misplayed").sum()) if n else 0,
+                        "skipped": int(((plants["class"] == what)
+                                        & (plants.verdict == "skipped")).sum())
+                        if len(plants) else 0})
+    out = pd.DataFrame(summary)
+    out.attrs.update({"matches": base.attrs["matches"], "pooled_gap": base.attrs["pooled_gap"],
+                      "policies": base.attrs["policies"],
+                      "unjudged": sorted(f"{c} ({m.decks[seat].name}): {v}"
+                                         for (seat, c), v in labels.items() if v in UNJUDGED)})
+    return plants, out
+
+
+def touches(r) -> bool:
+    """Whether a verdict row sits on a boundary of its label, where the label may go either
+    way on other matches: its worth's interval reaches its margin or its own margin (the
+    bound of balanced) on either side, or its gap's interval reaches zero (the run barely
+    told the card from one with no effect, the other condition of balanced)."""
+    bounds = (r.margin, -r.margin, r.own_margin, -r.own_margin)
+    return bool(any(r.relative_lo <= b <= r.relative_hi for b in bounds)
+                or r.gap_lo <= 0 <= 2 * r.gap - r.gap_lo)
+
+
+def others_moved(game, m, folder, seed: int, count: int, precision: Precision = Precision(),
+                 trained: str | None = None, progress=None,
+                 base: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Single-card plants against every other card's verdict: the unchanged matchup judged
+    whole, then for each of `count` plants (buffs and nerfs in turn) the planted matchup
+    judged whole on the same seeds with par and the game's gap kept; one row per plant:
+    how many other cards changed label, and of those how many had an interval touching its
+    margin in either run (excused), with the unexcused cards named. `base`: the unchanged
+    matchup's verdicts, when already made."""
+    if base is None:
+        base = card_verdicts(game, m, seed, precision, folder=folder, trained=trained)
+    fixed = dataclasses.replace(precision, pooled=base.attrs["pooled_gap"])
+    shipped = game.power.cards(m)
+    before = {(r.seat, r.card): r for r in base.itertuples()}
+    planned = plan(game, m, count, seed, ("buff", "nerf"),
+                   {key for key, r in before.items() if r.verdict not in UNJUDGED})
+    turns = itertools.zip_longest(*([p for p in planned if p.what == what]
+                                    for what in ("buff", "nerf")))
+    plants = [p for pair in turns for p in pair if p is not None]
+    rows = []
+    for k, plant in enumerate(plants[:count]):
+        after = card_verdicts(game, plant.apply(game, m), seed, fixed, folder=folder,
+                              trained=trained, par_pool=shipped)
+        changed, excused = [], 0
+        for r in after.itertuples():
+            b = before.get((r.seat, r.card))
+            if (r.seat, r.card) == (plant.seat, plant.card) or b is None:
+                continue
+            if r.verdict != b.verdict:
+                if touches(r) or touches(b):
+                    excused += 1
+                else:
+                    changed.append(f"{r.label} ({r.deck}) {b.verdict} -> {r.verdict}")
+        rows.append({"class": plant.what, "deck": m.decks[plant.seat].name,
+                     "card": plant.card, "others": len(after) - 1,
+                     "changed": len(changed) + excused, "excused": excused,
+                     "unexcused": len(changed), "cards": "; ".join(changed)})
+        if progress:
+            progress(k, plant, len(changed))
+    return pd.DataFrame(rows)

@@ -1,0 +1,188 @@
+"""Designed experiments on common random numbers, for any registered game: card-value
+sensitivity, card ablation, deck-composition sweeps and rule what-ifs. Each writes tidy
+parquet tables into results/<id>/ and returns them; the game supplies the changed arms, and
+the validator sees each before it plays (what it rejects is listed in `skipped`, never run)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from sim.core.stats import p_values, paired_difference
+from sim.kit import legality
+from sim.kit.game import Game, Variant
+from sim.store.outputs import experiment_manifest, new_folder, save_tables
+
+
+def _write(results, run_id, kind: str, df: pd.DataFrame, skipped: pd.DataFrame,
+           manifest: dict) -> pd.DataFrame:
+    """The experiment's table and the variants the validator rejected into a new folder; the
+    returned table carries the rejected ones as attrs["skipped"]."""
+    path = new_folder(results, run_id, kind)
+    save_tables(path, {kind: df, "skipped": skipped}, {**manifest, "skipped": len(skipped)})
+    df.attrs["skipped"] = skipped
+    return df
+
+
+def _arm_row(v: Variant, delta: dict) -> dict:
+    row = {"item": v.item, "card": v.card, "name": v.name, "seat": v.seat}
+    if v.field:
+        row["field"] = v.field
+    if v.copies:
+        row["copies"] = v.copies
+    return {**row, **v.extra, **delta}
+
+
+def sensitivity(game: Game, m, matches: int, seed: int, results="results", run_id=None,
+                cards: list[str] | None = None, worth: bool = True) -> pd.DataFrame:
+    """Per card and numeric value: the change in its deck's win rate per +1, from paired
+    runs on the same seeds; plus the game's exact price of the card where it has one."""
+    base = game.run_batch(m, matches, seed)
+    decks = [d.name for d in m.decks]
+    rows, prices = [], {}
+    variants, skipped = legality.split(game, game.value_edits(m, cards))
+    for v in variants:
+        rec = game.run_batch(v.matchup, matches, seed)
+        d = paired_difference(base.wins(v.seat), rec.wins(v.seat))
+        rows.append({**_arm_row(v, d), "deck": decks[v.seat]})
+        if worth and game.worth is not None and v.card not in prices:
+            prices[v.card] = game.worth(m, v.seat, v.card)
+    df = pd.DataFrame(rows)
+    if prices and len(df):
+        df[game.schema.worth_label or "worth"] = df.card.map(prices)
+    return _write(results, run_id, "sensitivity", df, skipped,
+                  experiment_manifest(game, m, seed, matches, "sensitivity"))
+
+
+def ablation(game: Game, m, matches: int, seed: int, results="results",
+             run_id=None) -> pd.DataFrame:
+    """The causal counterpart of card metrics: each card taken out of its deck (the game
+    says with what filler), same seeds; the change in that deck's win rate (a positive
+    delta: the card helps), with Benjamini-Hochberg control across cards."""
+    from sim.core.stats import bh
+
+    base = game.run_batch(m, matches, seed)
+    decks = [d.name for d in m.decks]
+    rows = []
+    variants, skipped = legality.split(game, game.ablations(m))
+    for v in variants:
+        rec = game.run_batch(v.matchup, matches, seed)
+        d = paired_difference(rec.wins(v.seat), base.wins(v.seat))
+        rows.append({**_arm_row(v, d), "deck": decks[v.seat]})
+    df = pd.DataFrame(rows)
+    if len(df):
+        df["p"] = p_values(df.delta, df.se)
+        df["reject"], df["p_adjusted"] = bh(df.p.to_numpy())
+    return _write(results, run_id, "ablation", df, skipped,
+                  experiment_manifest(game, m, seed, matches, "ablation"))
+
+
+def sweep(game: Game, m, seat: int, vary: str, values: list[int], matches: int, seed: int,
+          results="results", run_id=None, options: dict | None = None) -> pd.DataFrame:
+    """One seat's deck composition swept over `values` by one of the game's sweeps, the
+    same seeds at every point: the win-rate curve, the optimum and the values whose
+    interval overlaps it."""
+    from sim.core.problems import InputError, Problem
+    from sim.core.stats import with_rate
+
+    if vary not in game.sweeps:
+        raise InputError([Problem("--vary", 0, f"unknown sweep {vary!r}; one of "
+                                  f"{', '.join(game.sweeps)}")])
+    spec = game.sweeps[vary]
+    options = options or {}
+    if spec.needs_card and not options.get("card"):
+        raise InputError([Problem("--card", 0, f"the {vary} sweep needs --card")])
+    rows, illegal = [], []
+    for value in values:
+        v = spec.make(m, seat, value, options)
+        found = legality.problems(game, v.matchup)
+        if found:
+            illegal.append({"item": f"{vary}={value}", "card": v.card, "name": v.name,
+                            "seat": seat, "reason": legality.reason(found)})
+            continue
+        rec = game.run_batch(v.matchup, matches, seed)
+        rows.append({"value": value, "k": int(rec.wins(seat).sum()), "n": matches,
+                     "draws": int((rec.matches[:, 0] == -1).sum()), "deck": v.item, **v.extra})
+    skipped = pd.DataFrame(illegal, columns=["item", "card", "name", "seat", "reason"])
+    if not rows:
+        raise InputError([Problem("--values", 0, "every value builds a deck the validator "
+                                  f"rejects: {'; '.join(skipped.reason.unique())}")])
+    df = with_rate(pd.DataFrame(rows))
+    best = df.loc[df.rate.idxmax()]
+    # Values whose interval overlaps the best one's: the optimum is not told apart from them.
+    df["optimum_set"] = df.hi >= best.lo
+    return _write(results, run_id, "sweep", df, skipped,
+                  {**experiment_manifest(game, m, seed, matches, "sweep"), "vary": vary,
+                   "seat": seat, "options": options})
+
+
+def whatif(game: Game, m, changes: dict, matches: int, seed: int, results="results",
+           run_id=None) -> pd.DataFrame:
+    """Baseline and variant rules on the same seeds: deltas of the headline quantities with
+    95% intervals (paired per match; histogram quantities by a paired bootstrap)."""
+    variant = game.with_rules(m, changes)
+    legality.require(game, variant, "--rules")
+    a = game.run_batch(m, matches, seed)
+    b = game.run_batch(variant, matches, seed)
+    decks = (m.decks[0].name, m.decks[1].name)
+    df = pd.concat([compare_frames(game.schema.to_json(), a.matches_frame(),
+                                   b.matches_frame(), decks, paired=True),
+                    _histogram_rows(a, b, seed)], ignore_index=True)
+    df = df.rename(columns={"run_a": "baseline", "run_b": "variant"})
+    path = new_folder(results, run_id, "whatif")
+    save_tables(path, {"whatif": df}, {**experiment_manifest(game, m, seed, matches, "whatif"),
+                                 "changes": changes})
+    return df
+
+
+def compare_frames(schema: dict, ma: pd.DataFrame, mb: pd.DataFrame, decks: tuple[str, str],
+                   paired: bool) -> pd.DataFrame:
+    """Every schema quantity of two matches tables side by side with its delta and 95%
+    interval: paired by match when the two share seeds, else as independent samples."""
+    from analysis.quantities import linearised, per_match
+    from sim.core.stats import Z95
+
+    qa, qb = per_match(schema, ma, decks), per_match(schema, mb, decks)
+    rows = []
+    for name in qa:
+        xa, xb = linearised(*qa[name]), linearised(*qb[name])
+        if paired:
+            d = paired_difference(xa, xb)
+        else:
+            se = np.sqrt(xa.var(ddof=1) / len(xa) + xb.var(ddof=1) / len(xb))
+            delta = xb.mean() - xa.mean()
+            d = {"n": min(len(xa), len(xb)), "delta": delta, "se": se,
+                 "lo": delta - Z95 * se, "hi": delta + Z95 * se, "variance_reduction": np.nan}
+        rows.append({"item": name, "run_a": xa.mean(), "run_b": xb.mean(), **d})
+    return pd.DataFrame(rows)
+
+
+def _histogram_rows(a, b, seed: int) -> pd.DataFrame:
+    """Quantiles of long histograms and P(value >= k) of short ones, pooled over matches,
+    baseline against variant with a paired bootstrap over matches."""
+    n = a.matches.shape[0]
+    boots = np.random.default_rng(seed).integers(0, n, size=(200, n))
+    rows = []
+    for name in a.hists:
+        bins = min(a.hists[name].shape[2], b.hists[name].shape[2])
+        if bins > 16:
+            stats = {f"{name} q{int(q * 100)}": (lambda c, q=q: _quantile(c, q))
+                     for q in (0.5, 0.9)}
+        else:
+            stats = {f"P({name} >= {k})": (lambda c, k=k: c[k:].sum() / max(c.sum(), 1))
+                     for k in range(1, bins)}
+        ha, hb = a.hists[name][:, :, :bins], b.hists[name][:, :, :bins]
+        for item, stat in stats.items():
+            base, var = stat(ha.sum(axis=(0, 1))), stat(hb.sum(axis=(0, 1)))
+            deltas = np.array([stat(hb[i].sum(axis=(0, 1))) - stat(ha[i].sum(axis=(0, 1)))
+                               for i in boots])
+            lo, hi = np.quantile(deltas, [0.025, 0.975])
+            rows.append({"item": item, "run_a": base, "run_b": var, "n": n,
+                         "delta": var - base, "se": deltas.std(ddof=1), "lo": lo, "hi": hi,
+                         "variance_reduction": np.nan})
+    return pd.DataFrame(rows)
+
+
+def _quantile(counts: np.ndarray, q: float) -> float:
+    c = counts.cumsum()
+    return float(np.searchsorted(c, q * c[-1]))

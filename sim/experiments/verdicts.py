@@ -1,0 +1,318 @@
+"""Causal card verdicts for any game: each flagged card against par for its kind and cost
+(the same card with par's numbers, so the deck keeps its length), and against the card with
+no effect (which sets the margin), under the best of the folder's policies for its deck, on
+the same seeds as the unchanged matchup; matches go round by round to the open cards."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from scipy.stats import norm
+
+from analysis.load import distinct_labels
+from analysis.verdicts import classify, contrast, margins, pooled_gap
+from sim.experiments import par
+from sim.experiments.arms import Arms, seat_local, seat_policies
+from sim.experiments.par_table import read_par
+from sim.kit import legality
+from sim.store.lock import writing
+
+
+@dataclass(frozen=True)
+class Precision:
+    """How a verdict is made. Every card starts with `start` matches, an open one doubles
+    them each round up to `max_matches`; the margin is `share` of the gap between par and
+    the card with no effect; `policies` of the folder's policies play each deck (the trained
+    one and the best of the others on `screen` matches of the unchanged deck)."""
+
+    start: int = 2000
+    max_matches: int = 64_000
+    alpha: float = 0.05
+    share: float = 0.5
+    policies: int = 2
+    screen: int = 4000
+    # The game's gap between par and no effect by card kind ("" the game's; None: this run's).
+    pooled: dict[str, float] | None = None
+
+    @property
+    def looks(self) -> int:
+        return int(np.ceil(np.log2(max(self.max_matches / self.start, 1)))) + 1
+
+    def check(self) -> None:
+        from sim.core.problems import InputError, Problem
+
+        if not 0 < self.share < 1:
+            raise InputError([Problem("--margin-share", 0, "a share of the gap between par "
+                                      f"and a card with no effect in 0 .. 1, got {self.share}")])
+        if not 2 <= self.start <= self.max_matches:
+            raise InputError([Problem("--start", 0, f"start ({self.start}) must be at least 2 "
+                                      f"and at most --max-matches ({self.max_matches})")])
+        if self.policies < 1 or self.screen < 2:
+            raise InputError([Problem("--policies", 0, "at least one policy and two "
+                                      "screening matches")])
+
+
+@dataclass
+class Subject:
+    """One card of one seat's deck, with its par and no-effect values."""
+
+    seat: int
+    card: str
+    copies: int
+    par: dict
+    dead: dict
+    at_par: bool
+    against_par: int = 0  # +1: the card dominates par's numbers, -1: par dominates it
+
+
+def best_play(arms: Arms, game, m, seat: int, policies: dict, trained, p: Precision) -> list[str]:
+    """The policies that play the seat's deck: the trained one, and the best of the others by
+    win rate of the unchanged deck on `screen` matches, `p.policies` in all."""
+    rate = {}
+    for name, put in policies.items():
+        key = ("base", seat, name)
+        arms.add(key, put(m, seat), seat)
+        rate[name] = float(arms.extend(key, p.screen).mean())
+    order = sorted(rate, key=lambda k: (-rate[k], k))
+    kept = [trained] if trained in rate else []
+    kept += [k for k in order if k not in kept][: max(p.policies - len(kept), 0)]
+    return kept
+
+
+def subjects(game, m, cards: pd.DataFrame, flagged: set, starting,
+             pool: pd.DataFrame | None = None, declared: pd.DataFrame | None = None,
+             par_of: dict | None = None) -> list[Subject]:
+    """Every card of a flagged kind in each seat's deck, except cards in play from the start,
+    with par from `par_of` ({card id: par values}) where given, else from the folder's
+    `declared` par, else read off `pool` (default: this matchup's cards)."""
+    power = game.power
+    kinds = dict(zip(cards.id, cards.kind, strict=True))
+    out = []
+    for seat in range(len(m.decks)):
+        start = set(starting[seat]) if seat < len(starting) else set()
+        for card, copies in game.building.counts(m, seat).items():
+            if kinds.get(card) not in flagged or card in start or copies <= 0:
+                continue
+            pv = (par_of or {}).get(card) or par.par_values(power, cards, card, pool, declared)
+            out.append(Subject(seat, card, copies, pv, par.dead_values(power, cards, card),
+                               not par.differs(pv, cards), par.against(power, cards, card, pv)))
+    return out
+
+
+def weakest_legal(game, m, values: dict, cards: pd.DataFrame) -> dict:
+    """The card with no effect as a deck may hold it: where the validator rejects the
+    weakest values (a quest with no points, a character with no toughness), one number at
+    a time is moved a step at a time back toward the card's own until it accepts; the
+    values unchanged when it accepts them, or when nothing short of the card itself does."""
+    def legal(v):
+        return not legality.problems(game, game.power.with_values(m, v))
+
+    if legal(values):
+        return values
+    now = cards.set_index("id")
+    for key in values:
+        trial, target = dict(values), int(now.at[key[0], key[1]])
+        while trial[key] != target:
+            trial[key] += 1 if target > trial[key] else -1
+            if legal(trial):
+                return trial
+    return values
+
+
+def best(arms: Arms, keys: list, n: int) -> tuple:
+    """The key of the arm with the highest win rate over the first n matches."""
+    return max(keys, key=lambda k: (float(arms.extend(k, n).mean()), str(k)))
+
+
+def row(arms: Arms, s: Subject, i: int, kept: list[str], n: int) -> dict:
+    """A card's worth against par and the gap from par to no effect, per copy, each paired by
+    match under the best policy of each side; the card's side may also be played as par is
+    played (its policies reading the card as par: "as_par"), where the game allows it."""
+    base = best(arms, [("base", s.seat, p) for p in kept]
+                + [("view", i, p) for p in kept if ("view", i, p) in arms.matchups], n)
+    par_key = best(arms, [("par", i, p) for p in kept], n)
+    dead_key = best(arms, [("dead", i, p) for p in kept], n)
+    with_card = arms.extend(base, n).astype(float)
+    at_par = arms.extend(par_key, n).astype(float)
+    dead = arms.extend(dead_key, n).astype(float)
+    worth, worth_se = contrast(with_card - at_par)
+    rel, rel_se = contrast((with_card - at_par) / s.copies)
+    gap, gap_se = contrast((at_par - dead) / s.copies)
+    untested = not s.at_par and all(arms.same(("par", i, p), ("base", s.seat, p), n)
+                                    for p in kept)
+    return {"n": n, "worth": worth, "worth_se": worth_se, "relative": rel,
+            "relative_se": rel_se, "gap": gap, "gap_se": gap_se, "policy": base[2],
+            "as_par": base[0] == "view", "policy_par": par_key[2], "untested": untested}
+
+
+def played(game, m, arms: Arms, s: Subject, kept: list[str], ids: list[str]) -> float:
+    """How often the card was played or used under the kept policies (nan: the game does
+    not say what counts)."""
+    schema = game.schema_of(m)
+    if not schema.played:
+        return float("nan")
+    c = ids.index(s.card)
+    stats = sum(arms.stats[("base", s.seat, p)][s.seat, c] for p in kept)
+    frame = pd.DataFrame([stats], columns=list(schema.all_card_stats))
+    return float(frame.eval(schema.played).iloc[0])
+
+
+def settled(df: pd.DataFrame, p: Precision, pooled: dict[str, float]) -> pd.Series:
+    """Cards whose verdict the per-look intervals decide (or that need no more matches)."""
+    z = norm.ppf(1 - p.alpha / (2 * p.looks))
+    m, own = margins(df, p.share, pooled, z)
+    lo, hi = df.relative - z * df.relative_se, df.relative + z * df.relative_se
+    told = df.gap - z * df.gap_se > 0
+    return (df.untested | (df.played == 0) | (lo > m) | (hi < -m)
+            | ((lo > -own) & (hi < own) & told))
+
+
+def card_verdicts(game, m, seed: int, precision: Precision = Precision(), progress=None,
+                  folder=None, only=None, trained: str | None = None,
+                  par_pool: pd.DataFrame | None = None, par_of: dict | None = None
+                  ) -> pd.DataFrame:
+    """Verdicts for every card of the kinds the game flags, in every seat's deck. attrs:
+    matches (in all, and by part), seconds, rounds, the precision, the policies that played
+    each deck, each judged card's par values ({(seat, card id): values}) and the cards
+    skipped (a par or no-effect card the validator rejects). `only`:
+    the (seat, card id) pairs to judge (default: every flagged card); `folder` and `trained`:
+    the game folder whose policies play the decks and its trained policy (without a folder,
+    the matchup's own policies; the folder's par.csv, when it has one, declares par);
+    `par_pool`: the card table par is read off where nothing is declared (Power.cards of
+    another matchup; default this one's); `par_of`: par values for some cards, kept
+    from another matchup ({card id: {(card id, field): value}})."""
+    from sim.core.problems import InputError, Problem
+
+    precision.check()
+    if game.power is None or game.building is None:
+        raise InputError([Problem("verdicts", 0, f"{game.name} declares no card power "
+                                  "(Game.power and Game.building)")])
+    start = time.perf_counter()
+    desc = game.describe(m)
+    pool = desc["card_pool"]
+    labels = distinct_labels(pool["ids"], pool["names"])
+    cards = game.power.cards(m)
+    declared = read_par(folder, game.power, cards)
+    todo_all = [s for s in subjects(game, m, cards, set(game.schema.flag_kinds),
+                                    desc.get("starting", []), par_pool, declared, par_of)
+                if only is None or (s.seat, s.card) in only]
+    kinds = dict(zip(cards.id, cards.kind, strict=True))
+    arms = Arms(game, seed)
+    policies, trained = seat_policies(game, folder, trained)
+    kept = {seat: best_play(arms, game, m, seat, policies, trained, precision)
+            for seat in sorted({s.seat for s in todo_all})}
+    screened = arms.played
+    keep, skipped, unpriced = [], [], []
+    for s in todo_all:
+        if not s.par:  # a kind with no numbers that carry power: nothing to price
+            unpriced.append({"seat": s.seat, "deck": m.decks[s.seat].name, "card": s.card,
+                             "name": labels[s.card], "label": labels[s.card],
+                             "kind": kinds[s.card], "copies": s.copies, "par": "",
+                             "verdict": "no par"})
+            continue
+        own = seat_local(game, m, s.seat, s.card)
+        s.dead = weakest_legal(game, own, s.dead, cards)
+        variants = {"par": game.power.with_values(own, s.par),
+                    "dead": game.power.with_values(own, s.dead)}
+        found = [pr for v in variants.values() for pr in legality.problems(game, v)]
+        if found:
+            skipped.append({"item": labels[s.card], "card": s.card, "seat": s.seat,
+                            "reason": legality.reason(found)})
+            continue
+        i = len(keep)
+        keep.append(s)
+        # A card may be played exactly as par is played: its policies reading it as par.
+        if game.power.with_view is not None and not s.at_par:
+            variants["view"] = game.power.with_view(own, s.seat, s.par)
+        for what, v in variants.items():
+            for p in kept[s.seat]:
+                arms.add((what, i, p), policies[p](v, s.seat), s.seat)
+    n_of = {i: 0 for i in range(len(keep))}
+    df, pooled = pd.DataFrame(), {"": 0.0}
+    target, rounds, todo = precision.start, 0, list(range(len(keep)))
+    while True:
+        for i in todo:
+            n_of[i] = target
+        rows = []
+        for i, s in enumerate(keep):
+            r = row(arms, s, i, kept[s.seat], n_of[i])
+            r |= {"seat": s.seat, "deck": m.decks[s.seat].name, "card": s.card,
+                  "name": labels[s.card], "label": labels[s.card],
+                  "kind": kinds[s.card],
+                  "copies": s.copies, "at_par": s.at_par, "against_par": s.against_par,
+                  "par": ", ".join(f"{f} {v}" for (_, f), v in s.par.items()),
+                  "played": played(game, m, arms, s, kept[s.seat], list(pool["ids"]))}
+            rows.append(r)
+        df = pd.DataFrame(rows)
+        pooled = precision.pooled if precision.pooled is not None else (
+            pooled_gap(df) if len(df) else {"": 0.0})
+        still = [] if df.empty else df.index[~settled(df, precision, pooled)].tolist()
+        if progress:
+            progress(rounds, target, len(still), arms.played)
+        if not still or target >= precision.max_matches:
+            break
+        target, rounds = min(2 * target, precision.max_matches), rounds + 1
+        todo = still
+    out = classify(df, precision.share, precision.alpha, pooled) if len(df) else df
+    if unpriced:
+        out = pd.concat([out, pd.DataFrame(unpriced)], ignore_index=True)
+    out.attrs.update({"matches": arms.played, "screen_matches": screened,
+                      "card_matches": arms.played - screened,
+                      "seconds": time.perf_counter() - start, "rounds": rounds + 1,
+                      "share": precision.share, "pooled_gap": pooled, "start": precision.start,
+                      "max_matches": precision.max_matches, "alpha": precision.alpha,
+                      "policies": {m.decks[s].name: kept[s] for s in kept},
+                      "par_values": {(s.seat, s.card): s.par for s in keep},
+                      "skipped": pd.DataFrame(skipped, columns=["item", "card", "seat",
+                                                                "reason"])})
+    return out
+
+
+def for_run(path, precision: Precision = Precision(), progress=None,
+            folder=None, field_matches: int = 4000) -> pd.DataFrame:
+    """A stored run's verdicts, on its own matchup and seed, its decks played by the
+    policies of `folder` (the run's game folder by default), saved beside it as
+    verdicts.parquet with verdicts.json (how they were made and how many matches they took).
+    Where the folder has a field and the run two seats, each card's worth against every
+    field deck too (`field_matches` each; 0: none), weighted by the field's Nash mix, as
+    field_worth and the table verdicts_field.parquet."""
+    import json
+    from pathlib import Path
+
+    from sim.kit.folders import default_folder, read_folder
+    from sim.kit.game import get
+    from sim.runner.warmup import ensure
+    from sim.store.outputs import save_tables, write_json
+
+    path = Path(path)
+    manifest = json.loads((path / "manifest.json").read_text(encoding="utf-8"))
+    game = get(manifest["game"])
+    matchup = game.from_manifest(manifest)
+    ensure(game, matchup)
+    folder = folder or manifest.get("folder") or default_folder(game.name)
+    info = read_folder(folder)
+    seed = int(manifest["seed"])
+    with writing(path, "a verdict run"):
+        df = card_verdicts(game, matchup, seed, precision, progress, folder,
+                           trained=info.trained)
+        skipped = df.attrs.pop("skipped")
+        pars = df.attrs.pop("par_values")
+        tables = {"verdicts": df, "verdicts_skipped": skipped}
+        if field_matches and len(info.field) > 1 and len(matchup.decks) == 2 and len(df):
+            from sim.experiments.field_worth import field_worth
+
+            attrs = df.attrs
+            df, tables["verdicts_field"] = field_worth(game, matchup, seed, df, pars,
+                                                       folder, list(info.field),
+                                                       field_matches, info.trained)
+            df.attrs = attrs | {"field": tables["verdicts_field"].attrs["nash"],
+                                "field_matches": tables["verdicts_field"].attrs["matches"]}
+            tables["verdicts"] = df
+        save_tables(path, tables, None)
+        write_json(path / "verdicts.json", {**df.attrs, "skipped": len(skipped),
+                                            "seed": manifest["seed"], "folder": str(folder)})
+    df.attrs["skipped"] = skipped
+    return df

@@ -1,0 +1,94 @@
+"""A game folder's game.toml, read with clear errors: which game the folder holds, its
+default matchup, its field and its table."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from sim.kit.game import REGISTRY
+
+DECKS = Path(__file__).resolve().parents[1] / "decks"
+GAME_FILE = "game.toml"
+
+
+@dataclass(frozen=True)
+class FolderInfo:
+    """A game folder's game.toml: which game it holds and its default matchup."""
+
+    path: Path
+    game: str
+    title: str
+    decks: tuple[str, str]
+    policy: str
+    trained: str | None = None  # the policy `cardlab train` made, that verdicts must hold under
+    field: tuple[str, ...] = ()  # the decks `cardlab meta` plays by default ([field] decks)
+    # The decks of a table of more than two players, seat by seat ([table] decks; the
+    # field's by default): seats a command line leaves open take these.
+    table: tuple[str, ...] = ()
+
+
+def read_folder(folder: Path | str) -> FolderInfo:
+    """A game folder (or a registered game's name) -> its game.toml, with clear errors."""
+    import tomllib
+
+    from sim.core.problems import InputError, Problem
+
+    path = Path(folder)
+    if not path.is_dir() and str(folder) in REGISTRY:
+        path = default_folder(str(folder))
+    file = path / GAME_FILE
+    if not path.is_dir():
+        raise InputError([Problem(str(path), 0, "no such game folder")])
+    try:
+        data = tomllib.loads(file.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise InputError([Problem(str(file), 0, "a game folder needs a game.toml naming its "
+                                  "game (game = \"NAME\")")]) from None
+    except tomllib.TOMLDecodeError as err:
+        raise InputError([Problem(str(file), getattr(err, "lineno", 0) or 0,
+                                  f"not valid TOML: {err}")]) from None
+    game = data.get("game")
+    if game not in REGISTRY:
+        raise InputError([Problem(str(file), 1, f"game {game!r} is not registered; "
+                                  f"registered: {', '.join(REGISTRY)}")])
+    defaults = data.get("defaults", {})
+    decks = defaults.get("decks", [])
+    if not (isinstance(decks, list) and len(decks) == 2 and all(isinstance(d, str)
+                                                                 for d in decks)):
+        raise InputError([Problem(str(file), 0, "defaults.decks must list two deck names")])
+    policy = defaults.get("policy", "random")
+    trained = defaults.get("trained")
+    field = data.get("field", {}).get("decks", decks)
+    table = data.get("table", {}).get("decks", field)
+    for key, value in (("field", field), ("table", table)):
+        if not (isinstance(value, list) and all(isinstance(d, str) for d in value)):
+            raise InputError([Problem(str(file), 0, f"{key}.decks must list deck names")])
+    return FolderInfo(path, game, str(data.get("title", game)), (decks[0], decks[1]),
+                      str(policy), str(trained) if trained else None, tuple(field),
+                      tuple(table))
+
+
+def folder_policies(folder: Path | str) -> list[str]:
+    """The policy names of a folder's policies.toml, in file order; InputError naming the
+    file when it cannot be read."""
+    import tomllib
+
+    from sim.core.problems import InputError, Problem
+
+    path = Path(folder) / "policies.toml"
+    try:
+        return list(tomllib.loads(path.read_text(encoding="utf-8")))
+    except OSError as err:
+        raise InputError([Problem(str(path), 0, f"cannot read: {err}")]) from None
+    except tomllib.TOMLDecodeError as err:
+        raise InputError([Problem(str(path), getattr(err, "lineno", 0) or 0,
+                                  f"not valid TOML: {err}")]) from None
+
+
+def default_folder(name: str | None = None) -> Path:
+    """A registered game's sample folder: ./decks/NAME when run from a checkout, else the
+    one beside the package."""
+    name = name or next(iter(REGISTRY))
+    local = Path("decks") / name
+    return local if local.is_dir() else DECKS / name

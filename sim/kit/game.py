@@ -1,0 +1,449 @@
+"""The game contract: what a game package declares so that the runner, the store, the
+experiments, the command line and the analysis run it without knowing its words."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from sim.kit.records import Layout
+
+# Card statistics every game records first, in this order; a game appends its own.
+CARD_STATS_COMMON = {
+    "matches_in_deck": "matches with the card in the seat's deck",
+    "matches_drawn": "of those, matches in which it was drawn (opening hand or later)",
+    "wins_drawn": "matches won when drawn",
+    "wins_not_drawn": "matches won when in the deck but not drawn",
+}
+
+
+@dataclass(frozen=True)
+class Rate:
+    """A headline rate: sum(k) / sum(n) over the matches table, where k and n are
+    pandas `DataFrame.eval` expressions of its columns (n empty: one per match). Labels
+    may name the decks as {a}, {b}, {c} ... by seat."""
+
+    label: str
+    k: str
+    n: str = ""
+
+
+@dataclass(frozen=True)
+class Histogram:
+    """Per-match counts [match, seat, value] of a measure (for example the points each round
+    scored, by the seat that scored them). Analysis draws P(value >= k) per seat with bands;
+    `labels` names the bins on the x axis (a rule can fix them per run: `describe` may put
+    concrete labels under manifest["histogram_labels"][measure])."""
+
+    label: str  # what one count is, e.g. "points scored in a round"
+    seat: str  # whose count it is, e.g. "scorer"
+    bins: int = 32  # the last bin counts "this value or more"
+    axis: str = ""  # x-axis label; the measure's label when empty
+    # Per seat, a pandas expression of the match columns: the value at which that seat's
+    # count was cut short before it ended (censored, for Kaplan-Meier), -1 for none.
+    censored: tuple[str, ...] = ()
+    # What the survival curve's share is of, after "share of": who is still counted at a
+    # value, e.g. "PCs alive at this turn" (the y axis; empty in manifests written before).
+    subject: str = ""
+
+
+@dataclass(frozen=True)
+class Schema:
+    """What a batch of a game writes, with meanings; analysis reads it from the manifest.
+
+    The matches table always starts with `winner` (the winning seat: 0 deck A, 1 deck B,
+    2 deck C ...; -1 a draw). A game with a rule for the number of players gives each
+    matchup's schema from its `schema_for`, with `seats` players."""
+
+    match_columns: dict[str, str]
+    first_player: str  # column with the seat that started the match
+    first_player_label: str  # e.g. "first player"
+    end_column: str = ""  # column with how the match ended, as codes into end_reasons
+    end_reasons: tuple[str, ...] = ()
+    # column -> label of a per-match length measure, e.g. "points" -> "points per match"
+    lengths: dict[str, str] = dataclasses.field(default_factory=dict)
+    histograms: dict[str, Histogram] = dataclasses.field(default_factory=dict)
+    card_stats: dict[str, str] = dataclasses.field(default_factory=dict)  # after CARD_STATS_COMMON
+    use_success: tuple[str, str] = ("", "")  # e.g. ("hit", "landed")
+    flag_kinds: tuple[str, ...] = ()  # card kinds that get balance verdicts
+    rates: tuple[Rate, ...] = ()  # game-specific headline rates
+    sections: tuple[tuple[str, str, tuple[Rate, ...]], ...] = ()  # (title, note, rates)
+    log_columns: dict[str, str] = dataclasses.field(default_factory=dict)
+    log_rows: int = 2048
+    worth_label: str = ""  # sensitivity's extra column when the game prices cards exactly
+    # A pandas expression of the card statistics that counts a card played or used (e.g.
+    # "played + hit"); a card of a flagged kind that scores 0 is dead. "": not declared.
+    played: str = ""
+    seats: int = 2  # players at the table
+
+    @property
+    def all_card_stats(self) -> dict[str, str]:
+        return {**CARD_STATS_COMMON, **self.card_stats}
+
+    @property
+    def layout(self):
+        """The shape of a batch's arrays as plain names, what sim.kit.records allocates."""
+        return Layout(tuple(self.match_columns),
+                      {name: h.bins for name, h in self.histograms.items()},
+                      tuple(self.all_card_stats), tuple(self.log_columns), self.log_rows,
+                      self.seats)
+
+    def to_json(self) -> dict:
+        out = asdict(self)
+        out["end_reasons"] = list(self.end_reasons)
+        return out
+
+    @classmethod
+    def from_json(cls, data: dict) -> Schema:
+        d = dict(data)
+        d["histograms"] = {k: Histogram(**{**v, "censored": tuple(v.get("censored", ()))})
+                           for k, v in d.get("histograms", {}).items()}
+        d["rates"] = tuple(Rate(**r) for r in d.get("rates", ()))
+        d["sections"] = tuple((t, n, tuple(Rate(**r) for r in rs))
+                              for t, n, rs in d.get("sections", ()))
+        d["end_reasons"] = tuple(d.get("end_reasons", ()))
+        d["use_success"] = tuple(d.get("use_success", ("", "")))
+        d["flag_kinds"] = tuple(d.get("flag_kinds", ()))
+        return cls(**d)
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One arm of a designed experiment: a changed matchup and what changed."""
+
+    item: str  # e.g. "Drive Shot normal_bonus +1" or "Drive Shot (us-red-tide)"
+    seat: int  # the seat whose win rate the change is about
+    matchup: Any
+    card: str = ""  # card id, when the change is about one card
+    name: str = ""  # that card's name
+    field: str = ""
+    copies: int = 0
+    extra: dict = dataclasses.field(default_factory=dict)  # further columns for the result row
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """A deck-composition sweep: `make(matchup, seat, value, options)` gives the Variant of
+    one point; `values` is the default range; `needs_card` when it varies one card."""
+
+    help: str
+    values: tuple[int, ...]
+    make: Callable[..., Variant]
+    needs_card: bool = False
+
+
+@dataclass(frozen=True)
+class Param:
+    """One numeric parameter of a policy that training may change: its value in the
+    policies file, its bounds, and whether it is a float, an int or a bool."""
+
+    name: str
+    value: float
+    lo: float
+    hi: float
+    kind: str = "float"  # "float", "int" or "bool"
+
+
+@dataclass(frozen=True)
+class Tuning:
+    """The optional hooks behind `cardlab tune`, `train` and `skill`.
+
+    - params(folder, policy) -> [Param]: the numeric weights and habits of a policy in the
+      folder's policies.toml that training may change, with bounds (InputError when the
+      policy is unknown).
+    - with_policy(matchup, seat, folder, policy, values: {name: value}, name) -> matchup:
+      the seat plays that policy with `values` in place of its parameters, under `name`.
+    - card_value(matchup, "CARD.FIELD") -> int | float: the field's value in the matchup
+      (an int field is tuned over whole numbers); InputError when unknown.
+    - csv_cells(matchup, "CARD.FIELD", value) -> {column: text}, optional: the cells of the
+      card's cards.csv row that write the value, where the field is not a column of its own
+      (a number the game derives from other columns); by default the column FIELD.
+    """
+
+    params: Callable[..., list[Param]]
+    with_policy: Callable[..., Any]
+    card_value: Callable[..., float]
+    csv_cells: Callable[..., dict[str, str]] | None = None
+
+
+def named_policy(load_policies: Callable, folder, name: str):
+    """One policy's parameter vector from a folder's policies.toml, read by the game's own
+    loader; InputError naming the file when the policy is unknown (for tuning hooks)."""
+    from sim.core.problems import InputError, Problem
+
+    path = Path(folder) / "policies.toml"
+    table = load_policies(path)
+    if name not in table:
+        raise InputError([Problem(str(path), 0, f"unknown policy {name!r}; known: "
+                                  f"{', '.join(table)}")])
+    return table[name]
+
+
+def seat_policy(matchup, seat: int, vector, name: str):
+    """The matchup with one seat playing another policy vector under another name (for a
+    game's tuning hooks; every matchup has `policies` and `policy_names`)."""
+    vecs, names = list(matchup.policies), list(matchup.policy_names)
+    vecs[seat], names[seat] = vector, name
+    return dataclasses.replace(matchup, policies=tuple(vecs), policy_names=tuple(names))
+
+
+@dataclass(frozen=True)
+class Dominance:
+    """How `cardlab lint` ranks two cards of one kind: a card is dominated by another whose
+    `same` fields are equal, whose costs are no higher (lower is better) and whose benefits
+    are no lower (higher is better). Field names are columns of Lint.cards."""
+
+    costs: tuple[str, ...] = ()
+    benefits: tuple[str, ...] = ()
+    same: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Lint:
+    """The optional hooks behind `cardlab lint`.
+
+    - rule_variants(matchup) -> [dict]: every rule option's alternative values, one changed
+      option a dict (e.g. {"strikers_after": "hand"}); a numeric option its neighbour.
+    - cards(matchup) -> DataFrame: the pool, one row per card: id, name, kind and every
+      field `dominance` names, as numbers (words as codes).
+    - dominance: which of those fields are costs, benefits, or must be equal.
+    - edits(matchup) -> [Variant], optional: the card edits tried for inert fields when
+      value_edits leaves out fields a designer wants linted (default: value_edits).
+    """
+
+    rule_variants: Callable[[Any], list[dict]]
+    cards: Callable[[Any], Any]
+    dominance: Dominance
+    edits: Callable[[Any], list[Variant]] | None = None
+
+
+def option_variants(values: dict, choices: dict, ranges: dict, skip=()) -> list[dict]:
+    """For a game's rule_variants: every other word of a word option, the other value of a
+    flag, the next whole number of a numeric option (the one below at the top of its
+    range); one changed option per dict. List options are the game's to vary."""
+    out = []
+    for key, value in values.items():
+        if key in skip:
+            continue
+        if key in choices:
+            out += [{key: c} for c in choices[key] if c != value]
+        elif isinstance(value, bool):
+            out.append({key: not value})
+        elif isinstance(value, int) and key in ranges:
+            lo, hi = ranges[key]
+            step = value + 1 if value + 1 <= hi else value - 1
+            if lo <= step <= hi:
+                out.append({key: step})
+    return out
+
+
+@dataclass(frozen=True)
+class Building:
+    """The optional hooks behind `cardlab deckbuild`: a seat's deck as card counts, and back.
+
+    - counts(matchup, seat) -> {card id: copies}: the seat's deck as it stands.
+    - with_counts(matchup, seat, counts, name) -> matchup: the seat plays a deck of those
+      counts under that name; whether it is legal is the validator's word (`validate`),
+      never assumed.
+    - groups(matchup) -> {card id: group}: every card a deck may be built from, with the
+      group a swap stays within (cards alike in kind and role); the filler is left out.
+    """
+
+    counts: Callable[[Any, int], dict[str, int]]
+    with_counts: Callable[..., Any]
+    groups: Callable[[Any], dict[str, str]]
+
+
+@dataclass(frozen=True)
+class Power:
+    """The optional hooks behind causal verdicts and `cardlab calibrate`: which numbers carry a
+    card's power and which way of each is stronger, so that the lab can price a card
+    against par for its kind and cost and plant changes whose direction is known.
+
+    - cards(matchup) -> DataFrame: the pool, one row per card: id, kind (a word), and every
+      field named below, as numbers.
+    - stronger: {field: +1 when more of it is stronger, -1 when less is}: the card's numbers
+      that par sets and planted buffs and nerfs move (words and keywords are the card's own).
+    - bounds: {field: (lo, hi)}: the values a field may take.
+    - cost: {kind: field} the field par is priced by ("" for every other kind); a kind
+      without one is priced as a whole.
+    - group: further fields a card shares with its par (e.g. a role), besides its kind.
+    - with_values(matchup, {(card id, field): value}) -> matchup: the card table changed,
+      the decks as they were; whether it is legal is the validator's word.
+    - with_view(matchup, seat, {(card id, field): value}) -> matchup, optional: the seat's
+      policy reads the card with these numbers while the rules play it as it is, so that
+      a changed card may be played exactly as par is played (the verdicts' best play).
+    """
+
+    cards: Callable[[Any], Any]
+    stronger: dict[str, int]
+    bounds: dict[str, tuple[int, int]]
+    with_values: Callable[..., Any]
+    cost: dict[str, str] = dataclasses.field(default_factory=dict)
+    group: tuple[str, ...] = ()
+    with_view: Callable[..., Any] | None = None
+
+    def cost_field(self, kind: str) -> str:
+        return self.cost.get(kind, self.cost.get("", ""))
+
+
+def table_writer(slots: dict[str, int]) -> Callable[..., Any]:
+    """Power.with_values for a game whose power numbers are columns of its card table
+    ({field: column}): the matchup with those cells of its pool changed."""
+
+    def with_values(m, values: dict[tuple[str, str], int]):
+        cells = {(m.pool.ids.index(card), slots[field]): int(v)
+                 for (card, field), v in values.items()}
+        return dataclasses.replace(m, pool=m.pool.with_values(cells))
+
+    return with_values
+
+
+def with_view_cells(m, seat: int, cells: dict[tuple[int, int], int]):
+    """The matchup with these (card, column) cells added to the seat's view (a matchup that
+    holds each seat's view as ((card, column), value) cells in `views`)."""
+    views = list(m.views)
+    views[seat] = tuple(sorted((dict(views[seat]) | cells).items()))
+    return dataclasses.replace(m, views=tuple(views))
+
+
+def seat_views(table, views) -> Any:
+    """Each seat's card table as its policy reads it: the table with the seat's view cells
+    in place (one table per seat, stacked)."""
+    import numpy as np
+
+    out = np.stack([table] * len(views))
+    for p, cells in enumerate(views):
+        for (card, column), value in cells:
+            out[p, card, column] = value
+    return out
+
+
+def view_writer(slots: dict[str, int]) -> Callable[..., Any]:
+    """Power.with_view for a game whose power numbers are columns of its card table and
+    whose matchup holds each seat's view as cells (`with_view_cells`)."""
+
+    def with_view(m, seat: int, values: dict[tuple[str, str], int]):
+        return with_view_cells(m, seat, {(m.pool.ids.index(card), slots[field]): int(v)
+                                         for (card, field), v in values.items()})
+
+    return with_view
+
+
+@dataclass(frozen=True)
+class Game:
+    """One registered game. Every callable takes and returns the game's own matchup type,
+    which must have `.decks` (each with `.name`) and `.policy_names`.
+
+    - load_matchup(folder, deck_a, deck_b, policy_a, policy_b, rules: dict, sets: list of
+      "CARD.FIELD=VALUE") -> matchup; raises sim.core.problems.InputError.
+    - run_batch(matchup, n, seed, first_match=0, n_log=0) -> sim.kit.records.BatchRecords, the
+      compiled kernel; reference_batch, the same records from the plain-Python engine.
+    - replay(matchup, seed, match_index) -> object with .text (lines) and .record (the
+      match's row of the matches table).
+    - describe(matchup) -> JSON-able dict for the manifest with at least "decks" (list of
+      {"name": ...}), "policies" (list of {"name": ...}), "rules" (dict) and "card_pool"
+      ({"ids", "names", "kinds", "sha256"}), and optionally "starting" (per seat, the ids
+      of cards in play from the start, never played from a hand: never judged dead);
+      from_manifest(manifest) -> the same matchup.
+    - check_paths(paths) -> (notes, problems): the validator.
+    - with_rules(matchup, changes: dict) -> matchup; InputError on a bad option.
+    - value_edits(matchup, cards: list[str] | None) -> [Variant]: +1 on each numeric card
+      value (sensitivity); ablations(matchup) -> [Variant]: each card taken out (ablation);
+      sweeps: {name: Sweep}.
+    - worth(matchup, seat, card_id) -> float, optional: an exact price of a card.
+    - validate(matchup) -> [sim.core.problems.Problem]: the validator's word on a matchup built
+      in memory (an experiment's variant): the problems of its decks and card table under
+      its rules, the checks `cardlab check` applies to files; [] when legal. Experiments
+      simulate no variant with a problem.
+    - exact_check(matchup, totals: sim.kit.records.Totals) -> DataFrame | None, optional: Monte
+      Carlo beside the exact answer when the setting is covered (sim.kit.checks.CheckTable:
+      quantity, seat, exact, estimate, se, z, n, flag, and measure/value where a row is
+      P(histogram value >= value)); None when the setting is not covered.
+    - tuning: Tuning, optional: policy parameters and card values for `cardlab tune`
+      (its default value range), `cardlab train` and trained policies in `cardlab skill`.
+    - lint: Lint, optional: rule variants, the card table and its dominance declaration for
+      `cardlab lint` (without it, lint tries value_edits and reports dead cards only).
+    - building: Building, optional: decks as card counts for `cardlab deckbuild`.
+    - power: Power, optional: the card numbers that carry power, for par, causal verdicts
+      and `cardlab calibrate` (every matchup has `pool`, a sim.kit.cards.CardTable).
+    - schema_for(matchup) -> Schema, optional: the schema of a matchup whose rules change
+      what a batch writes (the number of players); `schema` otherwise.
+    - compile_seconds: what a first compile of the engine takes on a 2-core machine, said
+      while it compiles until this machine has timed one (sim/runner/warmup.py).
+    A game module declares these under their names and builds its Game with `collect`.
+    A game's own commands, if any, live in `sim/GAME/commands.py` as `mount(app)`, read
+    without importing the game. The compiled code of a game lives in its own package,
+    whose sources key its cache.
+    """
+
+    name: str
+    title: str
+    schema: Schema
+    load_matchup: Callable[..., Any]
+    run_batch: Callable[..., Any]
+    reference_batch: Callable[..., Any]
+    replay: Callable[..., Any]
+    describe: Callable[[Any], dict]
+    from_manifest: Callable[[dict], Any]
+    check_paths: Callable[..., tuple[list[str], list[Any]]]
+    with_rules: Callable[[Any, dict], Any]
+    value_edits: Callable[..., list[Variant]]
+    ablations: Callable[[Any], list[Variant]]
+    sweeps: dict[str, Sweep] = dataclasses.field(default_factory=dict)
+    worth: Callable[..., float] | None = None
+    validate: Callable[[Any], list[Any]] | None = None
+    exact_check: Callable[..., Any] | None = None
+    tuning: Tuning | None = None
+    lint: Lint | None = None
+    building: Building | None = None
+    power: Power | None = None
+    schema_for: Callable[[Any], Schema] | None = None
+    compile_seconds: float = 60.0  # a first compile on a 2-core machine, until one is timed
+
+    def schema_of(self, matchup) -> Schema:
+        """What a batch of this matchup writes."""
+        return self.schema_for(matchup) if self.schema_for else self.schema
+
+    @classmethod
+    def collect(cls, names: dict, **own) -> Game:
+        """The Game of a game module from its names (`globals()`): each part under its
+        field's name (`run_batch`), a table under it in capitals (`SCHEMA`, `SWEEPS`),
+        describe and from_manifest from its MANIFEST (sim.kit.manifests.Manifest); `own` gives
+        the rest (name, title, compile_seconds)."""
+        parts = dict(own)
+        if "MANIFEST" in names:
+            parts |= {"describe": names["MANIFEST"].describe,
+                      "from_manifest": names["MANIFEST"].from_manifest}
+        for f in dataclasses.fields(cls):
+            for key in (f.name, f.name.upper()):
+                if f.name not in parts and key in names:
+                    parts[f.name] = names[key]
+        return cls(**parts)
+
+
+# The registry: game name -> "module:attribute" of its Game, imported on first use so that
+# the command line starts without loading any engine.
+REGISTRY = {
+    "paintline": "sim.paintline.game:GAME",
+    "payne": "sim.payne.game:GAME",
+    "encounter": "sim.encounter.game:GAME",
+}
+def names() -> list[str]:
+    return list(REGISTRY)
+
+
+def get(name: str) -> Game:
+    """The registered game of that name (sim.core.problems.InputError when unknown)."""
+    import importlib
+
+    from sim.core.problems import InputError, Problem
+
+    if name not in REGISTRY:
+        raise InputError([Problem("game", 0, f"unknown game {name!r}; registered: "
+                                  f"{', '.join(REGISTRY)}")])
+    module, attr = REGISTRY[name].split(":")
+    return getattr(importlib.import_module(module), attr)

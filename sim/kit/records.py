@@ -1,0 +1,193 @@
+"""What a batch writes, for any game: the matches table, per-match histograms, card
+statistics and sampled logs, as arrays shaped by plain column lists (a game's schema gives
+them as its `layout`); to DataFrames."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+import numpy as np
+
+WINNER = 0  # every game's matches table starts with the winner: its seat (0 A, 1 B ...), -1 a draw
+DRAW = -1
+# Seat k's letter (0 is a): the suffix of its per-seat columns and, upper case, its label.
+SEAT_LETTERS = "abcdefgh"
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The shape of a batch's arrays, as plain names: the match columns, each histogram's
+    bin count, the card statistics and the sampled log's columns and rows."""
+
+    match_columns: tuple[str, ...]
+    hist_bins: dict[str, int]
+    card_stats: tuple[str, ...]
+    log_columns: tuple[str, ...] = ()
+    log_rows: int = 0
+    seats: int = 2  # players at the table, each with its histograms and card statistics
+
+
+@dataclass
+class BatchRecords:
+    """Everything a batch writes, as arrays."""
+
+    layout: Layout
+    first_match: int
+    matches: np.ndarray  # (n, match columns) int32
+    hists: dict[str, np.ndarray]  # measure -> (n, seats, bins) int32
+    card_stats: np.ndarray  # (seats, cards, card stats) int64
+    log: np.ndarray  # (n_log, log rows, log columns) int32
+    log_n: np.ndarray  # (n_log,) int64
+
+    @classmethod
+    def allocate(cls, layout, n: int, n_cards: int, n_log: int = 0,
+                 first_match: int = 0, bins: dict[str, int] | None = None) -> BatchRecords:
+        """Zeroed arrays for n matches of a Layout (or of anything that carries one as
+        `.layout`, such as a game's schema); `bins` overrides a histogram's declared bin
+        count (a rule can set it, e.g. the length of a ladder)."""
+        layout = getattr(layout, "layout", layout)
+        bins = bins or {}
+        hists = {name: np.zeros((n, layout.seats, bins.get(name, b)), dtype=np.int32)
+                 for name, b in layout.hist_bins.items()}
+        n_log = min(n_log, n)
+        return cls(
+            layout, first_match,
+            np.zeros((n, len(layout.match_columns)), dtype=np.int32),
+            hists,
+            np.zeros((layout.seats, n_cards, len(layout.card_stats)), dtype=np.int64),
+            np.zeros((n_log, layout.log_rows, len(layout.log_columns)), dtype=np.int32),
+            np.zeros(n_log, dtype=np.int64),
+        )
+
+    def __len__(self) -> int:
+        return self.matches.shape[0]
+
+    def column(self, name: str) -> np.ndarray:
+        return self.matches[:, self.layout.match_columns.index(name)]
+
+    def wins(self, seat: int) -> np.ndarray:
+        """1 for each match the seat won (a draw is a win for neither)."""
+        return (self.matches[:, WINNER] == seat).astype(np.int8)
+
+    def matches_frame(self):
+        import pandas as pd
+
+        df = pd.DataFrame(self.matches, columns=list(self.layout.match_columns))
+        df.insert(0, "match_index", np.arange(self.first_match, self.first_match + len(df)))
+        return df
+
+    def log_frame(self, k: int):
+        """Log of sampled match k (a batch row < n_log)."""
+        import pandas as pd
+
+        return pd.DataFrame(self.log[k, : self.log_n[k]], columns=list(self.layout.log_columns))
+
+    def totals(self) -> Totals:
+        frame = self.matches_frame()
+        return Totals.of_frame(frame,
+                               {k: v.sum(axis=0, dtype=np.int64) for k, v in self.hists.items()},
+                               lambda columns=None: iter([frame]), self.layout.seats)
+
+    def same_as(self, other: BatchRecords) -> bool:
+        """Every array equal, byte for byte."""
+        return (np.array_equal(self.matches, other.matches)
+                and self.hists.keys() == other.hists.keys()
+                and all(np.array_equal(self.hists[k], other.hists[k]) for k in self.hists)
+                and np.array_equal(self.card_stats, other.card_stats)
+                and np.array_equal(self.log_n, other.log_n)
+                and np.array_equal(self.log, other.log))
+
+
+def play_in_pieces(layout, n: int, n_cards: int, seed: int, first_match: int, n_log: int,
+                   play: Callable, block: int | None = None,
+                   bins: dict[str, int] | None = None) -> BatchRecords:
+    """A batch of matches first_match .. first_match + n - 1 played by a game's kernel in
+    pieces of `block` matches (default: a few a thread) spread over the threads:
+    play(rec, card_stats, lo, hi) plays one piece into the records, its card statistics
+    into its own array (summed at the end, so the threads never share one)."""
+    from sim.core import blocks
+
+    if n < 0 or first_match < 0 or (block is not None and block < 1):
+        raise ValueError("n and first_match must be >= 0 and block >= 1")
+    if not 0 <= seed < 2**63:
+        raise ValueError("seed must be in 0 .. 2**63 - 1")
+    rec = BatchRecords.allocate(layout, n, n_cards, n_log, first_match, bins)
+    pieces = blocks.split(n, block)
+    stats = np.zeros((len(pieces), *rec.card_stats.shape), dtype=np.int64)
+    blocks.spread(pieces, lambda k, lo, hi: play(rec, stats[k], lo, hi))
+    rec.card_stats = stats.sum(axis=0)
+    return rec
+
+
+@dataclass
+class Totals:
+    """Sums over a run's matches in constant size: what summaries and exact checks read
+    (from a batch, or chunk by chunk from the store). `ratio` scans the matches again, a
+    chunk at a time, for any estimate an exact check wants."""
+
+    n: int
+    wins: tuple[int, ...]  # per seat
+    draws: int
+    sums: dict[str, float]  # match column -> sum over matches
+    squares: dict[str, float]  # match column -> sum of squares
+    hists: dict[str, np.ndarray]  # measure -> (seats, bins) counts summed over matches
+    # The matches tables, chunk by chunk, of the named columns (None: all of them).
+    frames: Callable[[list[str] | None], Iterable] | None = None
+
+    @classmethod
+    def of_frame(cls, matches, hists: dict[str, np.ndarray], frames=None,
+                 seats: int = 2) -> Totals:
+        """From a matches DataFrame (or a part of one) and summed histograms."""
+        return cls.of_columns({c: matches[c].to_numpy() for c in matches.columns}, hists,
+                              frames, seats)
+
+    @classmethod
+    def of_columns(cls, matches: dict[str, np.ndarray], hists: dict[str, np.ndarray],
+                   frames=None, seats: int = 2) -> Totals:
+        """From the matches table's columns as arrays and summed histograms."""
+        w = matches["winner"]
+        cols = [c for c in matches if c not in ("match_index",)]
+        return cls(len(w), tuple(int((w == s).sum()) for s in range(seats)),
+                   int((w == DRAW).sum()),
+                   {c: float(matches[c].sum()) for c in cols},
+                   {c: float((matches[c].astype(np.float64) ** 2).sum()) for c in cols},
+                   hists, frames)
+
+    def __add__(self, other: Totals) -> Totals:
+        hists = {k: self.hists[k] + other.hists[k] for k in self.hists}
+        return Totals(self.n + other.n, tuple(a + b for a, b in zip(self.wins, other.wins,
+                                                                    strict=True)),
+                      self.draws + other.draws,
+                      {k: v + other.sums[k] for k, v in self.sums.items()},
+                      {k: v + other.squares[k] for k, v in self.squares.items()}, hists,
+                      self.frames or other.frames)
+
+    def mean(self, column: str) -> tuple[float, float]:
+        """Mean of a match column and its standard error."""
+        m = self.sums[column] / self.n
+        var = max(self.squares[column] / self.n - m * m, 0.0) * self.n / max(self.n - 1, 1)
+        return m, (var / self.n) ** 0.5
+
+    def ratio(self, k: str, n: str = "") -> tuple[float, float, int]:
+        """(estimate, standard error, matches counted) of sum(k) / sum(n) over matches, k
+        and n pandas expressions of the match columns (n empty: one per match); the error
+        by the delta method, so a rate, a mean and a mean over some matches read alike."""
+        sk = sn = skk = skn = snn = 0.0
+        used = 0
+        # Only the columns the expressions name are read back from the store.
+        columns = sorted(set(re.findall(r"[A-Za-z_]\w*", f"{k} {n}")) & set(self.sums))
+        for df in self.frames(columns or None):
+            kv = np.asarray(df.eval(k), dtype=np.float64)
+            nv = np.asarray(df.eval(n), dtype=np.float64) if n else np.ones(len(df))
+            sk, sn = sk + kv.sum(), sn + nv.sum()
+            skk, skn, snn = skk + kv @ kv, skn + kv @ nv, snn + nv @ nv
+            used += int((nv != 0).sum())
+        if sn == 0:
+            return float("nan"), float("nan"), 0
+        r = sk / sn
+        total = self.n
+        resid = max(skk - 2 * r * skn + r * r * snn, 0.0)
+        se = (resid / max(total - 1, 1)) ** 0.5 / (sn / total) / total**0.5
+        return r, se, used
