@@ -24,9 +24,9 @@ from pathlib import Path
 
 from IPython.display import Image, display
 
+from sim.experiments.meta import Field
 from sim.kit.folders import read_folder
 from sim.kit.game import get
-from sim.experiments.meta import Field
 
 # Small match counts when the test suite runs the notebooks; full counts otherwise.
 GAMES = int(os.environ.get("CARDLAB_NOTEBOOK_GAMES", "6000"))

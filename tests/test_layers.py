@@ -71,7 +71,7 @@ def test_no_package_imports_another_in_a_circle():
              graph.find_matching_direct_imports(import_expression=f"{a}.** -> {b}.**")
              and not all(i["importer"].endswith(".commands") and b == "sim.cli" for i in
                          graph.find_matching_direct_imports(import_expression=f"{a}.** -> {b}.**"))}
-    order, seen = [], {}
+    seen = {}
 
     def visit(node, path):
         assert node not in path, " -> ".join([*path, node])

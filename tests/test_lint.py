@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from sim.kit.game import option_variants
+from sim.kit.options import Option, Options
 from sim.solvers.lint import folder_policies, lint
 
 from .conftest import ROOT, cardlab
@@ -150,8 +150,13 @@ def test_a_dominated_card_in_a_copy_of_the_folder_is_found(tmp_path):
 
 
 def test_option_variants():
+    """Every other word, the other flag, the next whole number (the one below at the top of
+    its range), no list."""
+    declared = Options((Option("tie", "a", "", words=("a", "b", "c")), Option("flag", False, ""),
+                        Option("n", 3, "", lo=0, hi=9), Option("top", 9, "", lo=1, hi=9),
+                        Option("ladder", [1, 2], "")), lambda v: [])
     values = {"tie": "a", "flag": False, "n": 3, "top": 9, "ladder": [1, 2]}
-    got = option_variants(values, {"tie": ("a", "b", "c")}, {"n": (0, 9), "top": (1, 9)})
+    got = declared.variants(values)
     assert got == [{"tie": "b"}, {"tie": "c"}, {"flag": True}, {"n": 4}, {"top": 8}]
 
 

@@ -12,6 +12,10 @@ import numpy as np
 from sim.kit.cards import Cards, CardTable, Column
 from sim.kit.game import Game, Schema
 from sim.kit.manifests import Manifest, deck_counts
+from sim.kit.options import Option, Options, Rules
+
+OPTIONS = Options((Option("hand", 5, "cards in hand", lo=1, hi=9),),
+                  lambda v: np.array([v["hand"]]))
 
 
 class Table(CardTable):
@@ -30,7 +34,7 @@ class Deck:
 @dataclasses.dataclass(frozen=True)
 class Matchup:
     pool: Table
-    rules: dict
+    rules: Rules
     decks: tuple
     policy_names: tuple
     policies: tuple
@@ -43,13 +47,13 @@ CSV = "id,name,kind,power,text\nx,Ex,card,3,Hits hard\nb,Blank,blank,0,\n"
 def matchup(path="cards.csv") -> Matchup:
     pool = Table.from_words(path, ("x", "b"), ("Ex", "Blank"), ("Hits hard", ""),
                             [[0, 3], [1, 0]], "abc")
-    return Matchup(pool, {"hand": 5}, (Deck("a.deck", "a", ((0, 2), (1, 1))),
+    return Matchup(pool, OPTIONS.rules(), (Deck("a.deck", "a", ((0, 2), (1, 1))),
                                        Deck("b.deck", "b", ((1, 3),))),
                    ("p", "q"), (np.array([1.5, 2.0]), np.array([0.0, 1.0])), "decks/fake")
 
 
 def spec(**kw) -> Manifest:
-    return Manifest(matchup=Matchup, pool=Table, rules=dict,
+    return Manifest(matchup=Matchup, pool=Table, rules=OPTIONS.from_manifest,
                     deck=lambda d, pool: Deck(d["path"], d["name"], deck_counts(d, pool)),
                     params=lambda v: np.array(v, dtype=np.float64),
                     labels=lambda m: {"h": ["0", "1"]}, **kw)

@@ -216,7 +216,7 @@ def test_rules_defaults_and_replace():
         ({"crit_targt": 19}, "crit_targt"),  # an unknown option is not silently ignored
     ):
         problem = only_problem(sample.replace, **bad)
-        assert problem.path == "<override>"
+        assert problem.path == "--rules"
         assert word in problem.message
 
 
@@ -476,7 +476,7 @@ def test_unknown_rule_option(folder):
     [
         ("crit_target = 20", 'crit_target = "20"', "crit_target", ("must be an integer",)),
         ("mulligans = 1", "mulligans = true", "mulligans", ("must be an integer",)),
-        ('tie_rule = "hitter"', "tie_rule = 1", "tie_rule", ("must be a string",)),
+        ('tie_rule = "hitter"', "tie_rule = 1", "tie_rule", ("must be one of", "hitter")),
         ("escalation = [6, 8, 10", 'escalation = ["6", 8, 10', "escalation", ("list of integers",)),
     ],
 )

@@ -398,12 +398,14 @@ def mount_all() -> None:
 
     from sim.cli import experiments as cli_experiments
     from sim.cli import meta as cli_meta
+    from sim.cli import options as cli_options
     from sim.cli import solvers as cli_solvers
     from sim.kit import game as registry
 
     cli_experiments.mount(app)
     cli_solvers.mount(app)
     cli_meta.mount(app)
+    cli_options.mount(app)
     for name in registry.names():
         module = f"sim.{name}.commands"
         if importlib.util.find_spec(module) is not None:

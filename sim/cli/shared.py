@@ -127,7 +127,7 @@ class Setup:
         changes = {**parse_overrides(list(self.rules)), **(rules or {})}
         # Only a game seating more than two takes the decks of further seats.
         more = {"table": self.table} if self.table else {}
-        if more and "table" not in inspect.signature(game.load_matchup).parameters:
+        if more and game.seats[1] == 2:
             fail(f"{game.title} seats two players; --table names the decks of further seats")
         m = guarded(lambda: game.load_matchup(info.path, deck_a, deck_b, pa, pb, changes,
                                               list(self.sets), **more))

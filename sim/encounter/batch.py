@@ -11,10 +11,11 @@ import numpy as np
 from sim.core.problems import InputError, Problem, suggest
 from sim.encounter import codes as K
 from sim.encounter import state as S
-from sim.encounter.options import changed, load_rules, rules_vector
+from sim.encounter.options import load_rules
 from sim.encounter.params import load_policies
 from sim.encounter.pool import Deck, Pool, load_deck, load_pool
 from sim.encounter.schema import schema_for
+from sim.kit.options import Rules
 from sim.kit.records import BatchRecords, play_in_pieces
 
 
@@ -25,7 +26,7 @@ class Matchup:
 
     folder: str
     pool: Pool
-    rules: dict
+    rules: Rules
     decks: tuple[Deck, ...]
     policy_names: tuple[str, ...]
     policies: tuple[np.ndarray, ...]
@@ -44,7 +45,7 @@ class Matchup:
         )
 
         n, seats = len(self.pool), len(self.decks)
-        if seats != self.rules.get("players", 2):
+        if seats != self.rules["players"]:
             raise InputError([Problem("--rules", 0, f"players = {self.rules['players']} "
                                       f"but the matchup has {seats} decks")])
         D = np.zeros((seats, D_SIZE), dtype=np.int64)
@@ -57,7 +58,7 @@ class Matchup:
             for c, k in deck.counts().items():
                 in_deck[p, c] = k
         M = np.stack(self.policies).astype(np.int64)
-        return self.pool.table, rules_vector(self.rules), M, D, in_deck
+        return self.pool.table, self.rules.vector, M, D, in_deck
 
 
 def table_decks(folder: Path) -> tuple[str, ...]:
@@ -96,7 +97,7 @@ def load_matchup(folder, deck_a, deck_b, policy_a="careful", policy_b=None, rule
     if sets:
         pool = set_values(pool, sets)
     base = load_rules(folder / "rules.toml")
-    opts = changed(base, rules or {})
+    opts = base.replace(rules or {})
     seats = opts["players"]
     decks = []
     for d in seat_decks(folder, deck_a, deck_b, table, seats):
@@ -150,7 +151,7 @@ def set_values(pool: Pool, sets: list[str]) -> Pool:
 def with_rules(m: Matchup, changes: dict) -> Matchup:
     """The matchup under changed rules; a change of players keeps the first seats and fills
     new ones from the folder's [table] decks, with B's policy."""
-    rules = changed(m.rules, changes)
+    rules = m.rules.replace(changes)
     seats = rules["players"]
     if seats == len(m.decks):
         return replace(m, rules=rules)

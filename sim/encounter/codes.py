@@ -30,40 +30,7 @@ STAYS = ("", "bulwark", "character")
 STAY_BULWARK, STAY_CHARACTER = 1, 2
 STAT_COLS = (C_DEX, C_INT, C_STR, C_TOUGH)
 
-# Rule options: name -> (allowed words or a type, default). Word options become their index.
-RULES: dict[str, tuple[object, object]] = {
-    "points_to_win": (int, 30),
-    "hand_size": (int, 8),
-    "mulligans": (int, 0),
-    "cost_currency": (("pool", "discard", "twilight"), "pool"),
-    "pool_per_turn": (int, 3),
-    "combat_tie": (("intelligence", "striker", "defender", "none"), "intelligence"),
-    "defend_limit": (("any", "once"), "any"),
-    "quest_mandatory": (bool, False),
-    "strikers_after": (("discard", "hand"), "discard"),
-    "unique_scope": (("player", "table"), "player"),
-    "ability_limit": (("turn", "step", "unlimited"), "unlimited"),
-    "play_loot": (("free", "paid"), "free"),
-    "settle_heal": (int, 0),
-    "deck_out": (("play_on", "lose_on_empty_draw"), "play_on"),
-    "max_turns": (int, 60),
-    "max_copies": (int, 4),
-    "draw_deck_size": (int, 40),
-    "loot_deck_size": (int, 20),
-    "encounter_mode": (bool, False),
-    "encounter_strikers": (int, 1),
-    "encounter_strengths": (list, [1, 2, 3, 4, 5, 6, 7, 8]),
-    "encounter_objective": (("UNHURT", "DEFEAT"), "UNHURT"),
-    "encounter_arg": (int, 0),
-    "encounter_points": (int, 5),
-    "choose_first": (("once", "each_turn"), "each_turn"),
-    "players": (int, 2),  # stored at R_PLAYERS, after the strengths list
-}
-INT_LIMITS = {"points_to_win": (1, 999), "hand_size": (1, 30), "mulligans": (0, 9),
-              "pool_per_turn": (0, 99), "settle_heal": (0, 99), "max_turns": (1, 10000),
-              "max_copies": (1, 60), "draw_deck_size": (1, 60), "loot_deck_size": (0, 60),
-              "encounter_strikers": (0, 16), "encounter_arg": (0, 99),
-              "encounter_points": (1, 999), "players": (2, 4)}
+# Where each rule option lies in the engine vector (declared in sim/encounter/options.py).
 (R_POINTS, R_HAND, R_MULLIGANS, R_CURRENCY, R_POOL, R_TIE, R_DEFEND, R_QMAND, R_AFTER,
  R_UNIQUE, R_ABILITY, R_LOOT, R_HEAL, R_DECKOUT, R_MAXTURNS, R_COPIES, R_DRAWSIZE,
  R_LOOTSIZE, R_EMODE, R_EK, R_ESTR, R_EOBJ, R_EARG, R_EPTS, R_CHOOSE) = range(25)

@@ -14,6 +14,7 @@ from sim.encounter.building import BUILDING as BUILDING
 from sim.encounter.engine import DEATH_BINS
 from sim.encounter.exact import exact_check as exact_check
 from sim.encounter.lint import LINT as LINT
+from sim.encounter.options import OPTIONS as OPTIONS
 from sim.encounter.pool import FILES, Deck, Pool, matchup_problems
 from sim.encounter.power import POWER as POWER
 from sim.encounter.reference import replay as replay
@@ -33,7 +34,8 @@ def starting(m) -> dict:
                          for d in m.decks]}
 
 
-MANIFEST = Manifest(matchup=Matchup, pool=Pool, rules=dict,
+SEATS = (OPTIONS.by_name["players"].lo, OPTIONS.by_name["players"].hi)
+MANIFEST = Manifest(matchup=Matchup, pool=Pool, rules=OPTIONS.from_manifest,
                     deck=lambda d, pool: Deck.from_json(d),
                     deck_entry=lambda d, pool: d.to_json(),
                     params=lambda v: np.array(v, dtype=np.int64),

@@ -6,8 +6,9 @@ from __future__ import annotations
 import pandas as pd
 
 from sim.encounter import codes as K
+from sim.encounter.options import OPTIONS
 from sim.encounter.pool import INT_FIELDS
-from sim.kit.game import Dominance, Lint, option_variants
+from sim.kit.game import Dominance, Lint
 
 WORD_FIELDS = {"nature": K.C_NATURE, "race": K.C_RACE, "requires": K.C_REQUIRES,
                "step": K.C_STEP, "obj1": K.C_OBJ1, "obj2": K.C_OBJ2, "ability1": K.C_AB1,
@@ -17,9 +18,7 @@ WORD_FIELDS = {"nature": K.C_NATURE, "race": K.C_RACE, "requires": K.C_REQUIRES,
 def rule_variants(m) -> list[dict]:
     """Every other word of a word option, the other value of a flag, the next whole number
     of a numeric option, and encounter_strengths without its last strength."""
-    choices = {k: kind for k, (kind, _) in K.RULES.items() if isinstance(kind, tuple)}
-    out = option_variants(m.rules, choices, K.INT_LIMITS, skip=("encounter_strengths",
-                                                                       "players"))
+    out = OPTIONS.variants(m.rules.values, skip=("players",))
     strengths = list(m.rules["encounter_strengths"])
     out.append({"encounter_strengths": strengths[:-1] if len(strengths) > 1
                 else [min(strengths[0] + 1, 99)]})

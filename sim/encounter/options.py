@@ -1,116 +1,98 @@
-"""Encounter rule options: rules.toml and KEY=VALUE changes, checked, as a dict and a vector."""
+"""Encounter's rule options, declared once (sim.kit.options), and the int64 vector the engine
+reads from their values."""
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 
 import numpy as np
 
-from sim.core.problems import InputError, Problem, suggest
 from sim.encounter import codes as K
+from sim.kit.options import Option, Options, Rules
 
 
-def _key_line(text: str, key: str) -> int:
-    for no, line in enumerate(text.splitlines(), 1):
-        if line.split("=", 1)[0].strip() == key:
-            return no
-    return 0
+def _strengths(value: list) -> str:
+    if 1 <= len(value) <= K.MAX_STRENGTHS and all(
+            isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 99 for v in value):
+        return ""
+    return f"1 to {K.MAX_STRENGTHS} integers 0-99"
 
 
-def check_value(key: str, value, where: str, line: int) -> tuple[object, list[Problem]]:
-    """One option's value, converted, or the problem with it."""
-    if key not in K.RULES:
-        return None, [Problem(where, line, f"unknown rule option {key!r}"
-                              f"{suggest(key, K.RULES)}; known: {', '.join(K.RULES)}")]
-    kind, _ = K.RULES[key]
-    bad = [Problem(where, line, f"rule option {key}: bad value {value!r}")]
-    if isinstance(kind, tuple):
-        if value not in kind:
-            return None, [Problem(where, line, f"rule option {key}: {value!r} is not one of "
-                                  f"{', '.join(kind)}{suggest(str(value), kind)}")]
-        return value, []
-    if kind is bool:
-        if isinstance(value, str) and value.lower() in ("true", "false"):
-            value = value.lower() == "true"
-        return (value, []) if isinstance(value, bool) else (None, bad)
-    if kind is list:
-        if isinstance(value, str):
-            try:
-                value = [int(v) for v in value.strip("[]").split(",") if v.strip()]
-            except ValueError:
-                return None, bad
-        if not (isinstance(value, list) and 1 <= len(value) <= K.MAX_STRENGTHS and all(
-                isinstance(v, int) and 0 <= v <= 99 for v in value)):
-            return None, [Problem(where, line, f"rule option {key}: 1 to {K.MAX_STRENGTHS} "
-                                  "integers 0-99")]
-        return list(value), []
-    if isinstance(value, str):
-        try:
-            value = int(value)
-        except ValueError:
-            return None, bad
-    if isinstance(value, bool) or not isinstance(value, int):
-        return None, bad
-    lo, hi = K.INT_LIMITS[key]
-    if not lo <= value <= hi:
-        return None, [Problem(where, line, f"rule option {key}: {value} outside {lo}..{hi}")]
-    return value, []
+# In the engine vector's order (codes.R_*); `players` is stored at R_PLAYERS, after the list.
+OPTIONS_DECLARED = (
+    Option("points_to_win", 30, "points in the score zone that win at once", lo=1, hi=999),
+    Option("hand_size", 8, "the opening hand, and the hand the draw step draws to", lo=1,
+           hi=30),
+    Option("mulligans", 0, "times a player may shuffle the opening hand back and draw again",
+           lo=0, hi=9),
+    Option("cost_currency", "pool", "what costs are paid in: a pool refilled each turn, "
+           "discarded cards, or twilight added to the next strike budget",
+           words=("pool", "discard", "twilight")),
+    Option("pool_per_turn", 3, "the pool a player's turn starts with (cost_currency = pool)",
+           lo=0, hi=99),
+    Option("combat_tie", "intelligence", "equal strength in combat: the higher intelligence "
+           "wins, the striker, the defender, or nobody",
+           words=("intelligence", "striker", "defender", "none")),
+    Option("defend_limit", "any", "how often a character may defend in one encounter",
+           words=("any", "once")),
+    Option("quest_mandatory", False, "whether a player with a quest in hand must play one"),
+    Option("strikers_after", "discard", "where strikers go after the encounter",
+           words=("discard", "hand")),
+    Option("unique_scope", "player", "where a unique card may be in play once: per player "
+           "or at the whole table", words=("player", "table")),
+    Option("ability_limit", "unlimited", "how often an ability may be used: once a turn, "
+           "once a step, or as many times as its cost is paid",
+           words=("turn", "step", "unlimited")),
+    Option("play_loot", "free", "whether loot is played free or for its cost",
+           words=("free", "paid")),
+    Option("settle_heal", 0, "wounds each of a player's characters heals at the settle step",
+           lo=0, hi=99),
+    Option("deck_out", "play_on", "a draw from an empty deck: play on, or lose",
+           words=("play_on", "lose_on_empty_draw")),
+    Option("max_turns", 60, "turns (every player's) before the match is a draw", lo=1,
+           hi=10000),
+    Option("max_copies", 4, "copies of one card a deck may hold", lo=1, hi=60),
+    Option("draw_deck_size", 40, "cards of the draw deck", lo=1, hi=60),
+    Option("loot_deck_size", 20, "cards of the loot deck", lo=0, hi=60),
+    Option("encounter_mode", False, "one encounter against drawn strikers, no decks (the "
+           "exact check's setting)"),
+    Option("encounter_strikers", 1, "encounter mode: strikers drawn", lo=0, hi=16),
+    Option("encounter_strengths", [1, 2, 3, 4, 5, 6, 7, 8], "encounter mode: the strengths "
+           "a striker's is drawn from, uniformly", check=_strengths),
+    Option("encounter_objective", "UNHURT", "encounter mode: the quest's objective",
+           words=("UNHURT", "DEFEAT")),
+    Option("encounter_arg", 0, "encounter mode: the objective's argument", lo=0, hi=99),
+    Option("encounter_points", 5, "encounter mode: the quest's points", lo=1, hi=999),
+    Option("choose_first", "each_turn", "whether the chooser names who goes first every "
+           "round or once at set-up", words=("once", "each_turn")),
+    Option("players", 2, "players at the table (the decks of seats C and D from `[table]` "
+           "or `--table`)", lo=2, hi=4),
+)
 
 
-def load_rules(path: Path | str) -> dict:
-    """rules.toml -> every option (defaults for those not given)."""
-    path = Path(path)
-    p = str(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-        data = tomllib.loads(text)
-    except OSError as err:
-        raise InputError([Problem(p, 0, f"cannot read: {err}")]) from None
-    except tomllib.TOMLDecodeError as err:
-        raise InputError([Problem(p, getattr(err, "lineno", 0) or 0,
-                                  f"not valid TOML: {err}")]) from None
-    out = {k: v for k, (_, v) in K.RULES.items()}
-    problems = []
-    for key, value in data.items():
-        v, probs = check_value(key, value, p, _key_line(text, key))
-        problems += probs
-        if not probs:
-            out[key] = v
-    if problems:
-        raise InputError(problems)
-    return out
-
-
-def changed(rules: dict, changes: dict, where: str = "--rules") -> dict:
-    """A copy of the options with KEY=VALUE changes (values may be strings)."""
-    out = dict(rules)
-    problems = []
-    for key, value in changes.items():
-        v, probs = check_value(key, value, where, 0)
-        problems += probs
-        if not probs:
-            out[key] = v
-    if problems:
-        raise InputError(problems)
-    return out
-
-
-def rules_vector(rules: dict) -> np.ndarray:
+def rules_vector(values: dict) -> np.ndarray:
     """The int64 vector the engine reads."""
     R = np.zeros(K.N_RULES, dtype=np.int64)
-    for i, (key, (kind, _)) in enumerate(K.RULES.items()):
-        if key == "players":
+    for i, o in enumerate(OPTIONS_DECLARED):
+        if o.name == "players":
             continue
-        v = rules[key]
-        if isinstance(kind, tuple):
-            R[i] = kind.index(v)
-        elif kind is list:
+        v = values[o.name]
+        if o.words:
+            R[i] = o.words.index(v)
+        elif o.kind == "list":
             R[i] = len(v)
             R[K.R_ESTR_LIST: K.R_ESTR_LIST + len(v)] = v
         else:
             R[i] = int(v)
     # The encounter objective is stored as its objective code.
-    R[K.R_EOBJ] = K.O_UNHURT if rules["encounter_objective"] == "UNHURT" else K.O_DEFEAT
-    R[K.R_PLAYERS] = rules.get("players", 2)  # a run made before the option: two
+    R[K.R_EOBJ] = K.O_UNHURT if values["encounter_objective"] == "UNHURT" else K.O_DEFEAT
+    R[K.R_PLAYERS] = values["players"]
     return R
+
+
+OPTIONS = Options(OPTIONS_DECLARED, rules_vector)
+
+
+def load_rules(path: Path | str | None) -> Rules:
+    """rules.toml -> every option (defaults for those not given)."""
+    return OPTIONS.load(path)

@@ -368,7 +368,7 @@ def rules_or_defaults(path):
     """rules.toml, or every option at its default when the folder has none."""
     from sim.encounter.options import load_rules
 
-    return load_rules(path) if path else {k: v for k, (_, v) in K.RULES.items()}
+    return load_rules(path or None)
 
 
 def say_deck(deck: Deck, pool: Pool) -> str:

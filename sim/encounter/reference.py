@@ -23,7 +23,7 @@ class Table:
 
     def __init__(self, m):
         self.cards = [Card(i, row) for i, row in enumerate(m.pool.table)]
-        self.rules = dict(m.rules)
+        self.rules = dict(m.rules.values)
         self.styles = [policy_words(v) for v in m.policies]
         self.decks = m.decks
         self.in_deck = [sorted(d.counts()) for d in m.decks]

@@ -106,7 +106,7 @@ class Match:
     def __init__(self, cards: list[Card], rules: dict, styles, seed: int, index: int,
                  log_rows: int):
         self.cards, self.rules, self.styles = cards, rules, styles
-        self.n = rules.get("players", 2)
+        self.n = rules["players"]
         self.keys = [py_stream_key(seed, index, s) for s in range(4 * self.n)]
         self.counters = [0] * len(self.keys)
         self.log_rows = log_rows

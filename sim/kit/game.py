@@ -220,26 +220,6 @@ class Lint:
     edits: Callable[[Any], list[Variant]] | None = None
 
 
-def option_variants(values: dict, choices: dict, ranges: dict, skip=()) -> list[dict]:
-    """For a game's rule_variants: every other word of a word option, the other value of a
-    flag, the next whole number of a numeric option (the one below at the top of its
-    range); one changed option per dict. List options are the game's to vary."""
-    out = []
-    for key, value in values.items():
-        if key in skip:
-            continue
-        if key in choices:
-            out += [{key: c} for c in choices[key] if c != value]
-        elif isinstance(value, bool):
-            out.append({key: not value})
-        elif isinstance(value, int) and key in ranges:
-            lo, hi = ranges[key]
-            step = value + 1 if value + 1 <= hi else value - 1
-            if lo <= step <= hi:
-                out.append({key: step})
-    return out
-
-
 @dataclass(frozen=True)
 class Building:
     """The optional hooks behind `cardlab deckbuild`: a seat's deck as card counts, and back.
@@ -372,6 +352,10 @@ class Game:
       and `cardlab calibrate` (every matchup has `pool`, a sim.kit.cards.CardTable).
     - schema_for(matchup) -> Schema, optional: the schema of a matchup whose rules change
       what a batch writes (the number of players); `schema` otherwise.
+    - seats: (fewest, most) players at a table (OpenSpiel's min and max players); a game
+      seating more than two takes the decks of seats C, D ... as `table=` in load_matchup.
+    - options: sim.kit.options.Options, the declared rule options (one parser for
+      rules.toml, --rules, the manifest and the docs table).
     - compile_seconds: what a first compile of the engine takes on a 2-core machine, said
       while it compiles until this machine has timed one (sim/runner/warmup.py).
     A game module declares these under their names and builds its Game with `collect`.
@@ -402,6 +386,8 @@ class Game:
     building: Building | None = None
     power: Power | None = None
     schema_for: Callable[[Any], Schema] | None = None
+    seats: tuple[int, int] = (2, 2)
+    options: Any = None
     compile_seconds: float = 60.0  # a first compile on a 2-core machine, until one is timed
 
     def schema_of(self, matchup) -> Schema:

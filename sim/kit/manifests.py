@@ -96,7 +96,7 @@ class Manifest:
             "decks": [self.deck_entry(d, pool) for d in m.decks],
             "policies": [{"name": name, "params": np.asarray(vec).tolist()}
                          for name, vec in zip(m.policy_names, m.policies, strict=True)],
-            "rules": dict(m.rules if isinstance(m.rules, dict) else m.rules.values),
+            "rules": dict(m.rules.values),
             "card_pool": card_pool,
             "histogram_labels": self.labels(m),
         }

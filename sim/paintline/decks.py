@@ -11,7 +11,7 @@ import numpy as np
 
 from sim.core.datafiles import FolderFiles, read_text
 from sim.core.problems import InputError, Problem
-from sim.paintline.options import load_rules, rule_problems
+from sim.paintline.options import OPTIONS, load_rules
 from sim.paintline.policy import load_policies
 from sim.paintline.pool import (  # fmt: skip
     BLANK,
@@ -165,7 +165,7 @@ def validate(m) -> list[Problem]:
     card table's values and codes, each deck under the deck rules, the rule options; []
     when legal."""
     return (matchup_problems(m.pool, m.decks)
-            + rule_problems(m.rules.values, "rule options", {}))
+            + OPTIONS.problems(m.rules.values, "rule options"))
 
 
 def describe_deck(deck: Deck, pool: Pool) -> str:

@@ -22,7 +22,7 @@ from sim.paintline.edits import ablations as ablations
 from sim.paintline.edits import value_edits as value_edits
 from sim.paintline.edits import worth as worth
 from sim.paintline.lint import LINT as LINT
-from sim.paintline.options import load_rules
+from sim.paintline.options import OPTIONS
 from sim.paintline.order import DEFAULT
 from sim.paintline.policy import N_PARAMS
 from sim.paintline.pool import Pool
@@ -95,7 +95,7 @@ def manifest_params(values: list) -> np.ndarray:
 
 
 # Paint the Line's manifests keep the card table beside the pool and name no game or folder.
-MANIFEST = Manifest(matchup=Matchup, pool=Pool, rules=lambda v: load_rules().replace(**v),
+MANIFEST = Manifest(matchup=Matchup, pool=Pool, rules=OPTIONS.from_manifest,
                     deck=manifest_deck, params=manifest_params,
                     labels=lambda m: {TOP_STEP: list(m.rules.values["escalation"])},
                     table_apart=True, finish=with_arsenals)

@@ -8,13 +8,12 @@ import dataclasses
 
 import pandas as pd
 
-from sim.kit.game import Dominance, Lint, Variant, option_variants
+from sim.kit.game import Dominance, Lint, Variant
 from sim.paintline import keywords
 from sim.paintline import pool as T
 from sim.paintline.edits import VALUE_FIELDS, value_edits
-from sim.paintline.options import DECK_OUT, MATCH_LENGTHS, SERVE_MISS, TIE_RULE
+from sim.paintline.options import OPTIONS
 
-AT_LEAST_ZERO = ("mulligans", "untap_steps", "boosts_per_shot")
 TAKES_ARG = {k.opcode for k in keywords.KEYWORDS if k.takes_arg}
 
 
@@ -23,13 +22,7 @@ def rule_variants(m) -> list[dict]:
     the next whole number of a numeric option, and every escalation step one higher. The
     arsenals, rally mode's card lists, are left to `cardlab exact`."""
     values = m.rules.values
-    choices = {"serve_miss": SERVE_MISS, "deck_out": DECK_OUT, "tie_rule": TIE_RULE,
-               "match_games": MATCH_LENGTHS}
-    ranges = {k: (0 if k in AT_LEAST_ZERO else 1, T.MAX_VALUE) for k, v in values.items()
-              if isinstance(v, int) and not isinstance(v, bool)}
-    out = option_variants(values, choices, ranges, skip=("arsenal_a", "arsenal_b"))
-    out.append({"escalation": [v + 1 for v in values["escalation"]]})
-    return out
+    return [*OPTIONS.variants(values), {"escalation": [v + 1 for v in values["escalation"]]}]
 
 
 def edits(m) -> list[Variant]:

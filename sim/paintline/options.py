@@ -3,49 +3,75 @@ engine reads; every option has a default, so a missing file means the rulebook's
 
 from __future__ import annotations
 
-import copy
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
-from sim.core.datafiles import load_toml
-from sim.core.problems import InputError, Problem, suggest
+from sim.kit.options import Option, Options, Rules
 from sim.paintline.pool import MAX_VALUE
 
-# Rule options: name -> (type, default). The engine reads them as one int64 vector.
 SERVE_MISS = ("receiver_scores", "replay")
 DECK_OUT = ("forfeit_on_empty_draw", "forfeit_when_empty")
 TIE_RULE = ("hitter", "first")
 MATCH_LENGTHS = (1, 3, 5, 7)
 MAX_LADDER = 16
-RULE_DEFAULTS: dict[str, object] = {
-    "escalation": [6, 8, 10, 12, 14, 16, 18, 20],
-    "crit_target": 20,
-    "serve_miss": "receiver_scores",
-    "deck_out": "forfeit_on_empty_draw",
-    "points_to_win": 11,
-    "win_by": 1,
-    "hand_limit": 7,
-    "opening_hand": 7,
-    "mulligans": 1,
-    "untap_steps": 1,
-    "recycle_ratio": 2,
-    "match_games": 1,
-    "tie_rule": "hitter",
-    "boosts_per_shot": 60,
-    "boost_default_shot": False,
-    "rally_mode": False,
-    "arsenal_a": [],
-    "arsenal_b": [],
-}
+MAX_ARSENAL = 4  # rally mode: shot cards each player starts every rally with
+
+
+def _ladder(value: list) -> str:
+    """The escalation's check: strictly increasing whole numbers, at most MAX_LADDER."""
+    if not value or not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+        return f"must be a list of integers, got {value!r}"
+    if any(b <= a for a, b in zip(value, value[1:], strict=False)):
+        return f"must be strictly increasing, got {value}"
+    if len(value) > MAX_LADDER:
+        return f"at most {MAX_LADDER} steps"
+    return "" if value[0] >= 1 and value[-1] <= MAX_VALUE else "targets start at 1 or more"
+
+
+def _arsenal(value: list) -> str:
+    if not all(isinstance(v, str) for v in value):
+        return f"must be a list of card names, got {value!r}"
+    return f"at most {MAX_ARSENAL} cards" if len(value) > MAX_ARSENAL else ""
+
+
+def _whole(name: str, default: int, doc: str, lo: int = 1) -> Option:
+    return Option(name, default, doc, lo=lo, hi=MAX_VALUE)
+
+
+# The engine reads them as one int64 vector (_rule_vector).
+OPTIONS_DECLARED = (
+    Option("escalation", [6, 8, 10, 12, 14, 16, 18, 20], "the rally's targets, step by step",
+           check=_ladder),
+    _whole("crit_target", 20, "the next shot's target after a critical"),
+    Option("serve_miss", "receiver_scores", "a missed serve: the receiver scores, or it is "
+           "served again", words=SERVE_MISS),
+    Option("deck_out", "forfeit_on_empty_draw", "a player forfeits on a draw from an empty "
+           "bag, or as soon as the bag is empty", words=DECK_OUT),
+    _whole("points_to_win", 11, "points that win a game"),
+    _whole("win_by", 1, "the lead a game is won by"),
+    _whole("hand_limit", 7, "cards kept at the end of one's own turn"),
+    _whole("opening_hand", 7, "cards drawn at set-up"),
+    _whole("mulligans", 1, "mulligans a player may take", lo=0),
+    _whole("untap_steps", 1, "steps of untap each turn", lo=0),
+    _whole("recycle_ratio", 2, "cards discarded for each card drawn by recycling"),
+    Option("match_games", 1, "games of a match, first to a majority", allowed=MATCH_LENGTHS),
+    Option("tie_rule", "hitter", "two mutes on equal cost: the hitter's card wins, or the "
+           "first played", words=TIE_RULE),
+    _whole("boosts_per_shot", 60, "single-use enhancements one shot may take", lo=0),
+    Option("boost_default_shot", False, "whether single-use enhancements may boost the "
+           "Default Shot"),
+    Option("rally_mode", False, "rallies only, from fixed arsenals (what shots are worth)"),
+    Option("arsenal_a", [], "rally mode: seat A's shot cards, names or ids", check=_arsenal),
+    Option("arsenal_b", [], "rally mode: seat B's shot cards, names or ids", check=_arsenal),
+)
+RULE_DEFAULTS = {o.name: o.default for o in OPTIONS_DECLARED}
 ARSENALS = ("arsenal_a", "arsenal_b")
 (
     R_CRIT_TARGET, R_SERVE_MISS, R_DECK_OUT, R_POINTS_TO_WIN, R_WIN_BY, R_HAND_LIMIT,
     R_OPENING_HAND, R_MULLIGANS, R_UNTAP_STEPS, R_RECYCLE_RATIO, R_MATCH_GAMES, R_TIE_RULE,
     R_LADDER_LEN, R_LADDER,
 ) = range(14)  # fmt: skip
-MAX_ARSENAL = 4  # rally mode: shot cards each player starts every rally with
 R_RALLY_MODE = R_LADDER + MAX_LADDER
 R_ARSENAL = R_RALLY_MODE + 1  # seat p's cards at R_ARSENAL + p * MAX_ARSENAL, -1 padded
 R_BOOSTS = R_ARSENAL + 2 * MAX_ARSENAL  # single-use enhancements one shot may take
@@ -53,91 +79,9 @@ R_BOOST_DEFAULT = R_BOOSTS + 1  # 1 when single-use enhancements may boost the D
 N_RULES = R_BOOST_DEFAULT + 1
 
 
-@dataclass(frozen=True)
-class Rules:
-    """Rule options by name and as the engine's int64 vector."""
-
-    values: dict
-    vector: np.ndarray = field(repr=False)
-
-    def replace(self, **changes) -> Rules:
-        """A copy with some options changed, validated like a rules file."""
-        values = {**self.values, **changes}
-        problems = [
-            Problem("<override>", 0, f"unknown rule option {k!r}{suggest(k, RULE_DEFAULTS)}")
-            for k in changes
-            if k not in RULE_DEFAULTS
-        ]
-        problems += rule_problems(values, "<override>", {k: 0 for k in values})
-        if problems:
-            raise InputError(problems)
-        return Rules(values, _rule_vector(values))
-
-
 def load_rules(path: Path | str | None = None) -> Rules:
     """Read and validate rules.toml; missing keys take their defaults; None gives defaults."""
-    if path is None:
-        values = copy.deepcopy(RULE_DEFAULTS)
-        return Rules(values, _rule_vector(values))
-    path = Path(path)
-    problems: list[Problem] = []
-    data, lines = load_toml(path)
-    values = copy.deepcopy(RULE_DEFAULTS)
-    for key, value in data.items():
-        if key not in RULE_DEFAULTS:
-            problems.append(Problem(str(path), lines.get(key, 0), f"unknown rule option "
-                                    f"{key!r}{suggest(key, RULE_DEFAULTS)}"))
-            continue
-        values[key] = value
-    problems += rule_problems(values, str(path), lines)
-    if problems:
-        raise InputError(problems)
-    return Rules(values, _rule_vector(values))
-
-
-def rule_problems(values: dict, where: str, lines: dict[str, int]) -> list[Problem]:
-    problems = []
-
-    def bad(key: str, message: str) -> None:
-        problems.append(Problem(where, lines.get(key, 0), f"rule option {key!r}: {message}"))
-
-    for key, default in RULE_DEFAULTS.items():
-        value = values[key]
-        if key in ARSENALS:
-            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-                bad(key, f"must be a list of card names, got {value!r}")
-            elif len(value) > MAX_ARSENAL:
-                bad(key, f"at most {MAX_ARSENAL} cards")
-        elif isinstance(default, list):
-            if not isinstance(value, list) or not value or not all(
-                isinstance(v, int) and not isinstance(v, bool) for v in value
-            ):
-                bad(key, f"must be a list of integers, got {value!r}")
-            elif any(b <= a for a, b in zip(value, value[1:], strict=False)):
-                bad(key, f"must be strictly increasing, got {value}")
-            elif len(value) > MAX_LADDER:
-                bad(key, f"at most {MAX_LADDER} steps")
-            elif value[0] < 1 or value[-1] > MAX_VALUE:
-                bad(key, "targets start at 1 or more")
-        elif isinstance(default, bool):
-            if not isinstance(value, bool):
-                bad(key, f"must be true or false, got {value!r}")
-        elif isinstance(default, str):
-            allowed = {"serve_miss": SERVE_MISS, "deck_out": DECK_OUT, "tie_rule": TIE_RULE}[key]
-            if not isinstance(value, str):
-                bad(key, f"must be a string, one of {', '.join(allowed)}; got {value!r}")
-            elif value not in allowed:
-                bad(key, f"must be one of {', '.join(allowed)}; got {value!r}")
-        else:
-            if not isinstance(value, int) or isinstance(value, bool):
-                bad(key, f"must be an integer, got {value!r}")
-            elif key == "match_games" and value not in MATCH_LENGTHS:
-                bad(key, f"must be one of {MATCH_LENGTHS}, got {value}")
-            elif not -MAX_VALUE <= value <= MAX_VALUE:
-                bad(key, f"out of range: {value}")
-            elif value < (0 if key in ("mulligans", "untap_steps", "boosts_per_shot") else 1):
-                bad(key, f"out of range: {value}")
-    return problems
+    return OPTIONS.load(path)
 
 
 def _rule_vector(values: dict) -> np.ndarray:
@@ -161,5 +105,7 @@ def _rule_vector(values: dict) -> np.ndarray:
     v[R_ARSENAL : R_ARSENAL + 2 * MAX_ARSENAL] = -1
     v[R_BOOSTS] = values["boosts_per_shot"]
     v[R_BOOST_DEFAULT] = int(values["boost_default_shot"])
-    v.setflags(write=False)
     return v
+
+
+OPTIONS = Options(OPTIONS_DECLARED, _rule_vector)

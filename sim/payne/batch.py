@@ -78,7 +78,7 @@ def check_decks(pool: T.Pool, rules: O.Rules, decks) -> None:
 def validate(m: Matchup) -> list[Problem]:
     """The problems of a matchup built in memory, by the checks `cardlab check` applies to
     files: its rule values, every row of its card table, both decks under its rules."""
-    problems = O.rule_problems(m.rules.values, "<rules>", {}) + m.pool.problems()
+    problems = O.OPTIONS.problems(m.rules.values) + m.pool.problems()
     return problems + decks_problems(m.pool, m.rules, m.decks)
 
 

@@ -47,7 +47,7 @@ def verdict_groups(pool) -> list[str]:
 
 
 MANIFEST = Manifest(matchup=Matchup, pool=T.Pool,
-                    rules=lambda v: O.default_rules().replace(v, "<manifest>"),
+                    rules=O.OPTIONS.from_manifest,
                     deck=lambda d, pool: D.Deck(d.get("path", ""), d["name"],
                                                 deck_counts(d, pool)),
                     params=complete, labels=lambda m: {"round_points": ["0", "1", "2"]},
@@ -189,6 +189,7 @@ SWEEPS = {
     "copies": Sweep("copies of one card, the rest made up with blanks",
                     (0, 1, 2, 3), sweep_copies, needs_card=True),
 }
+OPTIONS = O.OPTIONS
 GAME = Game.collect(globals(), name="payne", title="The Payne Academy Card Game",
                     compile_seconds=25)
 

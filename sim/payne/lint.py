@@ -6,16 +6,16 @@ from __future__ import annotations
 
 import pandas as pd
 
-from sim.kit.game import Dominance, Lint, option_variants
+from sim.kit.game import Dominance, Lint
 from sim.payne import pool as T
-from sim.payne.options import CHOICES, RANGES
+from sim.payne.options import OPTIONS
 from sim.payne.power import helping
 
 
 def rule_variants(m) -> list[dict]:
     """Every other word of a word option, the other value of a flag, the next whole number
     of a numeric option."""
-    return option_variants(m.rules.values, CHOICES, RANGES)
+    return OPTIONS.variants(m.rules.values)
 
 
 def cards(m) -> pd.DataFrame:

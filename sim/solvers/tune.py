@@ -190,11 +190,10 @@ def target_setter(game, m, what: str, load: Callable[[list[str]], object]):
     rules = game.describe(m)["rules"]
     if what in rules:
         current = rules[what]
-        if isinstance(current, bool) or not isinstance(current, int | float):
+        if game.options.by_name[what].kind != "whole":
             raise InputError([Problem("tune", 0, f"rule option {what!r} is not numeric "
                                       f"({current!r})")])
-        cast = int if isinstance(current, int) else float
-        return (lambda v: game.with_rules(m, {what: cast(v)})), current, cast is int
+        return (lambda v: game.with_rules(m, {what: int(v)})), current, True
     if "." not in what:
         raise InputError([Problem("tune", 0, f"{what!r} is neither a rule option ("
                                   f"{', '.join(rules)}) nor CARD.FIELD")])

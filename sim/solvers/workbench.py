@@ -24,11 +24,13 @@ class Workbench:
         self.matches, self.seed, self.spread = matches, seed, spread
         self.base_matchup = load([])
         _, self.card_now, _ = target_setter(game, self.base_matchup, card_field, load)
-        self.rule_now = game.describe(self.base_matchup)["rules"][rule]
-        if isinstance(self.rule_now, bool) or not isinstance(self.rule_now, int | float):
+        self.option = game.options.by_name.get(rule)
+        if self.option is None or self.option.kind != "whole" or self.option.allowed:
             from sim.core.problems import InputError, Problem
 
-            raise InputError([Problem("workbench", 0, f"rule option {rule!r} is not numeric")])
+            raise InputError([Problem("workbench", 0, f"rule option {rule!r} is not a whole "
+                                      "number in a range")])
+        self.rule_now = game.describe(self.base_matchup)["rules"][rule]
         self.base = game.run_batch(self.base_matchup, matches, seed).wins(0).astype(float)
         self.history: list[dict] = []
         self.card_slider = self.rule_slider = self.output = None
@@ -93,14 +95,10 @@ class Workbench:
                                        max=c + self.spread, description=self.card_field,
                                        continuous_update=False,
                                        style={"description_width": "initial"})
-        r = self.rule_now
-        if isinstance(r, int):
-            self.rule_slider = w.IntSlider(value=r, min=max(1, r - self.spread),
-                                           max=r + self.spread, description=self.rule,
-                                           continuous_update=False)
-        else:
-            self.rule_slider = w.FloatSlider(value=r, min=r / 2, max=r * 2, step=r / 20,
-                                             description=self.rule, continuous_update=False)
+        r, o = self.rule_now, self.option
+        self.rule_slider = w.IntSlider(value=r, min=max(o.lo, r - self.spread),
+                                       max=min(o.hi, r + self.spread), description=self.rule,
+                                       continuous_update=False)
         self.output = w.Output()
         self.card_slider.observe(self._changed, names="value")
         self.rule_slider.observe(self._changed, names="value")
