@@ -12,7 +12,7 @@ from sim.core.stats import paired_difference
 from sim.kit.game import get
 from sim.payne import rules as Ru
 from sim.payne import state as S
-from sim.payne.game import blank_card, with_deck
+from sim.payne.game import with_deck
 from sim.payne.policy import load_policies
 from sim.payne.reference import Match
 
@@ -33,7 +33,7 @@ def card(m, cid):
 def non_characters_blanked(m, seat):
     """The seat's deck with its boosters and events swapped for as many Blanks: a legal
     60-card deck of 52 characters and 8 Blanks."""
-    table, blank = m.pool.table, blank_card(m)
+    table, blank = m.pool.table, m.pool.filler()
     counts = {c: n for c, n in m.decks[seat].counts if table[c, 0] == 0}
     counts[blank] = sum(n for c, n in m.decks[seat].counts if table[c, 0] != 0)
     return with_deck(m, seat, counts)
@@ -129,15 +129,15 @@ def test_kernel_equals_reference_with_blanks(policy):
     for rules in ({}, {"deck_out": "lose", "attack_draw": 6, "points_to_win": 60},
                   {"opening_hand": 12, "defense_timing": "defender_window"}):
         m = non_characters_blanked(matchup(policy, **rules), 0)
-        m = with_deck(m, 1, {**dict(m.decks[1].counts), blank_card(m): 4})
+        m = with_deck(m, 1, {**dict(m.decks[1].counts), m.pool.filler(): 4})
         assert GAME.run_batch(m, 30, 3, 0, 3).same_as(GAME.reference_batch(m, 30, 3, 0, 3))
 
 
 def test_no_blank_is_ever_drawn_fielded_played_or_logged():
     m = non_characters_blanked(matchup("random"), 1)
-    m = with_deck(m, 0, {**dict(m.decks[0].counts), blank_card(m): 4})
+    m = with_deck(m, 0, {**dict(m.decks[0].counts), m.pool.filler(): 4})
     rec = GAME.run_batch(m, 2000, 9, 0, 50)
-    B = blank_card(m)
+    B = m.pool.filler()
     assert (rec.card_stats[:, B, CS.index("matches_in_deck")] == 2000).all()
     for stat in ("matches_drawn", "fielded", "played_event", "played_booster", "battles"):
         assert (rec.card_stats[:, B, CS.index(stat)] == 0).all()
@@ -177,7 +177,7 @@ def test_adding_blanks_moves_the_win_rate_by_less_than_a_point(seat):
     m = matchup("prior")
     n = 40000
     base = GAME.run_batch(m, n, 11)
-    more = with_deck(m, seat, {**dict(m.decks[seat].counts), blank_card(m): 4})
+    more = with_deck(m, seat, {**dict(m.decks[seat].counts), m.pool.filler(): 4})
     d = paired_difference(base.wins(seat), GAME.run_batch(more, n, 11).wins(seat))
     assert abs(d["delta"]) < 0.01 and -0.012 < d["lo"] and d["hi"] < 0.012, d
 

@@ -95,7 +95,7 @@ def load_matchup(folder, deck_a, deck_b, policy_a="careful", policy_b=None, rule
     folder = Path(folder)
     pool = load_pool(folder / "cards.csv")
     if sets:
-        pool = set_values(pool, sets)
+        pool = pool.with_sets(sets)
     base = load_rules(folder / "rules.toml")
     opts = base.replace(rules or {})
     seats = opts["players"]
@@ -118,34 +118,6 @@ def load_matchup(folder, deck_a, deck_b, policy_a="careful", policy_b=None, rule
                                       f"{', '.join(policies)}")])
     return Matchup(str(folder), pool, opts, tuple(decks), names,
                    tuple(policies[name] for name in names))
-
-
-def set_values(pool: Pool, sets: list[str]) -> Pool:
-    """A pool with "CARD.FIELD=VALUE" edits of numeric fields."""
-    from sim.encounter.pool import INT_FIELDS
-
-    table = pool.table.copy()
-    problems = []
-    for item in sets:
-        try:
-            target, value = item.split("=", 1)
-            card, fld = target.rsplit(".", 1)
-            v = int(value)
-        except ValueError:
-            problems.append(Problem("--set", 0, f"expected CARD.FIELD=INTEGER, got {item!r}"))
-            continue
-        c = pool.lookup(card)
-        if c is None:
-            problems.append(Problem("--set", 0, f"unknown card {card!r}"
-                                    f"{suggest(card, pool.names)}"))
-        elif fld not in INT_FIELDS:
-            problems.append(Problem("--set", 0, f"card {card!r}: {fld!r} is not a numeric "
-                                    f"field{suggest(fld, INT_FIELDS)}"))
-        else:
-            table[c, INT_FIELDS[fld]] = v
-    if problems:
-        raise InputError(problems)
-    return pool.with_table(table)
 
 
 def with_rules(m: Matchup, changes: dict) -> Matchup:

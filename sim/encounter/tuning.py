@@ -62,14 +62,7 @@ def with_policy(m, seat: int, folder: Path | str, policy: str, values: dict, nam
 
 def card_value(m, what: str) -> int:
     """The value of a numeric "CARD.FIELD" (strength, toughness, costs, points, ...)."""
-    from sim.encounter.pool import INT_FIELDS
-
-    card_name, dot, field = what.rpartition(".")
-    card = m.pool.lookup(card_name) if dot else None
-    if card is None or field not in INT_FIELDS:
-        raise InputError([Problem("tune", 0, f"{what!r}: expects CARD.FIELD with a known card "
-                                  f"and FIELD one of {', '.join(INT_FIELDS)}")])
-    return int(m.pool.table[card, INT_FIELDS[field]])
+    return m.pool.value_of(what)
 
 
 TUNING = Tuning(params=params, with_policy=with_policy, card_value=card_value)

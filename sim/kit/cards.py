@@ -81,6 +81,9 @@ class Cards:
     check: Callable[[list[int]], list[str]]
     unique_names: bool = True
     values: Callable[[list[int]], list[str]] | None = None
+    # Fields a designer sets (CARD.FIELD=VALUE) that are not a whole-number column of their
+    # own, each read by the game: setter(table, card, text) edits the row, or says why not.
+    setters: Mapping[str, Callable[[np.ndarray, int, str], str]] = field(default_factory=dict)
 
     @property
     def header(self) -> list[str]:
@@ -115,6 +118,77 @@ class CardTable:
     def blank(self) -> int:
         """The first card of kind "blank" (the filler of ablations and sweeps), -1 for none."""
         return next((i for i, k in enumerate(self.kinds) if k == "blank"), -1)
+
+    @property
+    def numbers(self) -> dict[str, int]:
+        """The whole-number fields of a card (its columns that are neither words nor read by
+        the game's own reader): field name -> slot of the integer table."""
+        return {c.name: c.slot for c in self.CARDS.columns
+                if c.slot is not None and c.words is None and c.parse is None}
+
+    def field_of(self, what: str, where: str = "--set") -> tuple[int, str]:
+        """"CARD.FIELD" (by id or name) -> (card, field), or an InputError naming the closest
+        cards or the fields there are."""
+        name, dot, fld = what.rpartition(".")
+        card = self.lookup(name) if dot else None
+        fields = [*self.numbers, *self.CARDS.setters]
+        if card is None:
+            close = ", ".join(self.closest(name)) or "none"
+            said = f"unknown card {name!r}; closest: {close}" if dot else \
+                f"expects CARD.FIELD, got {what!r}"
+            raise InputError([Problem(where, 0, said)])
+        if fld not in fields:
+            raise InputError([Problem(where, 0, f"unknown field {fld!r} of {what!r}"
+                                      f"{suggest(fld, fields)}; one of {', '.join(fields)}")])
+        return card, fld
+
+    def value_of(self, what: str, where: str = "tune") -> int:
+        """The number in "CARD.FIELD" (a whole-number field)."""
+        card, fld = self.field_of(what, where)
+        if fld not in self.numbers:
+            raise InputError([Problem(where, 0, f"{what!r} is not a whole number")])
+        return int(self.table[card, self.numbers[fld]])
+
+    def with_sets(self, sets: Sequence[str], where: str = "--set") -> CardTable:
+        """A copy with "CARD.FIELD=VALUE" edits (a whole number into a numeric field, or the
+        game's own reading of a field it sets), each edited card checked as cards.csv
+        checks a line; every problem is told at once."""
+        if not sets:
+            return self
+        table, problems, edited = self.table.copy(), [], set()
+        for item in sets:
+            what, sep, text = str(item).partition("=")
+            try:
+                if not sep:
+                    raise InputError([Problem(where, 0, f"expects CARD.FIELD=VALUE, got "
+                                              f"{item!r}")])
+                card, fld = self.field_of(what.strip(), where)
+            except InputError as err:
+                problems += err.problems
+                continue
+            if fld in self.CARDS.setters:
+                wrong = self.CARDS.setters[fld](table, card, text.strip())
+            else:
+                value = text.strip()
+                wrong = "" if value.lstrip("-").isdigit() else "the value must be a whole number"
+                if not wrong:
+                    table[card, self.numbers[fld]] = int(value)
+            if wrong:
+                problems.append(Problem(where, 0, f"{item!r}: {wrong}"))
+            edited.add(card)
+        out = self.with_table(table)
+        problems += [p for card in sorted(edited) for p in out.card_problems(card, where, 0)]
+        if problems:
+            raise InputError(problems)
+        return out
+
+    def filler(self) -> int:
+        """The blank card that takes a removed card's place in ablations and sweeps, or an
+        InputError naming the pool when it has none."""
+        if self.blank < 0:
+            raise InputError([Problem(str(self.path), 0, "the pool has no blank card (kind "
+                                      "blank), needed as the filler of ablations and sweeps")])
+        return self.blank
 
     def lookup(self, word: str) -> int | None:
         """A card by id, or by a name (regardless of case) only one card has; None else."""

@@ -65,14 +65,6 @@ def with_deck(m: Matchup, seat: int, deck: Deck) -> Matchup:
     return dataclasses.replace(m, decks=tuple(decks))
 
 
-def blank_card(m: Matchup) -> int:
-    for i in range(len(m.pool)):
-        if m.pool.table[i, T.C_KIND] == T.BLANK:
-            return i
-    raise InputError([Problem(str(m.pool.path), 0, "the pool has no blank card (kind blank), "
-                              "needed as the filler")])
-
-
 def legal(v: Variant, why: str) -> Variant:
     """The variant, when the validator accepts its decks and cards; else an InputError
     saying which change could not stay legal, with the validator's problems."""
@@ -86,7 +78,7 @@ def ablations(m: Matchup) -> list[Variant]:
     """Every copy of one shot card or enhancement swapped for a Blank, one card at a time.
     A draw sets a Blank aside and takes the next card, so the Blanks cost no hand slot and
     leave every other card where the shuffle put it; the filler has no copy limit."""
-    blank = blank_card(m)
+    blank = m.pool.filler()
     out = []
     for seat, deck in enumerate(m.decks):
         for card, n in deck.counts:
@@ -202,7 +194,7 @@ def _copies_point(m: Matchup, seat: int, value: int, options: dict) -> Variant:
     card = m.pool.lookup(options.get("card") or "")
     if card is None:
         raise InputError([Problem("--card", 0, f"unknown card {options.get('card')!r}")])
-    d = copies_deck(m.decks[seat], m.pool, card, value, blank_card(m))
+    d = copies_deck(m.decks[seat], m.pool, card, value, m.pool.filler())
     return legal(Variant(d.name, seat, with_deck(m, seat, d), m.pool.ids[card],
                          m.pool.names[card]), f"copies sweep of {m.pool.names[card]} at {value}")
 

@@ -48,30 +48,7 @@ def load_matchup(folder: Path | str, deck_a: str, deck_b: str, policy_a: str,
 
 def set_values(m: Matchup, sets: list[str]) -> Matchup:
     """--set CARD.FIELD=VALUE: change card values for this run only."""
-    from sim.core.problems import InputError, Problem
-    from sim.paintline.pool import INT_COLUMNS
-
-    changes = {}
-    problems = []
-    for item in sets:
-        target, sep, raw = item.partition("=")
-        card_name, dot, column = target.rpartition(".")
-        card = m.pool.lookup(card_name) if sep and dot else None
-        if not sep or not dot:
-            problems.append(Problem("--set", 0, f"expects CARD.FIELD=VALUE, got {item!r}"))
-        elif card is None:
-            close = ", ".join(m.pool.closest(card_name)) or "none"
-            problems.append(Problem("--set", 0, f"unknown card {card_name!r}; closest: {close}"))
-        elif column not in INT_COLUMNS:
-            problems.append(Problem("--set", 0, f"unknown field {column!r}; one of "
-                                    f"{', '.join(INT_COLUMNS)}"))
-        elif not raw.strip().isdigit():
-            problems.append(Problem("--set", 0, f"{item}: value must be a whole number >= 0"))
-        else:
-            changes[(card, INT_COLUMNS[column])] = int(raw)
-    if problems:
-        raise InputError(problems)
-    return dataclasses.replace(m, pool=m.pool.with_values(changes))
+    return dataclasses.replace(m, pool=m.pool.with_sets(sets))
 
 
 def with_rules(m: Matchup, changes: dict) -> Matchup:

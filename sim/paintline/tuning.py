@@ -53,18 +53,7 @@ def with_policy(m, seat: int, folder: Path | str, policy: str, values: dict, nam
 
 def card_value(m, what: str) -> int:
     """The value of "CARD.FIELD" in the matchup's card pool."""
-    from sim.paintline.pool import INT_COLUMNS
-
-    card_name, dot, column = what.rpartition(".")
-    card = m.pool.lookup(card_name) if dot else None
-    if card is None:
-        close = ", ".join(m.pool.closest(card_name)) or "none"
-        raise InputError([Problem("tune", 0, f"unknown card {card_name!r} in {what!r} "
-                                  f"(expects CARD.FIELD); closest: {close}")])
-    if column not in INT_COLUMNS:
-        raise InputError([Problem("tune", 0, f"unknown field {column!r}; one of "
-                                  f"{', '.join(INT_COLUMNS)}")])
-    return int(m.pool.table[card, INT_COLUMNS[column]])
+    return m.pool.value_of(what)
 
 
 TUNING = Tuning(params=params, with_policy=with_policy, card_value=card_value)

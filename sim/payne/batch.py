@@ -103,7 +103,7 @@ def load_matchup(folder, deck_a, deck_b, policy_a="prior", policy_b=None, rules=
         if name not in policies:
             raise InputError([Problem(str(folder / "policies.toml"), 0, f"unknown policy "
                                       f"{name!r}; known: {', '.join(policies)}")])
-    pool = apply_sets(data.pool, sets or [])
+    pool = data.pool.with_sets(sets or [])
     rule_set = data.rules.replace(dict(rules)) if rules else data.rules
     check_decks(pool, rule_set, decks)
     return Matchup(pool, rule_set, (decks[0], decks[1]), names,
@@ -112,54 +112,6 @@ def load_matchup(folder, deck_a, deck_b, policy_a="prior", policy_b=None, rules=
 
 # `sides` is a character's number of sides that help its role (sim.payne.power): the arrows
 # with that many helping sides, its own kept first.
-SET_FIELDS = {"arrows": T.C_ARROWS, "sides": T.C_ARROWS, "arg1": T.C_ARG1, "arg2": T.C_ARG2}
-
-
-def apply_sets(pool: T.Pool, sets) -> T.Pool:
-    """Card edits "CARD.FIELD=VALUE" (arrows as 'N.S.', sides 0 .. 4 on a character, arg1,
-    arg2); rarity follows arrows."""
-    from sim.payne.power import with_sides
-
-    if not sets:
-        return pool
-    table = pool.table.copy()
-    problems = []
-    for item in sets:
-        head, _, value = str(item).partition("=")
-        card_word, _, fld = head.rpartition(".")
-        card = pool.lookup(card_word)
-        if card is None or fld not in SET_FIELDS or not value:
-            problems.append(Problem("--set", 0, f"{item!r}: expected CARD.FIELD=VALUE with a "
-                                    f"known card and FIELD one of {', '.join(SET_FIELDS)}"))
-            continue
-        if fld in ("arrows", "sides"):
-            kind, role = int(table[card, T.C_KIND]), int(table[card, T.C_ROLE])
-            k = int(value) if value.lstrip("-").isdigit() else -1
-            if fld == "sides" and (kind != T.CHARACTER or not 0 <= k <= len(T.SIDES)):
-                problems.append(Problem("--set", 0, f"{item!r}: sides 0 .. {len(T.SIDES)} of "
-                                        "a character"))
-                continue
-            mask = (T.parse_arrows(value) if fld == "arrows" else
-                    with_sides(kind, role, int(table[card, T.C_ARROWS]), k))
-            if mask is None:
-                problems.append(Problem("--set", 0, f"{item!r}: arrows like 'N.S.'"))
-                continue
-            table[card, T.C_ARROWS] = mask
-            if table[card, T.C_KIND] == T.CHARACTER:
-                lit = bin(mask).count("1")
-                table[card, T.C_RARITY] = T.RARITY_BY_LIT[table[card, T.C_ROLE]][lit]
-        else:
-            try:
-                table[card, SET_FIELDS[fld]] = int(value)
-            except ValueError:
-                problems.append(Problem("--set", 0, f"{item!r}: an integer value"))
-                continue
-        problems += pool.with_table(table).card_problems(card, "--set", 0)
-    if problems:
-        raise InputError(problems)
-    return pool.with_table(table)
-
-
 def run_batch(matchup: Matchup, n: int, seed: int, first_match: int = 0, n_log: int = 0,
               block: int | None = None) -> BatchRecords:
     """Play matches first_match .. first_match + n - 1 with the compiled kernel, in pieces of

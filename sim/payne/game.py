@@ -12,7 +12,7 @@ from sim.kit.manifests import Manifest, deck_counts
 from sim.payne import decks as D
 from sim.payne import options as O
 from sim.payne import pool as T
-from sim.payne.batch import Matchup, apply_sets, check_decks
+from sim.payne.batch import Matchup, check_decks
 from sim.payne.batch import load_matchup as load
 from sim.payne.batch import run_batch as run_batch
 from sim.payne.batch import validate as validate
@@ -68,14 +68,6 @@ def with_deck(m: Matchup, seat: int, counts: dict[int, int]) -> Matchup:
     return dataclasses.replace(m, decks=decks)
 
 
-def blank_card(m: Matchup) -> int:
-    for c in range(len(m.pool)):
-        if m.pool.table[c, T.C_KIND] == T.BLANK:
-            return c
-    raise InputError([Problem(m.pool.path, 0, "the pool needs a blank card (kind blank) for "
-                              "ablations and sweeps")])
-
-
 def value_edits(m: Matchup, cards=None) -> list[Variant]:
     """Sensitivity: each character with one more lit arrow (the first unlit side, N E S W)
     and one fewer (the last lit side); each effect argument one further from zero."""
@@ -102,7 +94,7 @@ def value_edits(m: Matchup, cards=None) -> list[Variant]:
                 if arg and abs(arg) < 3:
                     edits.append((fld, 1, f"{cid}.{fld}={arg + (1 if arg > 0 else -1)}"))
             for fld, delta, item in edits:
-                pool = apply_sets(m.pool, [item])
+                pool = m.pool.with_sets([item])
                 word = {1: "one more lit arrow", -1: "one fewer lit arrow"}[delta] \
                     if fld == "arrows" else f"{fld} one further from 0"
                 out.append(Variant(f"{name} {word} ({item.split('=')[1]})", seat,
@@ -113,7 +105,7 @@ def value_edits(m: Matchup, cards=None) -> list[Variant]:
 
 def ablations(m: Matchup) -> list[Variant]:
     """Each card of each deck taken out, its copies replaced by the blank filler."""
-    blank = blank_card(m)
+    blank = m.pool.filler()
     out = []
     for seat, deck in enumerate(m.decks):
         for c, copies in deck.counts:
@@ -171,7 +163,7 @@ def sweep_copies(m: Matchup, seat: int, value: int, options=None) -> Variant:
     card = m.pool.lookup(word)
     if card is None:
         raise InputError([Problem("sweep", 0, f"copies sweep needs a known card, got {word!r}")])
-    blank = blank_card(m)
+    blank = m.pool.filler()
     counts = dict(m.decks[seat].counts)
     spare = counts.get(card, 0) + counts.get(blank, 0)
     if value > spare:

@@ -9,7 +9,7 @@ import pandas as pd
 from sim.kit.game import Dominance, Lint
 from sim.payne import pool as T
 from sim.payne.options import OPTIONS
-from sim.payne.power import helping
+from sim.payne.pool import helping
 
 
 def rule_variants(m) -> list[dict]:

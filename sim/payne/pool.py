@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
+
 from sim.kit.cards import Cards, CardTable, Column
 
 KINDS = ("character", "booster", "event", "blank")
@@ -88,6 +90,62 @@ def read_arrows(cell: str, row: dict) -> int | None:
     return parse_arrows(cell) if row["kind"] == "character" or cell else 0
 
 
+ALL = (1 << len(SIDES)) - 1
+
+
+def helping(kind: int, role: int, mask: int) -> int:
+    """The mask of sides that help a character's role (0 for other kinds)."""
+    if kind != CHARACTER:
+        return 0
+    return mask if role == OFF else ALL & ~mask
+
+
+def sides(kind: int, role: int, mask: int) -> int:
+    """How many of a character's sides help its role (0 for other kinds)."""
+    return bin(helping(kind, role, mask)).count("1")
+
+
+def with_sides(kind: int, role: int, mask: int, k: int) -> int:
+    """The arrow mask with k helping sides: its own helping sides kept, the last (W, S, E,
+    N) given up first, new ones taken N, E, S, W."""
+    h = helping(kind, role, mask)
+    for s in reversed(range(len(SIDES))):
+        if bin(h).count("1") > k and h >> s & 1:
+            h &= ~(1 << s)
+    for s in range(len(SIDES)):
+        if bin(h).count("1") < k and not h >> s & 1:
+            h |= 1 << s
+    return h if role == OFF else ALL & ~h
+
+
+def _lit(table: np.ndarray, card: int, mask: int) -> None:
+    """A card's arrows; on a character the rarity follows the lit ones, as the rulebook
+    prices them."""
+    table[card, C_ARROWS] = mask
+    if table[card, C_KIND] == CHARACTER:
+        table[card, C_RARITY] = RARITY_BY_LIT[table[card, C_ROLE]][bin(mask).count("1")]
+
+
+def set_arrows(table: np.ndarray, card: int, text: str) -> str:
+    """--set CARD.arrows=N.S.: the arrows as given."""
+    mask = parse_arrows(text)
+    if mask is None:
+        return "arrows like 'N.S.'"
+    _lit(table, card, mask)
+    return ""
+
+
+def set_sides(table: np.ndarray, card: int, text: str) -> str:
+    """--set CARD.sides=K: a character with K sides that help its role (with_sides)."""
+    kind, role = int(table[card, C_KIND]), int(table[card, C_ROLE])
+    k = int(text) if text.lstrip("-").isdigit() else -1
+    if kind != CHARACTER or not 0 <= k <= len(SIDES):
+        return f"sides 0 .. {len(SIDES)} of a character"
+    _lit(table, card, with_sides(kind, role, int(table[card, C_ARROWS]), k))
+    return ""
+
+
+
 EFFECTS = {"": NONE} | {word: code for word, (code, _) in KEYWORDS.items()}
 CARDS = Cards(
     columns=(Column("id"), Column("name"), Column("kind", C_KIND, KINDS),
@@ -101,7 +159,7 @@ CARDS = Cards(
              Column("arg2", C_ARG2, default=0), Column("origin", C_ORIGIN, ORIGINS),
              Column("text")),
     width=N_CARD_COLUMNS, kind_slot=C_KIND, kinds=KINDS, check=card_problems,
-    unique_names=False)
+    unique_names=False, setters={"arrows": set_arrows, "sides": set_sides})
 
 
 class Pool(CardTable):

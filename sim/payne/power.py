@@ -10,20 +10,7 @@ import pandas as pd
 
 from sim.kit.game import Power, with_view_cells
 from sim.payne import pool as T
-
-ALL = (1 << len(T.SIDES)) - 1
-
-
-def helping(kind: int, role: int, mask: int) -> int:
-    """The mask of sides that help a character's role (0 for other kinds)."""
-    if kind != T.CHARACTER:
-        return 0
-    return mask if role == T.OFF else ALL & ~mask
-
-
-def sides(kind: int, role: int, mask: int) -> int:
-    """How many of a character's sides help its role (0 for other kinds)."""
-    return bin(helping(kind, role, mask)).count("1")
+from sim.payne.pool import sides, with_sides
 
 
 def cards(m) -> pd.DataFrame:
@@ -34,19 +21,6 @@ def cards(m) -> pd.DataFrame:
         "role": t[:, T.C_ROLE],
         "sides": [sides(k, r, a) for k, r, a in
                   zip(t[:, T.C_KIND], t[:, T.C_ROLE], t[:, T.C_ARROWS], strict=True)]})
-
-
-def with_sides(kind: int, role: int, mask: int, k: int) -> int:
-    """The arrow mask with k helping sides: its own helping sides kept, the last (W, S, E,
-    N) given up first, new ones taken N, E, S, W."""
-    h = helping(kind, role, mask)
-    for s in reversed(range(len(T.SIDES))):
-        if bin(h).count("1") > k and h >> s & 1:
-            h &= ~(1 << s)
-    for s in range(len(T.SIDES)):
-        if bin(h).count("1") < k and not h >> s & 1:
-            h |= 1 << s
-    return h if role == T.OFF else ALL & ~h
 
 
 def with_values(m, values: dict[tuple[str, str], int]):

@@ -61,29 +61,20 @@ def card_value(m, what: str) -> int:
     """The value of "CARD.FIELD" in the matchup's pool: arg1, arg2, or sides (how many of a
     character's sides help its role). Arrows are a pattern, not a number: sides carry them
     (sensitivity's one-more and one-fewer arrow edits also cover them)."""
-    from sim.payne.batch import SET_FIELDS
-    from sim.payne.power import sides
-
-    card_name, dot, field = what.rpartition(".")
-    card = m.pool.lookup(card_name) if dot else None
-    if card is None or field not in SET_FIELDS or field == "arrows":
-        raise InputError([Problem("tune", 0, f"{what!r}: expects CARD.FIELD with a known card "
-                                  "and FIELD one of sides, arg1, arg2")])
+    card, field = m.pool.field_of(what, "tune")
+    if field != "sides":
+        return m.pool.value_of(what)
     row = m.pool.table[card]
-    if field == "sides":
-        return sides(int(row[T.C_KIND]), int(row[T.C_ROLE]), int(row[T.C_ARROWS]))
-    return int(row[SET_FIELDS[field]])
+    return T.sides(int(row[T.C_KIND]), int(row[T.C_ROLE]), int(row[T.C_ARROWS]))
 
 
 def csv_cells(m, what: str, value: int) -> dict[str, str]:
     """cards.csv's cells for "CARD.FIELD" = value: a character's sides as its arrows and the
     rarity that follows them; arg1 and arg2 as themselves."""
-    from sim.payne.batch import apply_sets
-
-    card_name, _, field = what.rpartition(".")
+    card, field = m.pool.field_of(what, "tune")
     if field != "sides":
         return {field: str(value)}
-    row = apply_sets(m.pool, [f"{what}={value}"]).table[m.pool.lookup(card_name)]
+    row = m.pool.with_sets([f"{what}={value}"]).table[card]
     return {"arrows": T.arrows_text(int(row[T.C_ARROWS])),
             "rarity": T.RARITIES[int(row[T.C_RARITY])]}
 
