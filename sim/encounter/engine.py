@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim.core.cardstats import tally_cards
 from sim.core.jit import njit
 from sim.core.rng import stream_key
 from sim.encounter import codes as K
@@ -218,16 +219,7 @@ def write_record(C, row, death, in_deck):
         t = P[p, S.DEATH_TURN]
         if t >= 0:
             death[p, t if t < death.shape[1] else death.shape[1] - 1] += 1
-        won = G[S.WINNER] == p
-        for c in range(in_deck.shape[1]):
-            if in_deck[p, c] > 0:
-                CS[p, c, 0] += 1
-                if X[p, c, X_DRAWN]:
-                    CS[p, c, 1] += 1
-                    if won:
-                        CS[p, c, 2] += 1
-                elif won:
-                    CS[p, c, 3] += 1
+        tally_cards(CS, p, G[S.WINNER], in_deck, X[:, :, X_DRAWN])
 
 
 @njit

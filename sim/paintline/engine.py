@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim.core.cardstats import tally_cards
 from sim.core.jit import njit
 from sim.core.rng import N_STREAMS, stream_key
 from sim.paintline import abilities as A
@@ -278,16 +279,7 @@ def play_match(table, views, R, prms, bags, bag_lens, coaches, in_deck, seed, ma
     out[i, Rec.MULL_A] = P[0, S.MULLIGANS]
     out[i, Rec.MULL_B] = P[1, S.MULLIGANS]
     for p in range(2):
-        won = 1 if winner == p else 0
-        for c in range(in_deck.shape[1]):
-            if in_deck[p, c] == 0:
-                continue
-            cs[p, c, Rec.CS_IN_DECK] += 1
-            if seen[p, c] == 1:
-                cs[p, c, Rec.CS_DRAWN] += 1
-                cs[p, c, Rec.CS_WINS_DRAWN] += won
-            else:
-                cs[p, c, Rec.CS_WINS_NOT_DRAWN] += won
+        tally_cards(cs, p, winner, in_deck, seen)
 
 
 def scratch(n_cards):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim.core.cardstats import tally_cards
 from sim.core.jit import njit
 from sim.core.rng import DICE, N_STREAMS, SHUFFLE, next_below, stream_key
 from sim.payne import options as O
@@ -247,16 +248,7 @@ def play_match(table, views, R, prms, decks, deck_lens, in_deck, battlers, n_bat
     for k in range(len(row)):
         out[i, k] = row[k]
     for p in range(2):
-        won = 1 if G[S.WINNER] == p else 0
-        for c in range(in_deck.shape[1]):
-            if in_deck[p, c] == 0:
-                continue
-            cs[p, c, Ru.CS_IN_DECK] += 1
-            if drawn[p, c] == 1:
-                cs[p, c, Ru.CS_DRAWN] += 1
-                cs[p, c, Ru.CS_WINS_DRAWN] += won
-            else:
-                cs[p, c, Ru.CS_WINS_NOT_DRAWN] += won
+        tally_cards(cs, p, G[S.WINNER], in_deck, drawn)
 
 
 def new_work(n_cards):

@@ -34,7 +34,6 @@ from sim.payne.state import (
 )
 
 # Card statistics after the four common ones, in the schema's order.
-CS_IN_DECK, CS_DRAWN, CS_WINS_DRAWN, CS_WINS_NOT_DRAWN = 0, 1, 2, 3
 CS_FIELDED, CS_PLAYED_EVENT, CS_PLAYED_BOOSTER, CS_BATTLES, CS_BATTLES_WON = 4, 5, 6, 7, 8
 
 
