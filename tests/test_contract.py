@@ -29,6 +29,17 @@ def policies(name) -> list[str]:
     return list(tomllib.loads(text))
 
 
+ROLES = ("pool", "decks", "options", "params", "schema", "state", "rules", "engine", "policy",
+         "reference", "batch", "edits", "exact", "tuning", "lint", "building", "power", "game")
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_package_has_a_file_for_every_role(name):
+    """The same file name for the same role in every game (the guide's "Add a game")."""
+    have = {p.stem for p in (ROOT / "sim" / name).glob("*.py")}
+    assert set(ROLES) <= have, sorted(set(ROLES) - have)
+
+
 @pytest.mark.parametrize("name", GAMES)
 def test_folder_names_its_game_and_is_valid(name):
     info = read_folder(ROOT / "decks" / name)

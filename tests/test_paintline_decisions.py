@@ -15,9 +15,9 @@ from sim.paintline import order as Ord
 from sim.paintline import policy as Pol
 from sim.paintline import pool as T
 from sim.paintline.batch import load_matchup, run_batch
+from sim.paintline.params import FIELDS, load_policies
 from sim.paintline.reference import reference_batch
 from sim.paintline.reference_players import ORDERS, Player
-from sim.paintline.settings import FIELDS, load_policies
 
 from .conftest import FOLDER
 

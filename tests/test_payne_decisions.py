@@ -11,7 +11,7 @@ from sim.core.rng import N_STREAMS, py_stream_key
 from sim.kit.game import get
 from sim.payne import answers as A
 from sim.payne import pool as T
-from sim.payne.policy_params import CHOICE_FIELDS, load_policies
+from sim.payne.params import CHOICE_FIELDS, load_policies
 from sim.payne.reference import Match
 
 FOLDER = Path(__file__).resolve().parents[1] / "decks" / "payne"
@@ -181,7 +181,7 @@ def test_prior_holds_a_defensive_reveal_it_could_not_use():
 
 def test_policy_choices_are_checked_and_default_to_the_kinds_rule(tmp_path):
     from sim.core.problems import InputError
-    from sim.payne.policy_params import complete, defaults
+    from sim.payne.params import complete, defaults
 
     path = tmp_path / "policies.toml"
     path.write_text('[a]\nkind = "prior"\n\n[b]\nkind = "plain"\nreveal_answer = "sly"\n')

@@ -12,7 +12,7 @@ from sim.core.stats import paired_difference
 from sim.kit.game import get
 from sim.payne import rules as Ru
 from sim.payne import state as S
-from sim.payne.game import with_deck
+from sim.payne.edits import with_deck
 from sim.payne.policy import load_policies
 from sim.payne.reference import Match
 

@@ -100,7 +100,7 @@ def test_validate_a_matchup_built_in_memory():
     """GAME.validate: the deck and card rules on an experiment's variant; Blanks uncapped."""
     from sim.kit.game import get
     from sim.payne import pool as T
-    from sim.payne.game import with_deck
+    from sim.payne.edits import with_deck
 
     game = get("payne")
     m = game.load_matchup(FOLDER, "offense", "defense", "prior", None, {}, [])

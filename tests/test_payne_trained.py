@@ -11,8 +11,8 @@ from sim.core.rng import N_STREAMS, py_next_below, py_stream_key
 from sim.core.stats import wilson
 from sim.kit.folders import read_folder
 from sim.payne import pool as T
+from sim.payne.params import FIELDS, KIND, PRIOR, READ_BY, load_policies
 from sim.payne.policy import choose_fielding
-from sim.payne.policy_params import FIELDS, KIND, PRIOR, READ_BY, load_policies
 from sim.solvers.train import tuned_policies
 
 from .test_payne_decisions import FOLDER, GAME, E, card, field, list_share, match, policy

@@ -11,9 +11,10 @@ import numpy as np
 from sim.core.problems import InputError, Problem, suggest
 from sim.encounter import codes as K
 from sim.encounter import state as S
+from sim.encounter.decks import Deck, load_deck
 from sim.encounter.options import load_rules
 from sim.encounter.params import load_policies
-from sim.encounter.pool import Deck, Pool, load_deck, load_pool
+from sim.encounter.pool import Pool, load_pool
 from sim.encounter.schema import schema_for
 from sim.kit.options import Rules
 from sim.kit.records import BatchRecords, play_in_pieces

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from sim.encounter import codes as K
-from sim.encounter.pool import Deck
+from sim.encounter.decks import Deck
 from sim.kit.game import Building
 
 START = "@start"

@@ -11,19 +11,20 @@ from sim.encounter.batch import reference_batch as reference_batch
 from sim.encounter.batch import run_batch as run_batch
 from sim.encounter.batch import with_rules as with_rules
 from sim.encounter.building import BUILDING as BUILDING
+from sim.encounter.decks import FILES, Deck, matchup_problems
+from sim.encounter.edits import SWEEPS as SWEEPS
+from sim.encounter.edits import ablations as ablations
+from sim.encounter.edits import value_edits as value_edits
 from sim.encounter.engine import DEATH_BINS
 from sim.encounter.exact import exact_check as exact_check
 from sim.encounter.lint import LINT as LINT
 from sim.encounter.options import OPTIONS as OPTIONS
-from sim.encounter.pool import FILES, Deck, Pool, matchup_problems
+from sim.encounter.pool import Pool
 from sim.encounter.power import POWER as POWER
 from sim.encounter.reference import replay as replay
 from sim.encounter.schema import SCHEMA as SCHEMA
 from sim.encounter.schema import schema_for as schema_for
 from sim.encounter.tuning import TUNING as TUNING
-from sim.encounter.variants import SWEEPS as SWEEPS
-from sim.encounter.variants import ablations as ablations
-from sim.encounter.variants import value_edits as value_edits
 from sim.kit.game import Game
 from sim.kit.manifests import Manifest
 

@@ -1,15 +1,10 @@
-"""Encounter card pool and deck files: read, validated, and turned into integer tables."""
+"""Encounter's card pool: cards.csv read and checked into the integer table."""
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
 from pathlib import Path
 
-from sim.core.datafiles import FolderFiles
-from sim.core.problems import InputError, Problem, suggest
 from sim.encounter import codes as K
-from sim.encounter.params import load_policies
 from sim.kit.cards import Cards, CardTable, Column
 
 COLUMNS = (
@@ -27,36 +22,6 @@ INT_FIELDS = {
 NATURES_OF = {"npc": ("party", "support", "strike"),
               "action": ("bulwark", "character", "instant", "strike")}
 MAX_VALUE = 99
-SECTIONS = ("pc", "characteristics", "draw", "loot")
-
-
-@dataclass(frozen=True)
-class Deck:
-    """A deck list: the PC, two starting characteristics, the draw and loot decks."""
-
-    name: str
-    path: str
-    pc: int
-    chars: tuple[int, ...]
-    draw: tuple[int, ...]  # one entry per copy, in file order
-    loot: tuple[int, ...]
-
-    def counts(self) -> dict[int, int]:
-        out: dict[int, int] = {}
-        for c in (self.pc, *self.chars, *self.draw, *self.loot):
-            out[c] = out.get(c, 0) + 1
-        return out
-
-    def to_json(self) -> dict:
-        return {"name": self.name, "path": self.path, "pc": self.pc, "chars": list(self.chars),
-                "draw": list(self.draw), "loot": list(self.loot)}
-
-    @classmethod
-    def from_json(cls, d: dict) -> Deck:
-        return cls(d["name"], d["path"], int(d["pc"]), tuple(d["chars"]), tuple(d["draw"]),
-                   tuple(d["loot"]))
-
-
 def read_nature(cell: str, row: dict) -> int:
     """A nature word: "strike" on an action is a strike action; a word the kind does not
     have stays 0 or another kind's code (-1: none), for the card check to name."""
@@ -231,148 +196,3 @@ class Pool(CardTable):
 def load_pool(path: Path | str) -> Pool:
     """cards.csv -> Pool; every problem found is reported at once (InputError)."""
     return Pool.load(path)
-
-
-_LINE = re.compile(r"^(\d+)\s+(.+?)\s*$")
-
-
-def load_deck(path: Path | str, pool: Pool, rules: dict) -> Deck:
-    """A .deck file, checked against every construction rule."""
-    path = Path(path)
-    p = str(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as err:
-        raise InputError([Problem(p, 0, f"cannot read: {err}")]) from None
-    problems: list[Problem] = []
-    sec = ""
-    got: dict[str, list[tuple[int, int]]] = {s: [] for s in SECTIONS}  # (card, line)
-    # A line's count larger than its whole section is named, never expanded (a count of
-    # 10^20 would not fit in memory); smaller excess is the section size's problem below.
-    sizes = section_sizes(rules)
-    for no, raw in enumerate(text.splitlines(), 1):
-        line = raw.split("#", 1)[0].strip()
-        if not line:
-            continue
-        if line.startswith("[") and line.endswith("]"):
-            sec = line[1:-1].strip().lower()
-            if sec not in SECTIONS:
-                problems.append(Problem(p, no, f"unknown section [{sec}]; sections: "
-                                        f"{', '.join(SECTIONS)}{suggest(sec, SECTIONS)}"))
-            continue
-        m = _LINE.match(line)
-        if not m:
-            problems.append(Problem(p, no, f"expected 'COUNT Card name', got {line!r}"))
-            continue
-        if sec not in SECTIONS:
-            problems.append(Problem(p, no, "card line outside a section ([pc], "
-                                    "[characteristics], [draw], [loot])"))
-            continue
-        n, name = int(m.group(1)), m.group(2)
-        card = pool.lookup(name)
-        if card is None:
-            problems.append(Problem(p, no, f"unknown card {name!r}"
-                                    f"{suggest(name, pool.names)}"))
-            continue
-        if n > sizes[sec]:
-            problems.append(Problem(p, no, f"card {name!r}: {n} copies, more than [{sec}] "
-                                    f"holds ({sizes[sec]} cards)"))
-            continue
-        got[sec].extend([(card, no)] * n)
-    problems.extend(deck_problems(p, got, pool, rules))
-    if problems:
-        raise InputError(problems)
-    return Deck(path.stem, p, got["pc"][0][0], tuple(c for c, _ in got["characteristics"]),
-                tuple(c for c, _ in got["draw"]), tuple(c for c, _ in got["loot"]))
-
-
-def section_sizes(rules: dict) -> dict[str, int]:
-    """How many cards each section of a deck holds."""
-    return {"pc": 1, "characteristics": 2, "draw": int(rules["draw_deck_size"]),
-            "loot": int(rules["loot_deck_size"])}
-
-
-def deck_problems(p: str, got: dict[str, list[tuple[int, int]]], pool: Pool,
-                  rules: dict) -> list[Problem]:
-    """Every construction rule of a deck given as (card, line) per section: the kinds each
-    section takes, its size (Blanks count as cards), at most max_copies of a card (the Blank
-    filler is free of the cap), one copy of a unique starting characteristic, and the race
-    a card requires."""
-    problems: list[Problem] = []
-    copies: dict[int, int] = {}
-    first_line: dict[int, int] = {}
-    misplaced: set[tuple[int, int]] = set()  # (card, line), named once
-    for sec in SECTIONS:
-        for card, no in got[sec]:
-            kind = int(pool.table[card, K.C_KIND])
-            ok = {"pc": kind == K.PC, "characteristics": kind == K.CHARACTERISTIC,
-                  "draw": kind not in (K.PC, K.LOOT), "loot": kind in (K.LOOT, K.BLANK)}[sec]
-            if not ok and (card, no) not in misplaced:
-                misplaced.add((card, no))
-                problems.append(Problem(p, no, f"card {pool.names[card]!r}: a "
-                                        f"{pool.kinds[card]} may not go in [{sec}]"))
-            if kind != K.BLANK:
-                copies[card] = copies.get(card, 0) + 1
-                first_line.setdefault(card, no)
-    for s, want in section_sizes(rules).items():
-        if len(got[s]) != want:
-            problems.append(Problem(p, 0, f"[{s}] holds {len(got[s])} cards; it must hold "
-                                    f"{want}"))
-    for card, n in copies.items():
-        if n > int(rules["max_copies"]):
-            problems.append(Problem(p, first_line[card], f"card {pool.names[card]!r}: {n} "
-                                    f"copies; at most {rules['max_copies']}"))
-    chars = [c for c, _ in got["characteristics"]]
-    for c, no in got["characteristics"]:
-        if pool.table[c, K.C_UNIQUE] and chars.count(c) > 1:
-            problems.append(Problem(p, no, f"card {pool.names[c]!r} is unique: one copy may "
-                                    "start in play"))
-            break
-    if got["pc"]:
-        race = int(pool.table[got["pc"][0][0], K.C_RACE])
-        for s in SECTIONS:
-            for c, no in got[s]:
-                req = int(pool.table[c, K.C_REQUIRES])
-                if req and req != race:
-                    problems.append(Problem(p, no, f"card {pool.names[c]!r} requires a "
-                                            f"{K.RACES[req]} PC; this deck's PC is "
-                                            f"{K.RACES[race]}"))
-                    break
-    return problems
-
-
-def matchup_problems(pool: Pool, decks, rules: dict) -> list[Problem]:
-    """The checks of cards.csv and the deck files applied to a card table and decks built in
-    memory (an experiment's variant): each row as the loader checks a line (named by its
-    line in cards.csv), each deck by the construction rules (line 0: a variant's deck has
-    no file line of its own)."""
-    problems = pool.problems()
-    if any(not 0 <= pool.table[i, col] < len(words) for i in range(len(pool))
-           for col, words, _ in CODE_WORDS):
-        return problems  # the deck rules read those codes
-    for deck in decks:
-        where = deck.path or deck.name
-        cards = (deck.pc, *deck.chars, *deck.draw, *deck.loot)
-        stray = [c for c in cards if not 0 <= c < len(pool)]
-        if stray:
-            problems.append(Problem(where, 0, f"deck {deck.name!r}: card index {stray[0]} is "
-                                    f"not in the card pool of {len(pool)} cards"))
-            continue
-        got = {"pc": [(deck.pc, 0)], "characteristics": [(c, 0) for c in deck.chars],
-               "draw": [(c, 0) for c in deck.draw], "loot": [(c, 0) for c in deck.loot]}
-        problems.extend(deck_problems(where, got, pool, rules))
-    return problems
-
-
-def rules_or_defaults(path):
-    """rules.toml, or every option at its default when the folder has none."""
-    from sim.encounter.options import load_rules
-
-    return load_rules(path or None)
-
-
-def say_deck(deck: Deck, pool: Pool) -> str:
-    return f"{pool.names[deck.pc]}, {len(deck.draw)} draw, {len(deck.loot)} loot"
-
-
-FILES = FolderFiles(load_pool, rules_or_defaults, load_deck, load_policies, say_deck)

@@ -66,7 +66,7 @@ def load_matchup(folder: Path | str, deck_a: str | Path, deck_b: str | Path,
                  arsenals: tuple[list[str], list[str]] | None = None) -> Matchup:
     """A matchup from a game folder: decks by file or by name, policies by name."""
     from sim.paintline.decks import load_deck
-    from sim.paintline.settings import load_policies
+    from sim.paintline.params import load_policies
 
     folder = Path(folder)
     data = load_folder(folder)

@@ -221,7 +221,7 @@ def worth(m: Matchup, seat: int, card: str, policy: np.ndarray | None = None) ->
     """Exact worth of one shot card on the die: rally mode, that card alone against the
     Default Shot, as the flat modifier that gives the bare Default Shot the same odds."""
     from sim.paintline import exact
-    from sim.paintline.settings import FIELDS, PLAYS
+    from sim.paintline.params import FIELDS, PLAYS
 
     plain = np.array([d for _, _, d in FIELDS.values()], dtype=np.float64)
     plain[PLAYS] = 0
@@ -237,7 +237,7 @@ def worth(m: Matchup, seat: int, card: str, policy: np.ndarray | None = None) ->
 def _greedy() -> np.ndarray:
     from pathlib import Path
 
-    from sim.paintline.settings import load_policies
+    from sim.paintline.params import load_policies
 
     return load_policies(Path(__file__).resolve().parents[2] / "decks" / "paintline"
                          / "policies.toml")["greedy"]

@@ -9,8 +9,8 @@ from sim.core.rng import POLICY, next_below
 from sim.paintline import order as Ord
 from sim.paintline import pool as T
 
-# The parameter vector's slots and loader live in sim.paintline.settings; re-exported here.
-from sim.paintline.settings import (  # noqa: F401
+# The parameter vector's slots and loader live in sim.paintline.params; re-exported here.
+from sim.paintline.params import (  # noqa: F401
     BAG_RESERVE,
     BUILD,
     ENHANCE,

@@ -10,7 +10,7 @@ from itertools import permutations
 import numpy as np
 
 from sim.paintline import pool as T
-from sim.paintline.settings import FIELDS
+from sim.paintline.params import FIELDS
 
 # The 24 orders of the actions before the hit, numbered as the docs say.
 ACTIONS = ("untap", "recycle", "stamina", "play")

@@ -20,14 +20,14 @@ BOUNDS = {
 
 
 def _policy(folder: Path | str, policy: str):
-    from sim.paintline.settings import load_policies
+    from sim.paintline.params import load_policies
 
     return named_policy(load_policies, folder, policy)
 
 
 def params(folder: Path | str, policy: str) -> list[Param]:
     """The policy's trainable settings with their values and bounds."""
-    from sim.paintline.settings import FIELDS
+    from sim.paintline.params import FIELDS
 
     vec = _policy(folder, policy)
     out = []
@@ -40,7 +40,7 @@ def params(folder: Path | str, policy: str) -> list[Param]:
 def with_policy(m, seat: int, folder: Path | str, policy: str, values: dict, name: str):
     """The matchup with `seat` playing `policy` whose settings `values` replace."""
     from sim.paintline.order import parse_order
-    from sim.paintline.settings import FIELDS
+    from sim.paintline.params import FIELDS
 
     vec = _policy(folder, policy).copy()
     for key, value in values.items():

@@ -6,8 +6,7 @@ from __future__ import annotations
 from sim.core.jit import njit
 from sim.core.rng import POLICY, next_below
 from sim.payne import pool as T
-from sim.payne.policy import attacker_odds, chance, side_odds
-from sim.payne.policy_params import (
+from sim.payne.params import (
     ANSWER_RANDOM,
     EFFECT_ORDER,
     KIND,
@@ -18,6 +17,7 @@ from sim.payne.policy_params import (
     RANDOM,
     REVEAL_ANSWER,
 )
+from sim.payne.policy import attacker_odds, chance, side_odds
 from sim.payne.state import lit, meet
 
 TRUTH = -2  # lie_answer: tell the truth

@@ -11,7 +11,7 @@ import numpy as np
 from sim.core.datafiles import FolderFiles, read_text
 from sim.core.problems import InputError, Problem, suggest
 from sim.payne.options import Rules, default_rules, load_rules
-from sim.payne.policy_params import load_policies
+from sim.payne.params import load_policies
 from sim.payne.pool import (
     BLANK,
     C_KIND,

@@ -6,8 +6,7 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from sim.core.problems import InputError, Problem
-from sim.kit.game import Game, Sweep, Variant
+from sim.kit.game import Game
 from sim.kit.manifests import Manifest, deck_counts
 from sim.payne import decks as D
 from sim.payne import options as O
@@ -18,9 +17,12 @@ from sim.payne.batch import run_batch as run_batch
 from sim.payne.batch import validate as validate
 from sim.payne.building import BUILDING as BUILDING
 from sim.payne.decks import check_paths as check_paths
+from sim.payne.edits import SWEEPS as SWEEPS
+from sim.payne.edits import ablations as ablations
+from sim.payne.edits import value_edits as value_edits
 from sim.payne.exact import exact_check as exact_check
 from sim.payne.lint import LINT as LINT
-from sim.payne.policy_params import complete
+from sim.payne.params import complete
 from sim.payne.power import POWER as POWER
 from sim.payne.reference import reference_batch as reference_batch
 from sim.payne.reference import replay as replay
@@ -61,126 +63,6 @@ def with_rules(m: Matchup, changes: dict) -> Matchup:
     return dataclasses.replace(m, rules=rules)
 
 
-def with_deck(m: Matchup, seat: int, counts: dict[int, int]) -> Matchup:
-    deck = m.decks[seat]
-    new = D.Deck(deck.path, deck.name, tuple((c, n) for c, n in counts.items() if n > 0))
-    decks = (new, m.decks[1]) if seat == 0 else (m.decks[0], new)
-    return dataclasses.replace(m, decks=decks)
-
-
-def value_edits(m: Matchup, cards=None) -> list[Variant]:
-    """Sensitivity: each character with one more lit arrow (the first unlit side, N E S W)
-    and one fewer (the last lit side); each effect argument one further from zero."""
-    out = []
-    table = m.pool.table
-    for seat, deck in enumerate(m.decks):
-        for c, copies in deck.counts:
-            cid, name = m.pool.ids[c], m.pool.names[c]
-            if cards and cid not in cards and name not in cards:
-                continue
-            mask = int(table[c, T.C_ARROWS])
-            edits = []
-            if table[c, T.C_KIND] == T.CHARACTER:
-                unlit = [s for s in range(4) if not mask >> s & 1]
-                lit = [s for s in range(4) if mask >> s & 1]
-                if unlit:
-                    more = T.arrows_text(mask | 1 << unlit[0])
-                    edits.append(("arrows", +1, f"{cid}.arrows={more}"))
-                if lit:
-                    fewer = T.arrows_text(mask ^ 1 << lit[-1])
-                    edits.append(("arrows", -1, f"{cid}.arrows={fewer}"))
-            for fld, col in (("arg1", T.C_ARG1), ("arg2", T.C_ARG2)):
-                arg = int(table[c, col])
-                if arg and abs(arg) < 3:
-                    edits.append((fld, 1, f"{cid}.{fld}={arg + (1 if arg > 0 else -1)}"))
-            for fld, delta, item in edits:
-                pool = m.pool.with_sets([item])
-                word = {1: "one more lit arrow", -1: "one fewer lit arrow"}[delta] \
-                    if fld == "arrows" else f"{fld} one further from 0"
-                out.append(Variant(f"{name} {word} ({item.split('=')[1]})", seat,
-                                   dataclasses.replace(m, pool=pool), cid, name, fld, copies,
-                                   {"delta": delta}))
-    return out
-
-
-def ablations(m: Matchup) -> list[Variant]:
-    """Each card of each deck taken out, its copies replaced by the blank filler."""
-    blank = m.pool.filler()
-    out = []
-    for seat, deck in enumerate(m.decks):
-        for c, copies in deck.counts:
-            if c == blank:
-                continue
-            counts = dict(deck.counts)
-            counts[c] = 0
-            counts[blank] = counts.get(blank, 0) + copies
-            out.append(Variant(f"{m.pool.names[c]} ({m.pool.ids[c]})", seat,
-                               with_deck(m, seat, counts), m.pool.ids[c], m.pool.names[c],
-                               "", copies))
-    return out
-
-
-def fill_role(m: Matchup, seat: int, role: int, k: int) -> dict[int, int]:
-    """k characters of a role: the deck's own first (list order), then the pool's commons,
-    then anything, keeping the per-name caps."""
-    table, pool = m.pool.table, m.pool
-    own = [(c, n) for c, n in m.decks[seat].counts
-           if table[c, T.C_KIND] == T.CHARACTER and table[c, T.C_ROLE] == role]
-    extra = sorted((c for c in range(len(pool)) if table[c, T.C_KIND] == T.CHARACTER
-                    and table[c, T.C_ROLE] == role), key=lambda c: table[c, T.C_RARITY])
-    out: dict[int, int] = {}
-    per_name: dict[str, int] = {}
-    for c, cap in own + [(c, T.MAX_BY_RARITY[table[c, T.C_RARITY]]) for c in extra]:
-        name = pool.names[c].lower()
-        room = min(cap - out.get(c, 0), T.MAX_PER_NAME - per_name.get(name, 0),
-                   k - sum(out.values()))
-        if room > 0:
-            out[c] = out.get(c, 0) + room
-            per_name[name] = per_name.get(name, 0) + room
-    if sum(out.values()) < k:
-        raise InputError([Problem("sweep", 0, f"the pool cannot supply {k} "
-                                  f"{T.ROLES[role]} characters within the copy limits")])
-    return out
-
-
-def sweep_ratio(m: Matchup, seat: int, value: int, options=None) -> Variant:
-    """The deck's characters split into `value` offensive and the rest defensive."""
-    table = m.pool.table
-    others = {c: n for c, n in m.decks[seat].counts if table[c, T.C_KIND] != T.CHARACTER}
-    n_chars = sum(n for c, n in m.decks[seat].counts if table[c, T.C_KIND] == T.CHARACTER)
-    if not 1 <= value < n_chars:
-        raise InputError([Problem("sweep", 0, f"offensive characters must be 1..{n_chars - 1}")])
-    counts = {**fill_role(m, seat, T.OFF, value), **fill_role(m, seat, T.DEF, n_chars - value),
-              **others}
-    return Variant(f"{value} offensive / {n_chars - value} defensive", seat,
-                   with_deck(m, seat, counts), extra={"offensive": value,
-                                                      "defensive": n_chars - value})
-
-
-def sweep_copies(m: Matchup, seat: int, value: int, options=None) -> Variant:
-    """`value` copies of one card, the difference made up with blanks."""
-    word = (options or {}).get("card", "") if isinstance(options, dict) else str(options or "")
-    card = m.pool.lookup(word)
-    if card is None:
-        raise InputError([Problem("sweep", 0, f"copies sweep needs a known card, got {word!r}")])
-    blank = m.pool.filler()
-    counts = dict(m.decks[seat].counts)
-    spare = counts.get(card, 0) + counts.get(blank, 0)
-    if value > spare:
-        raise InputError([Problem("sweep", 0, f"{value} copies need {value} blanks or copies "
-                                  f"to replace; the deck has {spare}")])
-    counts[card] = value
-    counts[blank] = spare - value
-    return Variant(f"{value} x {m.pool.names[card]}", seat, with_deck(m, seat, counts),
-                   m.pool.ids[card], m.pool.names[card], "copies", value)
-
-
-SWEEPS = {
-    "ratio": Sweep("offensive characters in the deck (the rest of its characters "
-                   "defensive)", tuple(range(14, 40, 4)), sweep_ratio),
-    "copies": Sweep("copies of one card, the rest made up with blanks",
-                    (0, 1, 2, 3), sweep_copies, needs_card=True),
-}
 OPTIONS = O.OPTIONS
 GAME = Game.collect(globals(), name="payne", title="The Payne Academy Card Game",
                     compile_seconds=25)

@@ -7,7 +7,7 @@ import numpy as np
 from sim.core.jit import njit
 from sim.core.rng import POLICY, next_below
 from sim.payne import pool as T
-from sim.payne.policy_params import (  # noqa: F401  (the parameter slots, read as Pol.X)
+from sim.payne.params import (  # noqa: F401  (the parameter slots, read as Pol.X)
     AUTOWIN_BELOW,
     CHANGE_BELOW,
     CHOICE_FIELDS,

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from sim.payne import pool as T
-from sim.payne.policy_params import CHOICE_FIELDS, FIELDS, KIND, KINDS
+from sim.payne.params import CHOICE_FIELDS, FIELDS, KIND, KINDS
 
 SIDES = range(4)
 CHANCE_GRID = 1 << 20  # chance(r) compares one draw below 2^20 with r * 2^20

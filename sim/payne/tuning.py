@@ -22,13 +22,13 @@ def _policy(folder: Path | str, policy: str):
 
 def trainable(vec) -> tuple[str, ...]:
     """The numeric fields the policy's kind reads."""
-    from sim.payne.policy_params import KIND, READ_BY
+    from sim.payne.params import KIND, READ_BY
 
     return READ_BY[int(vec[KIND])]
 
 
 def params(folder: Path | str, policy: str) -> list[Param]:
-    from sim.payne.policy_params import FIELDS
+    from sim.payne.params import FIELDS
 
     vec = _policy(folder, policy)
     out = []
@@ -42,7 +42,7 @@ def params(folder: Path | str, policy: str) -> list[Param]:
 
 
 def with_policy(m, seat: int, folder: Path | str, policy: str, values: dict, name: str):
-    from sim.payne.policy_params import FIELDS
+    from sim.payne.params import FIELDS
 
     vec = _policy(folder, policy).copy()
     known = trainable(vec)
