@@ -182,6 +182,17 @@ class CardTable:
             raise InputError(problems)
         return out
 
+    def frame(self):
+        """The pool by field name, one row per card: id, name, kind (a word) and every
+        column of the integer table (words as their codes)."""
+        import pandas as pd  # here, not at the top: the command line starts without pandas
+
+        df = pd.DataFrame({"id": self.ids, "name": self.names, "kind": self.kinds})
+        for column in self.CARDS.columns:
+            if column.slot is not None and column.slot != self.CARDS.kind_slot:
+                df[column.name] = self.table[:, column.slot]
+        return df
+
     def filler(self) -> int:
         """The blank card that takes a removed card's place in ablations and sweeps, or an
         InputError naming the pool when it has none."""

@@ -205,18 +205,20 @@ class Dominance:
 class Lint:
     """The optional hooks behind `cardlab lint`.
 
-    - rule_variants(matchup) -> [dict]: every rule option's alternative values, one changed
-      option a dict (e.g. {"strikers_after": "hand"}); a numeric option its neighbour.
-    - cards(matchup) -> DataFrame: the pool, one row per card: id, name, kind and every
-      field `dominance` names, as numbers (words as codes).
-    - dominance: which of those fields are costs, benefits, or must be equal.
+    - dominance: which fields of the card table are costs, benefits, or must be equal.
+    - rule_variants(matchup) -> [dict], optional: every rule option's alternative values, one
+      changed option a dict (e.g. {"strikers_after": "hand"}); default: the declared
+      options' neighbours (`Options.variants`).
+    - cards(matchup) -> DataFrame, optional: the pool, one row per card: id, name, kind and
+      every field `dominance` names, as numbers (words as codes); default: the card table's
+      columns by name (`CardTable.frame`).
     - edits(matchup) -> [Variant], optional: the card edits tried for inert fields when
       value_edits leaves out fields a designer wants linted (default: value_edits).
     """
 
-    rule_variants: Callable[[Any], list[dict]]
-    cards: Callable[[Any], Any]
     dominance: Dominance
+    rule_variants: Callable[[Any], list[dict]] | None = None
+    cards: Callable[[Any], Any] | None = None
     edits: Callable[[Any], list[Variant]] | None = None
 
 
@@ -268,6 +270,12 @@ class Power:
 
     def cost_field(self, kind: str) -> str:
         return self.cost.get(kind, self.cost.get("", ""))
+
+
+def pool_frame(m):
+    """Power.cards for a game whose power numbers are columns of its card table: the pool by
+    field name (sim.kit.cards.CardTable.frame)."""
+    return m.pool.frame()
 
 
 def table_writer(slots: dict[str, int]) -> Callable[..., Any]:

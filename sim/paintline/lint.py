@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import dataclasses
 
-import pandas as pd
-
 from sim.kit.game import Dominance, Lint, Variant
 from sim.paintline import keywords
 from sim.paintline import pool as T
@@ -53,22 +51,10 @@ def edits(m) -> list[Variant]:
     return out
 
 
-def cards(m) -> pd.DataFrame:
-    """The pool by field name; words as the engine's codes."""
-    pool = m.pool
-    df = pd.DataFrame({"id": pool.ids, "name": pool.names,
-                       "kind": [T.KINDS[k] for k in pool.table[:, T.C_KIND]]})
-    for name, col in {"nation": T.C_NATION, "shot_type": T.C_TYPE, "ability1": T.C_AB1,
-                      "ability2": T.C_AB2, **T.INT_COLUMNS}.items():
-        df[name] = pool.table[:, col]
-    return df
-
-
 # Every keyword argument is more of its effect (more cards drawn, a wider critical range, more
 # steps climbed, a wider clutch); a bonus helps the shot land, a penalty hinders the return.
 LINT = Lint(
     rule_variants=rule_variants,
-    cards=cards,
     dominance=Dominance(costs=("cost",), benefits=(*VALUE_FIELDS, "arg1", "arg2"),
                         same=("nation", "shot_type", "ability1", "ability2")),
     edits=edits,

@@ -131,7 +131,10 @@ def inert_arms(game: Game, info, settings: list[Setting], rules: dict, matches: 
     changes still byte-identical. Returns the arms and the baselines' card statistics."""
     head = min(HEAD, matches)
     stages = [(0, head), (head, matches - head)] if matches > head else [(0, head)]
-    changes = game.lint.rule_variants(settings[0].matchup) if game.lint else []
+    m = settings[0].matchup
+    changes = [] if game.lint is None else (
+        game.lint.rule_variants(m) if game.lint.rule_variants else
+        game.options.variants(m.rules.values))
     arms: dict[str, Arm] = {}
     stats = {}
     for stage, (first, n) in enumerate(stages):
@@ -202,7 +205,7 @@ def dominated_rows(game: Game, m) -> pd.DataFrame:
     if game.lint is None:
         return pd.DataFrame(columns=COLUMNS)
     dom = game.lint.dominance
-    df = game.lint.cards(m).reset_index(drop=True)
+    df = (game.lint.cards(m) if game.lint.cards else m.pool.frame()).reset_index(drop=True)
     kinds = game.schema.flag_kinds
     if kinds:
         df = df[df.kind.isin(kinds)]
