@@ -9,7 +9,7 @@ from sim.core.problems import InputError, Problem
 from sim.kit.game import Param, Tuning, named_policy, seat_policy
 from sim.payne import pool as T
 
-# What training may move is what the policy's kind reads (policy_params.READ_BY): random
+# What training may move is what the policy's kind reads (params.READ_BY): random
 # its two rates, prior its effect values, bar, keeping and spending habits and fielding
 # weights; plain reads no number. The kind of player is not trained.
 
