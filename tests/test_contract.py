@@ -172,3 +172,23 @@ def test_simulate_report_and_experiments(name, tmp_path):
     df = sweep(g, m, 0, vary, list(spec.values[:2]), 100, 1, results=tmp_path, run_id="sw",
                options={"card": card})
     assert len(df) == 2 and df.rate.between(0, 1).all()
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_policies_file_problems_name_their_lines(name, tmp_path):
+    """A top-level value that is no [table], and an unknown setting inside a policy: both
+    told with their lines by `cardlab check`, exit 2."""
+    folder = tmp_path / name
+    shutil.copytree(ROOT / "decks" / name, folder)
+    path = folder / "policies.toml"
+    text = path.read_text(encoding="utf-8")
+    first = policies(name)[0]
+    head = text.index(f"[{first}]")
+    line_of_table = text[:head].count("\n") + 1
+    path.write_text("stray = 1\n" + text[:head] + f"[{first}]\nno_such_setting = 1\n"
+                    + text[head + len(f"[{first}]") + 1:], encoding="utf-8")
+    out = cardlab("check", str(folder))
+    assert out.returncode == 2
+    assert f"{path}:1: policy 'stray': expected a [table]" in out.stdout + out.stderr
+    said = [ln for ln in (out.stdout + out.stderr).splitlines() if "no_such_setting" in ln]
+    assert said and f"{path}:{line_of_table + 2}:" in said[0], said

@@ -37,17 +37,43 @@ def key_lines(text: str) -> dict[str, int]:
     return out
 
 
-def load_toml(path: Path | str) -> tuple[dict, dict[str, int]]:
-    """(values, line of each key) of a TOML file; InputError naming the line when it does
-    not parse."""
+def _parsed(path: Path | str) -> tuple[str, dict]:
     text = read_text(path)
     try:
-        data = tomllib.loads(text)
+        return text, tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         found = re.search(r"line (\d+)", str(err))
         line = getattr(err, "lineno", 0) or (int(found.group(1)) if found else 0)
         raise InputError([Problem(str(path), line, f"not valid TOML: {err}")]) from None
+
+
+def load_toml(path: Path | str) -> tuple[dict, dict[str, int]]:
+    """(values, line of each key) of a TOML file; InputError naming the line when it does
+    not parse."""
+    text, data = _parsed(path)
     return data, key_lines(text)
+
+
+def load_tables(path: Path | str, what: str = "policy"
+                ) -> tuple[dict[str, dict], dict[str, int], list[Problem]]:
+    """A TOML file of [tables] (policies.toml): (each table by name, the line of each table
+    and of each "name.key" in one, a problem for each top-level value that is no table);
+    InputError when the file cannot be read or does not parse."""
+    text, data = _parsed(path)
+    lines: dict[str, int] = {}
+    section = ""
+    for i, raw in enumerate(text.splitlines(), start=1):
+        head = raw.split("#", 1)[0].strip()
+        if head.startswith("[") and head.endswith("]"):
+            section = head.strip("[] ")
+            lines.setdefault(section, i)
+        elif "=" in head:
+            lines.setdefault(f"{section}.{head.split('=', 1)[0].strip()}" if section else
+                             head.split("=", 1)[0].strip(), i)
+    tables = {k: v for k, v in data.items() if isinstance(v, dict)}
+    problems = [Problem(str(path), lines.get(k, 0), f"{what} {k!r}: expected a [table] "
+                        f"[{k}]") for k in data if k not in tables]
+    return tables, lines, problems
 
 
 def attempt(problems: list[Problem], read: Callable, *args):

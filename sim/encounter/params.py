@@ -3,11 +3,11 @@ words and numbers, defaults by style, and the file's loader with errors naming f
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 
 import numpy as np
 
+from sim.core.datafiles import load_tables
 from sim.core.problems import InputError, Problem, suggest
 
 STYLES = ("random", "careful", "aggressive")
@@ -70,15 +70,15 @@ def _number(name: str, value) -> int | None:
     return None
 
 
-def policy_vector(table: dict) -> tuple[np.ndarray, list[str]]:
-    """One policies.toml table -> (parameter vector, problems in words). Parameters not
-    given take their style's default (random: every choice random)."""
+def policy_vector(table: dict) -> tuple[np.ndarray, list[tuple[str, str]]]:
+    """One policies.toml table -> (parameter vector, problems as (the setting, in words)).
+    Parameters not given take their style's default (random: every choice random)."""
     v = np.zeros(N_PARAMS, dtype=np.int64)
     bad = []
     style = table.get("style", "random")
     if style not in STYLES:
-        bad.append(f"style {style!r} is not one of {', '.join(STYLES)}"
-                   f"{suggest(str(style), STYLES)}")
+        bad.append(("style", f"style {style!r} is not one of {', '.join(STYLES)}"
+                   f"{suggest(str(style), STYLES)}"))
         style = "random"
     for name, (slot, words, rnd, scripted) in PARAMS.items():
         value = table.get(name, style if name == "style" else (
@@ -86,41 +86,30 @@ def policy_vector(table: dict) -> tuple[np.ndarray, list[str]]:
         if words is None:
             got = _number(name, value)
             if got is None:
-                bad.append(f"bad setting {name} = {value!r}")
+                bad.append((name, f"bad setting {name} = {value!r}"))
             else:
                 v[slot] = got
         elif value in words:
             v[slot] = words.index(value)
         else:
-            bad.append(f"{name} {value!r} is not one of {', '.join(words)}"
-                       f"{suggest(str(value), words)}")
+            bad.append((name, f"{name} {value!r} is not one of {', '.join(words)}"
+                       f"{suggest(str(value), words)}"))
     for key in table:
         if key not in PARAMS:
-            bad.append(f"unknown setting {key!r}{suggest(key, PARAMS)}")
+            bad.append((key, f"unknown setting {key!r}{suggest(key, PARAMS)}"))
     return v, bad
 
 
 def load_policies(path: Path | str) -> dict[str, np.ndarray]:
     """policies.toml -> {name: parameter vector}."""
     p = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-        data = tomllib.loads(text)
-    except OSError as err:
-        raise InputError([Problem(p, 0, f"cannot read: {err}")]) from None
-    except tomllib.TOMLDecodeError as err:
-        raise InputError([Problem(p, getattr(err, "lineno", 0) or 0, f"not valid TOML: {err}")
-                          ]) from None
-    lines = {ln.strip()[1:-1]: i for i, ln in enumerate(text.splitlines(), 1)
-             if ln.strip().startswith("[")}
-    out, problems = {}, []
+    data, lines, problems = load_tables(path)
+    out = {}
     for name, table in data.items():
         line = lines.get(name, 0)
-        if not isinstance(table, dict):
-            problems.append(Problem(p, line, f"{name!r} must be a table [{name}]"))
-            continue
         out[name], bad = policy_vector(table)
-        problems += [Problem(p, line, f"policy {name}: {b}") for b in bad]
+        problems += [Problem(p, lines.get(f"{name}.{key}", line), f"policy {name}: {said}")
+                     for key, said in bad]
     if problems:
         raise InputError(problems)
     return out

@@ -3,11 +3,11 @@ that both engines' players read, and the loader that checks them."""
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 
 import numpy as np
 
+from sim.core.datafiles import load_tables
 from sim.core.problems import InputError, Problem
 from sim.paintline import order as Ord
 
@@ -36,41 +36,24 @@ FIELDS = {
 
 def load_policies(path: Path | str) -> dict[str, np.ndarray]:
     """Read policies.toml into {name: parameter vector}; every problem is reported."""
-    path = Path(path)
     where = str(path)
-    try:
-        data = tomllib.loads(path.read_bytes().decode("utf-8-sig"))
-    except FileNotFoundError:
-        raise InputError([Problem(where, 0, "file not found")]) from None
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
-        raise InputError([Problem(where, 0, f"cannot read: {err}")]) from None
-    lines, key_lines, table_name = {}, {}, ""
-    for i, raw in enumerate(path.read_text(encoding="utf-8-sig").splitlines(), start=1):
-        head = raw.split("#", 1)[0].strip()
-        if head.startswith("[") and head.endswith("]"):
-            table_name = head.strip("[] ")
-            lines[table_name] = i
-        elif "=" in head:
-            key_lines[table_name, head.split("=", 1)[0].strip()] = i
-    problems = []
+    data, lines, problems = load_tables(path)
     out = {}
     for name, table in data.items():
         line = lines.get(name, 0)
-        if not isinstance(table, dict):
-            problems.append(Problem(where, line, f"policy {name!r}: expected a [table]"))
-            continue
         vec = np.array([d for _, _, d in FIELDS.values()], dtype=np.float64)
         for key, value in table.items():
             if key not in FIELDS:
-                problems.append(Problem(where, line, f"policy {name!r}: unknown setting "
-                                        f"{key!r}; known: {', '.join(FIELDS)}"))
+                problems.append(Problem(where, lines.get(f"{name}.{key}", line),
+                                        f"policy {name!r}: unknown setting {key!r}; known: "
+                                        f"{', '.join(FIELDS)}"))
                 continue
             slot, kind, _ = FIELDS[key]
             if kind is str:
                 try:
                     vec[slot] = Ord.parse_order(value if isinstance(value, str) else repr(value))
                 except ValueError as err:
-                    problems.append(Problem(where, key_lines.get((name, key), line),
+                    problems.append(Problem(where, lines.get(f"{name}.{key}", line),
                                             f"policy {name!r}: {err}"))
                 continue
             ok = isinstance(value, bool) if kind is bool else (

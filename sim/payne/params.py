@@ -3,11 +3,11 @@ the defaults by kind, and the reader that checks the file."""
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 
 import numpy as np
 
+from sim.core.datafiles import load_tables
 from sim.core.problems import InputError, Problem, suggest
 
 KIND, PLAY_RATE, LIE_RATE, REVEAL_ANSWER, EFFECT_ORDER = 0, 1, 2, 3, 4
@@ -81,19 +81,6 @@ def complete(vec) -> np.ndarray:
     return out
 
 
-def _lines(text: str) -> dict[str, int]:
-    lines: dict[str, int] = {}
-    section = ""
-    for i, raw in enumerate(text.splitlines(), start=1):
-        head = raw.split("#", 1)[0].strip()
-        if head.startswith("["):
-            section = head.strip("[] ")
-            lines[section] = i
-        elif "=" in head:
-            lines.setdefault(f"{section}.{head.split('=', 1)[0].strip()}", i)
-    return lines
-
-
 def number_problem(kind: str | None, key: str, value) -> str:
     """Why `value` cannot be `key` of a policy of this kind (None: not known), or ""."""
     _, _, lo, hi, typ = FIELDS[key]
@@ -111,24 +98,12 @@ def number_problem(kind: str | None, key: str, value) -> str:
 
 def load_policies(path: Path | str) -> dict[str, np.ndarray]:
     """policies.toml -> {name: parameter vector}; problems name file and line."""
-    path = Path(path)
     where = str(path)
-    try:
-        text = path.read_bytes().decode("utf-8-sig")
-        data = tomllib.loads(text)
-    except FileNotFoundError:
-        raise InputError([Problem(where, 0, "file not found")]) from None
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
-        raise InputError([Problem(where, getattr(err, "lineno", 0) or 0,
-                                  f"cannot read: {err}")]) from None
-    lines = _lines(text)
-    problems, out = [], {}
+    data, lines, problems = load_tables(path)
+    out = {}
     known = {"kind": None, **FIELDS, **CHOICE_FIELDS}
     for name, table in data.items():
         line = lines.get(name, 0)
-        if not isinstance(table, dict):
-            problems.append(Problem(where, line, f"policy {name!r} must be a table"))
-            continue
         kind = table.get("kind")
         if kind not in KINDS:
             problems.append(Problem(where, lines.get(f"{name}.kind", line),
