@@ -426,6 +426,8 @@ REGISTRY = {
     "payne": "sim.payne.game:GAME",
     "encounter": "sim.encounter.game:GAME",
 }
+
+
 def names() -> list[str]:
     return list(REGISTRY)
 

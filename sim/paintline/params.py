@@ -34,6 +34,7 @@ FIELDS = {
     "order": (ORDER, str, Ord.DEFAULT),
 }
 
+
 def load_policies(path: Path | str) -> dict[str, np.ndarray]:
     """Read policies.toml into {name: parameter vector}; every problem is reported."""
     where = str(path)
