@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from sim.kit.records import seats_of
+
 
 @dataclass
 class Run:
@@ -28,7 +30,7 @@ class Run:
     @property
     def seats(self) -> int:
         """Players at the table (two for runs written before tables of more)."""
-        return int(self.schema.get("seats", 2))
+        return seats_of(self.schema)
 
     @property
     def deck_names(self) -> tuple[str, ...]:

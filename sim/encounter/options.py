@@ -9,6 +9,7 @@ import numpy as np
 
 from sim.encounter import codes as K
 from sim.kit.options import Option, Options, Rules
+from sim.kit.records import DEFAULT_SEATS
 
 
 def _strengths(value: list) -> str:
@@ -65,8 +66,8 @@ OPTIONS_DECLARED = (
     Option("encounter_points", 5, "encounter mode: the quest's points", lo=1, hi=999),
     Option("choose_first", "each_turn", "whether the chooser names who goes first every "
            "round or once at set-up", words=("once", "each_turn")),
-    Option("players", 2, "players at the table (the decks of seats C and D from `[table]` "
-           "or `--table`)", lo=2, hi=4),
+    Option("players", DEFAULT_SEATS, "players at the table (the decks of seats C and D from "
+           "`[table]` or `--table`)", lo=2, hi=4),
 )
 
 

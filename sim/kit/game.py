@@ -9,7 +9,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from sim.kit.records import Layout
+from sim.kit.records import DEFAULT_SEATS, Layout
 
 # Card statistics every game records first, in this order; a game appends its own.
 CARD_STATS_COMMON = {
@@ -77,7 +77,7 @@ class Schema:
     # A pandas expression of the card statistics that counts a card played or used (e.g.
     # "played + hit"); a card of a flagged kind that scores 0 is dead. "": not declared.
     played: str = ""
-    seats: int = 2  # players at the table
+    seats: int = DEFAULT_SEATS  # players at the table
 
     @property
     def all_card_stats(self) -> dict[str, str]:
@@ -394,7 +394,7 @@ class Game:
     building: Building | None = None
     power: Power | None = None
     schema_for: Callable[[Any], Schema] | None = None
-    seats: tuple[int, int] = (2, 2)
+    seats: tuple[int, int] = (DEFAULT_SEATS, DEFAULT_SEATS)
     options: Any = None
     compile_seconds: float = 60.0  # a first compile on a 2-core machine, until one is timed
 

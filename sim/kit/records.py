@@ -16,6 +16,15 @@ DRAW = -1
 SEAT_LETTERS = "abcdefgh"
 
 
+# A table of two: every game's default, and what a run recorded before tables of more.
+DEFAULT_SEATS = 2
+
+
+def seats_of(schema: dict) -> int:
+    """Players at the table of a run's recorded schema (manifest["schema"])."""
+    return int(schema.get("seats", DEFAULT_SEATS))
+
+
 @dataclass(frozen=True)
 class Layout:
     """The shape of a batch's arrays, as plain names: the match columns, each histogram's
@@ -26,7 +35,7 @@ class Layout:
     card_stats: tuple[str, ...]
     log_columns: tuple[str, ...] = ()
     log_rows: int = 0
-    seats: int = 2  # players at the table, each with its histograms and card statistics
+    seats: int = DEFAULT_SEATS  # players at the table, each with its histograms and card stats
 
 
 @dataclass
@@ -138,14 +147,14 @@ class Totals:
 
     @classmethod
     def of_frame(cls, matches, hists: dict[str, np.ndarray], frames=None,
-                 seats: int = 2) -> Totals:
+                 seats: int = DEFAULT_SEATS) -> Totals:
         """From a matches DataFrame (or a part of one) and summed histograms."""
         return cls.of_columns({c: matches[c].to_numpy() for c in matches.columns}, hists,
                               frames, seats)
 
     @classmethod
     def of_columns(cls, matches: dict[str, np.ndarray], hists: dict[str, np.ndarray],
-                   frames=None, seats: int = 2) -> Totals:
+                   frames=None, seats: int = DEFAULT_SEATS) -> Totals:
         """From the matches table's columns as arrays and summed histograms."""
         w = matches["winner"]
         cols = [c for c in matches if c not in ("match_index",)]

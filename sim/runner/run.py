@@ -15,6 +15,7 @@ from pathlib import Path
 
 from sim import __version__
 from sim.kit.game import Game
+from sim.kit.records import seats_of
 from sim.store.lock import writing
 from sim.store.runs import (
     DENSE_FORM,
@@ -240,7 +241,7 @@ def _play(run, manifest, game, matchup, seed, matches, chunk_size, workers, back
     # Each chunk's sums, made from its tables while they are in memory, for the exact check.
     parts = {}
     bins = histogram_bins(manifest) if game.exact_check is not None else None
-    seats = manifest["schema"].get("seats", 2)
+    seats = seats_of(manifest["schema"])
     if manifest["status"] != "running":  # a resumed run; a new one was written running
         manifest["status"] = "running"
         run.write_manifest(manifest)
@@ -359,7 +360,7 @@ def write_exact_check(run: RunFolder, game: Game, matchup, manifest: dict,
     chunks' sums already made (`chunk_totals`)."""
     from sim.store.runs import totals
 
-    seats = manifest["schema"].get("seats", 2)
+    seats = seats_of(manifest["schema"])
     df = game.exact_check(matchup, LazyTotals(
         lambda: totals(run.path, histogram_bins(manifest), parts, seats)))
     if df is None or not len(df):

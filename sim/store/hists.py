@@ -9,6 +9,8 @@ from pathlib import Path
 
 import numpy as np
 
+from sim.kit.records import DEFAULT_SEATS
+
 DENSE = "histogram_counts.arrow"  # the dense form's file in a chunk folder (Arrow IPC)
 LONG = "histograms.parquet"  # the long form's file (runs stored before the dense form)
 META = b"cardlab.histograms"  # schema metadata: first match, each measure's dtype and shape
@@ -188,14 +190,14 @@ def summed(folder: Path | None, bins: dict[str, int], table=None) -> dict[str, n
                 table = read_dense_table(folder)
             _, _, arrays = dense_arrays(table, widen=False)  # summed in int64 as stored
             hists = {k: v.sum(axis=0, dtype=np.int64) for k, v in arrays.items() if k in bins}
-        seats = next(iter(hists.values())).shape[0] if hists else 2
+        seats = next(iter(hists.values())).shape[0] if hists else DEFAULT_SEATS
     else:
         h = pq.read_table(Path(folder) / LONG)
         measure = h.column("measure").combine_chunks()
         codes = measure.indices.to_numpy(zero_copy_only=False)
         names = measure.dictionary.to_pylist()
         seat, value, count = (h.column(c).to_numpy() for c in ("seat", "value", "count"))
-        seats = 2  # the long form was only ever written for two-seat games
+        seats = DEFAULT_SEATS  # the long form was only ever written for two-seat games
         hists = {}
         for code, name in enumerate(names):
             if name not in bins:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.kit.records import BatchRecords, Totals
+from sim.kit.records import DEFAULT_SEATS, BatchRecords, Totals
 from sim.store import hists as histstore
 from sim.store import matches as matchstore
 
@@ -221,7 +221,8 @@ def list_runs(root: Path) -> list[dict]:
 
 
 
-def chunk_totals(tables: dict, bins: dict[str, int], seats: int = 2) -> Totals | None:
+def chunk_totals(tables: dict, bins: dict[str, int], seats: int = DEFAULT_SEATS
+                 ) -> Totals | None:
     """A chunk's sums from its tables in memory, as `totals` would read them back (None
     for the long form, which is summed from the store)."""
     if DENSE_FORM not in tables:
@@ -232,7 +233,7 @@ def chunk_totals(tables: dict, bins: dict[str, int], seats: int = 2) -> Totals |
 
 
 def totals(run_path: Path | str, bins: dict[str, int],
-           parts: dict[int, Totals] | None = None, seats: int = 2) -> Totals:
+           parts: dict[int, Totals] | None = None, seats: int = DEFAULT_SEATS) -> Totals:
     """A run's sums, read chunk by chunk, so that a run of any size is summed in constant
     memory; `bins` gives each histogram's bin count, `seats` the players at the table.
     `parts` holds chunks' sums made while they were written (`chunk_totals`), so that only
