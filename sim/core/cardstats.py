@@ -9,16 +9,17 @@ IN_DECK, DRAWN, WINS_DRAWN, WINS_NOT_DRAWN = range(4)
 
 
 @njit
-def tally_cards(card_stats, p, winner, in_deck, drawn):
-    """Seat p's cards after one match: each card in its deck counts a match, and a win when
-    the seat won, as drawn (`drawn[p, c]` set) or not drawn."""
-    won = 1 if winner == p else 0
-    for c in range(in_deck.shape[1]):
-        if in_deck[p, c] == 0:
-            continue
-        card_stats[p, c, IN_DECK] += 1
-        if drawn[p, c] != 0:
-            card_stats[p, c, DRAWN] += 1
-            card_stats[p, c, WINS_DRAWN] += won
-        else:
-            card_stats[p, c, WINS_NOT_DRAWN] += won
+def tally_cards(card_stats, winner, in_deck, drawn):
+    """Every seat's cards after one match: each card in its seat's deck counts a match, and
+    a win when the seat won, as drawn (`drawn[p, c]` set) or not drawn."""
+    for p in range(in_deck.shape[0]):
+        won = 1 if winner == p else 0
+        for c in range(in_deck.shape[1]):
+            if in_deck[p, c] == 0:
+                continue
+            card_stats[p, c, IN_DECK] += 1
+            if drawn[p, c] != 0:
+                card_stats[p, c, DRAWN] += 1
+                card_stats[p, c, WINS_DRAWN] += won
+            else:
+                card_stats[p, c, WINS_NOT_DRAWN] += won

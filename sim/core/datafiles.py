@@ -28,48 +28,40 @@ def read_text(path: Path | str) -> str:
 
 
 def key_lines(text: str) -> dict[str, int]:
-    """The line of each top-level `key = value` of a TOML text (the first, if repeated)."""
-    out = {}
-    for i, raw in enumerate(text.splitlines(), start=1):
-        head = raw.split("#", 1)[0]
-        if "=" in head:
-            out.setdefault(head.split("=", 1)[0].strip().strip('"'), i)
-    return out
-
-
-def _parsed(path: Path | str) -> tuple[str, dict]:
-    text = read_text(path)
-    try:
-        return text, tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        found = re.search(r"line (\d+)", str(err))
-        line = getattr(err, "lineno", 0) or (int(found.group(1)) if found else 0)
-        raise InputError([Problem(str(path), line, f"not valid TOML: {err}")]) from None
-
-
-def load_toml(path: Path | str) -> tuple[dict, dict[str, int]]:
-    """(values, line of each key) of a TOML file; InputError naming the line when it does
-    not parse."""
-    text, data = _parsed(path)
-    return data, key_lines(text)
-
-
-def load_tables(path: Path | str, what: str = "policy"
-                ) -> tuple[dict[str, dict], dict[str, int], list[Problem]]:
-    """A TOML file of [tables] (policies.toml): (each table by name, the line of each table
-    and of each "name.key" in one, a problem for each top-level value that is no table);
-    InputError when the file cannot be read or does not parse."""
-    text, data = _parsed(path)
-    lines: dict[str, int] = {}
+    """The line of each key of a TOML text (the first, if repeated): a top-level key by its
+    name, a [table] by its name and a key inside one as "table.key"."""
+    out: dict[str, int] = {}
     section = ""
     for i, raw in enumerate(text.splitlines(), start=1):
         head = raw.split("#", 1)[0].strip()
         if head.startswith("[") and head.endswith("]"):
             section = head.strip("[] ")
-            lines.setdefault(section, i)
+            out.setdefault(section, i)
         elif "=" in head:
-            lines.setdefault(f"{section}.{head.split('=', 1)[0].strip()}" if section else
-                             head.split("=", 1)[0].strip(), i)
+            key = head.split("=", 1)[0].strip().strip('"')
+            out.setdefault(f"{section}.{key}" if section else key, i)
+    return out
+
+
+def load_toml(path: Path | str) -> tuple[dict, dict[str, int]]:
+    """(values, line of each key: `key_lines`) of a TOML file; InputError naming the line
+    when it does not parse."""
+    text = read_text(path)
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        found = re.search(r"line (\d+)", str(err))
+        line = getattr(err, "lineno", 0) or (int(found.group(1)) if found else 0)
+        raise InputError([Problem(str(path), line, f"not valid TOML: {err}")]) from None
+    return data, key_lines(text)
+
+
+def load_tables(path: Path | str, what: str = "policy"
+                ) -> tuple[dict[str, dict], dict[str, int], list[Problem]]:
+    """A TOML file of [tables] (policies.toml): (each table by name, the line of each key
+    (`key_lines`), a problem for each top-level value that is no table); InputError when
+    the file cannot be read or does not parse."""
+    data, lines = load_toml(path)
     tables = {k: v for k, v in data.items() if isinstance(v, dict)}
     problems = [Problem(str(path), lines.get(k, 0), f"{what} {k!r}: expected a [table] "
                         f"[{k}]") for k in data if k not in tables]

@@ -219,7 +219,7 @@ def write_record(C, row, death, in_deck):
         t = P[p, S.DEATH_TURN]
         if t >= 0:
             death[p, t if t < death.shape[1] else death.shape[1] - 1] += 1
-        tally_cards(CS, p, G[S.WINNER], in_deck, X[:, :, X_DRAWN])
+    tally_cards(CS, G[S.WINNER], in_deck, X[:, :, X_DRAWN])
 
 
 @njit

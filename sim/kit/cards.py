@@ -156,23 +156,24 @@ class CardTable:
         if not sets:
             return self
         table, problems, edited = self.table.copy(), [], set()
+        numbers = self.numbers
         for item in sets:
             what, sep, text = str(item).partition("=")
+            if not sep:
+                problems.append(Problem(where, 0, f"expects CARD.FIELD=VALUE, got {item!r}"))
+                continue
             try:
-                if not sep:
-                    raise InputError([Problem(where, 0, f"expects CARD.FIELD=VALUE, got "
-                                              f"{item!r}")])
                 card, fld = self.field_of(what.strip(), where)
             except InputError as err:
                 problems += err.problems
                 continue
+            text = text.strip()
             if fld in self.CARDS.setters:
-                wrong = self.CARDS.setters[fld](table, card, text.strip())
+                wrong = self.CARDS.setters[fld](table, card, text)
             else:
-                value = text.strip()
-                wrong = "" if value.lstrip("-").isdigit() else "the value must be a whole number"
+                wrong = "" if text.lstrip("-").isdigit() else "the value must be a whole number"
                 if not wrong:
-                    table[card, self.numbers[fld]] = int(value)
+                    table[card, numbers[fld]] = int(text)
             if wrong:
                 problems.append(Problem(where, 0, f"{item!r}: {wrong}"))
             edited.add(card)
@@ -196,10 +197,11 @@ class CardTable:
     def filler(self) -> int:
         """The blank card that takes a removed card's place in ablations and sweeps, or an
         InputError naming the pool when it has none."""
-        if self.blank < 0:
+        blank = self.blank
+        if blank < 0:
             raise InputError([Problem(str(self.path), 0, "the pool has no blank card (kind "
                                       "blank), needed as the filler of ablations and sweeps")])
-        return self.blank
+        return blank
 
     def lookup(self, word: str) -> int | None:
         """A card by id, or by a name (regardless of case) only one card has; None else."""

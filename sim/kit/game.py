@@ -201,6 +201,12 @@ class Dominance:
     same: tuple[str, ...] = ()
 
 
+def pool_frame(m):
+    """The card table by field name (Lint.cards and Power.cards unless a game adds fields of
+    its own) (sim.kit.cards.CardTable.frame)."""
+    return m.pool.frame()
+
+
 @dataclass(frozen=True)
 class Lint:
     """The optional hooks behind `cardlab lint`.
@@ -218,7 +224,7 @@ class Lint:
 
     dominance: Dominance
     rule_variants: Callable[[Any], list[dict]] | None = None
-    cards: Callable[[Any], Any] | None = None
+    cards: Callable[[Any], Any] = pool_frame
     edits: Callable[[Any], list[Variant]] | None = None
 
 
@@ -246,7 +252,7 @@ class Power:
     against par for its kind and cost and plant changes whose direction is known.
 
     - cards(matchup) -> DataFrame: the pool, one row per card: id, kind (a word), and every
-      field named below, as numbers.
+      field named below, as numbers (default: the card table by field name).
     - stronger: {field: +1 when more of it is stronger, -1 when less is}: the card's numbers
       that par sets and planted buffs and nerfs move (words and keywords are the card's own).
     - bounds: {field: (lo, hi)}: the values a field may take.
@@ -260,22 +266,16 @@ class Power:
       a changed card may be played exactly as par is played (the verdicts' best play).
     """
 
-    cards: Callable[[Any], Any]
     stronger: dict[str, int]
     bounds: dict[str, tuple[int, int]]
     with_values: Callable[..., Any]
+    cards: Callable[[Any], Any] = pool_frame
     cost: dict[str, str] = dataclasses.field(default_factory=dict)
     group: tuple[str, ...] = ()
     with_view: Callable[..., Any] | None = None
 
     def cost_field(self, kind: str) -> str:
         return self.cost.get(kind, self.cost.get("", ""))
-
-
-def pool_frame(m):
-    """Power.cards for a game whose power numbers are columns of its card table: the pool by
-    field name (sim.kit.cards.CardTable.frame)."""
-    return m.pool.frame()
 
 
 def table_writer(slots: dict[str, int]) -> Callable[..., Any]:

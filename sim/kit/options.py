@@ -103,7 +103,7 @@ class Rules:
 
     values: dict
     vector: np.ndarray = field(repr=False, compare=False)
-    options: Options | None = field(default=None, repr=False, compare=False)
+    options: Options = field(repr=False, compare=False)  # what checks a changed copy
 
     def __getitem__(self, key: str):
         return self.values[key]

@@ -278,8 +278,7 @@ def play_match(table, views, R, prms, bags, bag_lens, coaches, in_deck, seed, ma
     out[i, Rec.FIRST_SERVER] = first
     out[i, Rec.MULL_A] = P[0, S.MULLIGANS]
     out[i, Rec.MULL_B] = P[1, S.MULLIGANS]
-    for p in range(2):
-        tally_cards(cs, p, winner, in_deck, seen)
+    tally_cards(cs, winner, in_deck, seen)
 
 
 def scratch(n_cards):

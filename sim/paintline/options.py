@@ -66,7 +66,6 @@ OPTIONS_DECLARED = (
     Option("arsenal_b", [], "rally mode: seat B's shot cards, names or ids", check=_arsenal),
 )
 RULE_DEFAULTS = {o.name: o.default for o in OPTIONS_DECLARED}
-ARSENALS = ("arsenal_a", "arsenal_b")
 (
     R_CRIT_TARGET, R_SERVE_MISS, R_DECK_OUT, R_POINTS_TO_WIN, R_WIN_BY, R_HAND_LIMIT,
     R_OPENING_HAND, R_MULLIGANS, R_UNTAP_STEPS, R_RECYCLE_RATIO, R_MATCH_GAMES, R_TIE_RULE,

@@ -10,7 +10,7 @@ import numpy as np
 
 from sim.core.datafiles import FolderFiles, read_text
 from sim.core.problems import InputError, Problem, suggest
-from sim.payne.options import Rules, default_rules, load_rules
+from sim.payne.options import Rules, load_rules
 from sim.payne.params import load_policies
 from sim.payne.pool import (
     BLANK,
@@ -119,7 +119,7 @@ def load_deck(path: Path | str, pool: Pool, rules: Rules) -> Deck:
     return deck
 
 
-FILES = FolderFiles(load_pool, lambda file: load_rules(file) if file else default_rules(),
+FILES = FolderFiles(load_pool, load_rules,
                     load_deck, load_policies,
                     lambda deck, pool: f"{sum(n for _, n in deck.counts)} cards")
 load_folder = FILES.read

@@ -247,8 +247,7 @@ def play_match(table, views, R, prms, decks, deck_lens, in_deck, battlers, n_bat
            G[S.R1_ATTACK], G[S.R1_ATTACK + 1])
     for k in range(len(row)):
         out[i, k] = row[k]
-    for p in range(2):
-        tally_cards(cs, p, G[S.WINNER], in_deck, drawn)
+    tally_cards(cs, G[S.WINNER], in_deck, drawn)
 
 
 def new_work(n_cards):

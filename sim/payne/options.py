@@ -40,7 +40,6 @@ OPTIONS_DECLARED = (
 )
 RULE_KEYS = tuple(o.name for o in OPTIONS_DECLARED)
 CHOICES = {o.name: o.words for o in OPTIONS_DECLARED if o.words}
-RANGES = {o.name: (o.lo, o.hi) for o in OPTIONS_DECLARED if o.kind == "whole"}
 N_RULES = len(RULE_KEYS)
 (R_POINTS, R_DECK_SIZE, R_OPENING, R_ATTACK_DRAW, R_GEOMETRY, R_MAX_CHANGED, R_TIMING,
  R_FEEDBACK, R_CLASH, R_UNF_POINTS, R_UNF_DRAW, R_BOTH_UNF, R_DECK_OUT, R_REDRAW_CAP,
@@ -55,10 +54,6 @@ def _vector(values: dict) -> np.ndarray:
 OPTIONS = Options(OPTIONS_DECLARED, _vector)
 
 
-def default_rules() -> Rules:
-    return OPTIONS.rules()
-
-
-def load_rules(path: Path | str) -> Rules:
-    """Read and check rules.toml; a missing key takes its default."""
+def load_rules(path: Path | str | None) -> Rules:
+    """Read and check rules.toml; a missing key (or no file: None) takes its default."""
     return OPTIONS.load(path)

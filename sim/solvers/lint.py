@@ -205,7 +205,7 @@ def dominated_rows(game: Game, m) -> pd.DataFrame:
     if game.lint is None:
         return pd.DataFrame(columns=COLUMNS)
     dom = game.lint.dominance
-    df = (game.lint.cards(m) if game.lint.cards else m.pool.frame()).reset_index(drop=True)
+    df = game.lint.cards(m).reset_index(drop=True)
     kinds = game.schema.flag_kinds
     if kinds:
         df = df[df.kind.isin(kinds)]
