@@ -403,3 +403,53 @@ def test_a_plant_moves_no_other_cards_verdict(folder):
     # Two buffs and two nerfs in turn, each judged with the five other cards.
     assert moved["class"].tolist() == ["buff", "nerf", "buff", "nerf"]
     assert (moved.others == 5).all() and (moved.changed == 0).all()
+
+
+def test_twins_in_one_deck_are_one_card_with_one_verdict(folder, monkeypatch):
+    # p1 has a1's kind, cost and value: in deck A beside a1 the rules cannot tell them apart.
+    # Both are judged as one card, on their four copies together: the same worth, interval
+    # and verdict, each row naming its twin. Judged apart, each would have its own noise.
+    import tests.test_verdicts as here
+
+    monkeypatch.setattr(here, "DECKS", ({"a1": 3, "p1": 1, "a2": 3, "dead": 2}, DECKS[1]))
+    (folder / "par.csv").write_text("kind,cost,value\nshot,1,2\nshot,2,4\n", encoding="utf-8")
+    strong = with_values(Matchup(), {("a1", "value"): 5, ("p1", "value"): 5})
+    v = card_verdicts(Fake(), strong, 1, Precision(start=4000, max_matches=16_000), None,
+                      folder, trained="good").set_index("card")
+    assert v.loc["a1", "twins"] == "P1" and v.loc["p1", "twins"] == "A1"
+    assert v.loc["a2", "twins"] == ""
+    for col in ("relative", "relative_se", "gap", "verdict", "p_adjusted"):
+        assert v.loc["a1", col] == v.loc["p1", col]
+    # 3 points of K over par (value 2 at cost 1) a copy, on all four copies
+    assert v.loc["a1", "relative"] == pytest.approx(3 * K, abs=0.0015)
+    assert v.loc["a1", "verdict"] == "over-powered"
+    # In the other deck, the same numbers are a card of their own.
+    assert v.loc["b1", "twins"] == ""
+
+
+def test_calibrate_judges_a_clone_beside_its_original():
+    # Paint the Line's sample matchup, four basic shots of seat A judged first (few matches:
+    # labels here need not be decided, only the same for a clone and its original).
+    from sim.experiments.calibrate import calibrate
+    from sim.kit.folders import default_folder, read_folder
+    from sim.paintline.game import GAME
+
+    folder = default_folder("paintline")
+    info = read_folder(folder)
+    m = GAME.load_matchup(folder, "us-red-tide", "ussr-red-tide", "greedy", "greedy", {}, [])
+    cards = GAME.power.cards(m).set_index("id")
+    shots = [c for c in GAME.building.counts(m, 0) if cards.at[c, "kind"] == "basic_shot"][:4]
+    p = Precision(start=300, max_matches=300, screen=300)
+    base = card_verdicts(GAME, m, 2, p, folder=str(folder), only={(0, c) for c in shots},
+                         trained=info.trained)
+    plants, summary = calibrate(GAME, m, str(folder), 2, count=2, precision=p,
+                                classes=("clone",), trained=info.trained, base=base)
+    assert len(plants) == 2 and (plants["class"] == "clone").all()
+    assert set(plants.card) <= set(shots) and set(plants.like) <= set(shots)
+    # Each clone takes its deck-mate's row whole: one card to the rules, judged as one.
+    names = dict(zip(m.pool.ids, m.pool.names, strict=True))
+    assert [p.twins for p in plants.itertuples()] == [names[c] for c in plants.like]
+    assert (plants.verdict == plants.like_now).all() and plants.recovered.all()
+    s = summary.set_index("class")
+    assert s.loc["clone", "recovered"] == 2
+    assert s.loc["clone", "as_before"] == int((plants.verdict == plants.like_before).sum())

@@ -251,7 +251,9 @@ def calibrate(
     time on cards drawn by the seed (of the cards the unchanged matchup judges: not untested
     here, dead or without par), each judged on the same seeds; the recovery rate of each
     class with its 95% interval, and every contradiction (a buff under-powered, a card with
-    no effect balanced or over-powered). With --others K, K buffs and nerfs are each judged
+    no effect balanced or over-powered). A clone is judged beside its original and must get
+    its label; as_before counts the clones whose label is also the one the original had
+    before the clone came. With --others K, K buffs and nerfs are each judged
     against every other card's verdict: a label that changes without an interval touching
     its margin is a verdict that moved with a deck-mate."""
     from sim.experiments.calibrate import calibrate as run_calibration
@@ -282,8 +284,8 @@ def calibrate(
                 {"kind": "calibrate", "game": game.name, "seed": seed, "plants": plants,
                  "decks": [d.name for d in m.decks], **summary.attrs})
     print_frame(rows, "planted changes", ["class", "deck", "card", "like", "change", "before",
-                                          "verdict", "relative", "margin", "size", "powered",
-                                          "n"])
+                                          "verdict", "like_before", "relative", "margin",
+                                          "size", "powered", "n"])
     if others:
         print_frame(tables["others"], "other cards' verdicts under each plant",
                     ["class", "deck", "card", "others", "changed", "excused", "unexcused",
@@ -292,7 +294,7 @@ def calibrate(
     print_frame(summary, f"recovery of planted truths (game's gap {gap:.4f} a copy; {path})",
                 ["class", "planted", "recovered", "rate", "lo", "hi", "powered",
                  "recovered_powered", "rate_powered", "contradictions", "misplayed",
-                 "skipped"])
+                 "as_before", "skipped"])
     if summary.attrs["unjudged"] and not quiet:
         typer.echo("no plants on cards this matchup does not judge: "
                    + "; ".join(summary.attrs["unjudged"]), err=True)

@@ -112,8 +112,10 @@ def calibrate(game, m, folder, seed: int, count: int = 10,
     detect (powered); one row per class: planted, recovered, rate with its Wilson interval,
     the same among the powered plants, contradictions). The unchanged
     matchup's verdicts first: they give the game's gap and par (kept for every plant, so
-    that a plant moves neither the margin nor any card's yardstick) and each clone's
-    original label. `base`: those verdicts, when already made."""
+    that a plant moves neither the margin nor any card's yardstick) and the label each
+    clone's original had alone (like_before); a clone is judged beside its original, one
+    card to the rules (sim.experiments.verdicts.twins), and must get the original's label
+    in that run. `base`: those verdicts, when already made."""
     from sim.core.stats import wilson
 
     if base is None:
@@ -134,15 +136,22 @@ def calibrate(game, m, folder, seed: int, count: int = 10,
         # clone is its original's card, cost and shape, and takes par as the original does.
         kept = None if plant.what == "clone" else {
             plant.card: base.attrs["par_values"][plant.seat, plant.card]}
-        df = card_verdicts(game, pm, seed, fixed, folder=folder,
-                           only={(plant.seat, plant.card)}, trained=trained, par_pool=shipped,
-                           par_of=kept)
-        if df.empty:
+        # A clone is judged beside its original, as a designer reads the two in one table.
+        judge = {(plant.seat, plant.card)} | ({(plant.seat, plant.like)} if plant.like else set())
+        df = card_verdicts(game, pm, seed, fixed, folder=folder, only=judge, trained=trained,
+                           par_pool=shipped, par_of=kept).set_index("card", drop=False)
+        if plant.card not in df.index:
             rows.append(row | {"verdict": "skipped", "reason": "its par or no-effect card "
                                "is not legal"})
             continue
-        r = df.iloc[0]
-        expected = EXPECTED.get(plant.what) or {labels.get((plant.seat, plant.like), "")}
+        r = df.loc[plant.card]
+        # A clone must get its original's label in the same run; whether that is also the
+        # label the original had before the clone came is said beside it (`like_before`).
+        like_now = df.verdict.get(plant.like, "") if plant.like else ""
+        expected = EXPECTED.get(plant.what) or {like_now}
+        if plant.like:
+            row |= {"like_before": labels.get((plant.seat, plant.like), ""),
+                    "like_now": like_now, "twins": r.twins}
         # How far the plant moved the card's worth against par: a plant that moves it by
         # less than its run can detect is no truth a verdict could find.
         size = r.relative - worth.get((plant.seat, plant.card), np.nan)
@@ -172,6 +181,9 @@ def calibrate(game, m, folder, seed: int, count: int = 10,
                         "lo_powered": float(lo[1]), "hi_powered": float(hi[1]),
                         "contradictions": int(d.contradiction.sum()) if n else 0,
                         "misplayed": int((d.verdict == "misplayed").sum()) if n else 0,
+                        # clones: how many also kept the label their original had alone
+                        "as_before": int((d.verdict == d.like_before).sum())
+                        if n and "like_before" in d else 0,
                         "skipped": int(((plants["class"] == what)
                                         & (plants.verdict == "skipped")).sum())
                         if len(plants) else 0})

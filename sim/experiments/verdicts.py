@@ -127,35 +127,67 @@ def best(arms: Arms, keys: list, n: int) -> tuple:
     return max(keys, key=lambda k: (float(arms.extend(k, n).mean()), str(k)))
 
 
-def row(arms: Arms, s: Subject, i: int, kept: list[str], n: int) -> dict:
+def row(arms: Arms, group: list[tuple[int, Subject]], kept: list[str], n: int) -> dict:
     """A card's worth against par and the gap from par to no effect, per copy, each paired by
     match under the best policy of each side; the card's side may also be played as par is
-    played (its policies reading the card as par: "as_par"), where the game allows it."""
-    base = best(arms, [("base", s.seat, p) for p in kept]
-                + [("view", i, p) for p in kept if ("view", i, p) in arms.matchups], n)
-    par_key = best(arms, [("par", i, p) for p in kept], n)
-    dead_key = best(arms, [("dead", i, p) for p in kept], n)
-    with_card = arms.extend(base, n).astype(float)
-    at_par = arms.extend(par_key, n).astype(float)
-    dead = arms.extend(dead_key, n).astype(float)
-    worth, worth_se = contrast(with_card - at_par)
-    rel, rel_se = contrast((with_card - at_par) / s.copies)
-    gap, gap_se = contrast((at_par - dead) / s.copies)
-    untested = not s.at_par and all(arms.same(("par", i, p), ("base", s.seat, p), n)
-                                    for p in kept)
+    played (its policies reading the card as par: "as_par"), where the game allows it. Twins
+    (cards of one deck the rules cannot tell apart, `twins`) are one card: each one's paired
+    differences are summed match by match and shared over all their copies."""
+    diff, gap_diff, copies, untested, first = 0.0, 0.0, 0, True, None
+    for i, s in group:
+        base = best(arms, [("base", s.seat, p) for p in kept]
+                    + [("view", i, p) for p in kept if ("view", i, p) in arms.matchups], n)
+        par_key = best(arms, [("par", i, p) for p in kept], n)
+        dead_key = best(arms, [("dead", i, p) for p in kept], n)
+        at_par = arms.extend(par_key, n).astype(float)
+        diff = diff + arms.extend(base, n).astype(float) - at_par
+        gap_diff = gap_diff + at_par - arms.extend(dead_key, n).astype(float)
+        copies += s.copies
+        untested &= not s.at_par and all(arms.same(("par", i, p), ("base", s.seat, p), n)
+                                         for p in kept)
+        first = first or (base, par_key)
+    worth, worth_se = contrast(diff / len(group))
+    rel, rel_se = contrast(diff / copies)
+    gap, gap_se = contrast(gap_diff / copies)
+    (base, par_key) = first
     return {"n": n, "worth": worth, "worth_se": worth_se, "relative": rel,
             "relative_se": rel_se, "gap": gap, "gap_se": gap_se, "policy": base[2],
             "as_par": base[0] == "view", "policy_par": par_key[2], "untested": untested}
 
 
-def played(game, m, arms: Arms, s: Subject, kept: list[str], ids: list[str]) -> float:
-    """How often the card was played or used under the kept policies (nan: the game does
-    not say what counts)."""
+def twins(game, m, cards: pd.DataFrame, keep: list[Subject]) -> list[list[int]]:
+    """The judged cards in groups (indices into `keep`): cards of one seat's deck with the
+    same row of rules (every column of the card table but id and name: numbers, words and
+    keywords) and the same par are one card to the rules, judged as one so that they carry
+    one verdict; every other card is a group of its own."""
+    pool = getattr(m, "pool", None)
+    if pool is not None and hasattr(pool, "table"):
+        ids = list(pool.ids)
+
+        def rules(card):
+            return tuple(int(x) for x in pool.table[ids.index(card)])
+    else:  # a game without a card table: the numbers Power reads
+        by_id = cards.drop(columns=[c for c in ("name",) if c in cards]).set_index("id")
+
+        def rules(card):
+            return tuple(by_id.loc[card].tolist())
+
+    groups: dict = {}
+    for i, s in enumerate(keep):
+        key = (s.seat, rules(s.card), tuple(sorted((f, v) for (_, f), v in s.par.items())))
+        groups.setdefault(key, []).append(i)
+    return list(groups.values())
+
+
+def played(game, m, arms: Arms, group: list[Subject], kept: list[str], ids: list[str]
+           ) -> float:
+    """How often the card (with its twins) was played or used under the kept policies (nan:
+    the game does not say what counts)."""
     schema = game.schema_of(m)
     if not schema.played:
         return float("nan")
-    c = ids.index(s.card)
-    stats = sum(arms.stats[("base", s.seat, p)][s.seat, c] for p in kept)
+    stats = sum(arms.stats[("base", s.seat, p)][s.seat, ids.index(s.card)]
+                for s in group for p in kept)
     frame = pd.DataFrame([stats], columns=list(schema.all_card_stats))
     return float(frame.eval(schema.played).iloc[0])
 
@@ -230,33 +262,39 @@ def card_verdicts(game, m, seed: int, precision: Precision = Precision(), progre
         for what, v in variants.items():
             for p in kept[s.seat]:
                 arms.add((what, i, p), policies[p](v, s.seat), s.seat)
-    n_of = {i: 0 for i in range(len(keep))}
+    groups = twins(game, m, cards, keep)
+    n_of = {g: 0 for g in range(len(groups))}
     df, pooled = pd.DataFrame(), {"": 0.0}
-    target, rounds, todo = precision.start, 0, list(range(len(keep)))
+    target, rounds, todo = precision.start, 0, list(range(len(groups)))
     while True:
-        for i in todo:
-            n_of[i] = target
+        for g in todo:
+            n_of[g] = target
         rows = []
-        for i, s in enumerate(keep):
-            r = row(arms, s, i, kept[s.seat], n_of[i])
-            r |= {"seat": s.seat, "deck": m.decks[s.seat].name, "card": s.card,
-                  "name": labels[s.card], "label": labels[s.card],
-                  "kind": kinds[s.card],
-                  "copies": s.copies, "at_par": s.at_par, "against_par": s.against_par,
-                  "par": ", ".join(f"{f} {v}" for (_, f), v in s.par.items()),
-                  "played": played(game, m, arms, s, kept[s.seat], list(pool["ids"]))}
-            rows.append(r)
+        for g, members in enumerate(groups):
+            group = [(i, keep[i]) for i in members]
+            shared = row(arms, group, kept[keep[members[0]].seat], n_of[g])
+            shared["played"] = played(game, m, arms, [s for _, s in group],
+                                      kept[keep[members[0]].seat], list(pool["ids"]))
+            for i, s in group:
+                rows.append(shared | {
+                    "seat": s.seat, "deck": m.decks[s.seat].name, "card": s.card,
+                    "name": labels[s.card], "label": labels[s.card], "kind": kinds[s.card],
+                    "copies": s.copies, "at_par": s.at_par, "against_par": s.against_par,
+                    "par": ", ".join(f"{f} {v}" for (_, f), v in s.par.items()),
+                    "twins": ", ".join(labels[keep[j].card] for j in members if j != i),
+                    "group": g})
         df = pd.DataFrame(rows)
         pooled = precision.pooled if precision.pooled is not None else (
-            pooled_gap(df) if len(df) else {"": 0.0})
-        still = [] if df.empty else df.index[~settled(df, precision, pooled)].tolist()
+            pooled_gap(df.drop_duplicates("group")) if len(df) else {"": 0.0})
+        open_rows = ~settled(df, precision, pooled) if len(df) else pd.Series(dtype=bool)
+        still = sorted(set(df.group[open_rows])) if len(df) else []
         if progress:
             progress(rounds, target, len(still), arms.played)
         if not still or target >= precision.max_matches:
             break
         target, rounds = min(2 * target, precision.max_matches), rounds + 1
         todo = still
-    out = classify(df, precision.share, precision.alpha, pooled) if len(df) else df
+    out = decide(df, precision, pooled)
     if unpriced:
         out = pd.concat([out, pd.DataFrame(unpriced)], ignore_index=True)
     out.attrs.update({"matches": arms.played, "screen_matches": screened,
@@ -268,6 +306,18 @@ def card_verdicts(game, m, seed: int, precision: Precision = Precision(), progre
                       "par_values": {(s.seat, s.card): s.par for s in keep},
                       "skipped": pd.DataFrame(skipped, columns=["item", "card", "seat",
                                                                 "reason"])})
+    return out
+
+
+def decide(df: pd.DataFrame, p: Precision, pooled: dict[str, float]) -> pd.DataFrame:
+    """Each group's verdict (analysis.verdicts.classify, once a group, so that twins count
+    once among the cards whose false discoveries are controlled), on every member's row."""
+    if df.empty:
+        return df
+    judged = classify(df.drop_duplicates("group"), p.share, p.alpha, pooled)
+    added = [c for c in judged.columns if c not in df.columns]
+    out = df.join(judged.set_index("group")[added], on="group").drop(columns="group")
+    out.attrs = judged.attrs
     return out
 
 
