@@ -194,9 +194,11 @@ def plot_verdicts(df, ax=None):
                                                        d.relative_hi[s]),
                         fmt="o", color=c, capsize=2, label=verdict)
     ax.axvline(0, color="#888888", linewidth=1)
-    if "margin" in d:
-        ax.plot(d.margin, y, "|", color="#888888", markersize=8, label="margin")
-        ax.plot(-d.margin, y, "|", color="#888888", markersize=8)
+    if "margin" in d:  # above par and below (one margin both ways in older runs)
+        up = d.margin_up if "margin_up" in d else d.margin
+        down = d.margin_down if "margin_down" in d else d.margin
+        ax.plot(up, y, "|", color="#888888", markersize=8, label="margin")
+        ax.plot(-down, y, "|", color="#888888", markersize=8)
     ax.set_yticks(y, [f"{n} ({deck})" for n, deck in zip(d.label, d.deck, strict=True)])
     ax.set_xlabel("win rate one copy adds to its deck, against par for its kind and cost")
     # Beside the axes, where it covers no card's row.

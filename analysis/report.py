@@ -227,11 +227,13 @@ def _verdict_section(page: Page, run) -> None:
     meta = json.loads((run.path / "verdicts.json").read_text(encoding="utf-8"))
     plays = "; ".join(f"{d}: {', '.join(p)}" for d, p in meta.get("policies", {}).items())
     gap = meta.get("pooled_gap", {}).get("", 0)
+    up = meta.get("pooled_up", {}).get("", 0)
     page.text(f"{meta['matches']:,} matches in {meta['rounds']} rounds "
               f"({meta['seconds']:.0f} s; each card {meta['start']:,} to "
               f"{meta['max_matches']:,} paired matches; {meta.get('screen_matches', 0):,} "
-              f"choosing each deck's policies: {plays}); margin {meta.get('share', 0.5):g} "
-              f"of the gap to no effect (the game's gap {gap:.4f} a copy, or its kind's); "
+              f"choosing each deck's policies: {plays}); margins {meta.get('share', 0.5):g} "
+              f"of the gap to no effect below par (the game's gap {gap:.4f} a copy, or its "
+              f"kind's) and of the gain of par made strong above it (the game's {up:.4f}); "
               f"{meta.get('skipped', 0)} cards whose "
               "par or no-effect card the validator rejects skipped.")
     counts = v.verdict.value_counts()
@@ -246,6 +248,7 @@ def _verdict_section(page: Page, run) -> None:
         [*seat, "deck", "label", "copies", "n", "policy",
          *(["as_par"] if "as_par" in v else []), "par", "relative", "relative_lo",
          "relative_hi", "margin", "detectable", "p_adjusted", "verdict",
+         *(["twins"] if "twins" in v else []),
          *([c for c in ("field_worth", "field_worth_lo", "field_worth_hi") if c in v])]])
     if "field" in meta:
         page.text("field_worth: each card against par with its deck facing every deck of the "

@@ -4,6 +4,8 @@ card with no effect) with Benjamini-Hochberg control across cards."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 
@@ -42,58 +44,91 @@ def beyond_margin_p(estimate, se, margin) -> np.ndarray:
     return np.where(se > 0, norm.sf(z), np.where(est > margin, 0.0, 1.0))
 
 
-def pooled_gap(df: pd.DataFrame) -> dict[str, float]:
-    """The game's gap between par and no effect, per copy, for each card kind and ("") for
-    the game: the median over the cards whose own gap the run told from zero (a kind with
-    none takes the game's; 0 when no card's was told)."""
-    told = df.gap - Z95 * df.gap_se > 0
-    out = {"": float(df.gap[told].median()) if told.any() else 0.0}
+def pooled_gap(df: pd.DataFrame, column: str = "gap") -> dict[str, float]:
+    """The game's gap between par and no effect (`column` "gap"; "up": between par made
+    strong and par), per copy, for each card kind and ("") for the game: the median over the
+    cards whose own gap the run told from zero (a kind with none takes the game's; 0 when no
+    card's was told)."""
+    told = df[column] - Z95 * df[f"{column}_se"] > 0
+    out = {"": float(df[column][told].median()) if told.any() else 0.0}
     if "kind" in df:
-        out |= {k: float(g.median()) for k, g in df.gap[told].groupby(df.kind[told])}
+        out |= {k: float(g.median()) for k, g in df[column][told].groupby(df.kind[told])}
     return out
 
 
+@dataclass(frozen=True)
+class Margins:
+    """The bounds of a verdict, per card: `up` and `down` the worth a card must clear above or
+    below par to be over- or under-powered; `own_up` and `own_down` the bounds it must stay
+    inside to be balanced."""
+
+    up: pd.Series
+    down: pd.Series
+    own_up: pd.Series
+    own_down: pd.Series
+
+
 def margins(df: pd.DataFrame, share: float, pooled: float | dict[str, float],
-            z: float = Z95) -> tuple[pd.Series, pd.Series]:
-    """(the margin a card must clear to be over- or under-powered: `share` of its own gap
-    where the run told that gap from zero (at `z`), else `share` of its kind's (`pooled`:
-    {kind: gap}, "" the game's, or one number); the margin it must stay inside to be
-    balanced: `share` of its own gap, so that a card with no effect is never balanced)."""
-    pooled = pooled if isinstance(pooled, dict) else {"": float(pooled)}
-    kinds = df.kind if "kind" in df else pd.Series("", index=df.index)
-    game = kinds.map(pooled).fillna(pooled.get("", 0.0)).astype(float)
+            z: float = Z95, pooled_up: dict[str, float] | None = None) -> Margins:
+    """A card's margins, each `share` of a gap the game gives. Below par: the gap between par
+    and the same card with no effect, its own where the run told that gap from zero (at `z`),
+    else its kind's (`pooled`: {kind: gap}, "" the game's, or one number); the bound of
+    balanced is its own gap's share, so that a card with no effect is never balanced. Above
+    par: the gap between par made strong (a strong buff of par's numbers) and par, its own
+    where told, else its kind's (`pooled_up`), else the margin below; where the table has no
+    such gap (column `up`), the margin below on both sides."""
+    def by_kind(gaps):
+        gaps = gaps if isinstance(gaps, dict) else {"": float(gaps)}
+        kinds = df.kind if "kind" in df else pd.Series("", index=df.index)
+        return kinds.map(gaps).fillna(gaps.get("", 0.0)).astype(float)
+
     own = share * df.gap.clip(lower=0)
-    told = df.gap - z * df.gap_se > 0
-    return own.where(told, share * game), own
+    down = own.where(df.gap - z * df.gap_se > 0, share * by_kind(pooled))
+    if "up" not in df:
+        return Margins(down, down, own, own)
+    kind_up = by_kind(pooled_up or {"": 0.0})
+    fallback = (share * kind_up).where(kind_up > 0, down)
+    up = (share * df.up.clip(lower=0)).where(df.up - z * df.up_se > 0, fallback)
+    return Margins(up, down, up, own)
 
 
 def classify(df: pd.DataFrame, share: float = SHARE, alpha: float = 0.05,
-             pooled: float | dict[str, float] | None = None) -> pd.DataFrame:
+             pooled: float | dict[str, float] | None = None,
+             pooled_up: dict[str, float] | None = None) -> pd.DataFrame:
     """Verdicts for a table with columns relative (a card's worth per copy against par, paired
     by match), relative_se, gap and gap_se (par against the same card with no effect, per
     copy), played (how often the card was played or used; nan when the game does not say),
-    untested (the change to par moved no record) and, optionally, against_par (+1 where the
-    card's numbers dominate par's, -1 where par's dominate the card's).
+    untested (the change to par moved no record) and, optionally, up and up_se (par made
+    strong against par, per copy) and against_par (+1 where the card's numbers dominate
+    par's, -1 where par's dominate the card's).
 
     - dead: no policy played it; untested here: its numbers changed no record;
     - misplayed: beyond the margin the wrong way for its numbers (a card at least as strong
       as par in every number worth less than par, or a card par dominates worth more):
       what the policies do with the card, not the card, moved its deck;
-    - over-/under-powered: beyond the margin (`margins`) on the side of the estimate,
+    - over-/under-powered: beyond the margin on the side of the estimate (`margins`: above
+      par a share of what par made strong gains, below it a share of what no effect loses),
       Benjamini-Hochberg at `alpha` across the cards;
-    - balanced: the 95% interval lies inside `share` of the card's own gap, and that gap's
-      interval lies above 0 (the run could tell a dead card from par);
+    - balanced: the 95% interval lies inside the bounds of balanced (below, `share` of the
+      card's own gap), and that gap's interval lies above 0 (the run could tell a dead card
+      from par);
     - no evidence: neither.
-    `pooled` is the game's gap by kind (default: `pooled_gap` of this table). Adds relative_lo,
-    relative_hi, margin, gap_lo, detectable (the smallest worth the run would find at 80%
-    power), own_margin (the bound of balanced), p, p_adjusted and verdict."""
+    `pooled` and `pooled_up` are the game's gaps by kind (default: `pooled_gap` of this
+    table). Adds relative_lo, relative_hi, margin (on the side of the estimate), margin_up,
+    margin_down, gap_lo, detectable (the smallest worth the run would find at 80% power),
+    own_up and own_margin (the bounds of balanced above and below), p, p_adjusted and
+    verdict."""
     out = df.copy()
     half = Z95 * out.relative_se
     out["relative_lo"], out["relative_hi"] = out.relative - half, out.relative + half
     out["gap_lo"] = out.gap - Z95 * out.gap_se
     pooled = pooled_gap(out) if pooled is None else pooled
-    out["margin"], own = margins(out, share, pooled)
-    out["own_margin"] = own
+    if pooled_up is None and "up" in out:
+        pooled_up = pooled_gap(out, "up")
+    bounds = margins(out, share, pooled, pooled_up=pooled_up)
+    out["margin_up"], out["margin_down"] = bounds.up, bounds.down
+    out["margin"] = bounds.up.where(out.relative >= 0, bounds.down)
+    out["own_up"], out["own_margin"] = bounds.own_up, bounds.own_down
     out["detectable"] = (Z95 + Z80) * out.relative_se
     dead = out.played.fillna(1) == 0
     untested = out.untested.astype(bool) & ~dead
@@ -106,7 +141,8 @@ def classify(df: pd.DataFrame, share: float = SHARE, alpha: float = 0.05,
         r, adj = bh(out.loc[tested, "p"].to_numpy(), alpha)
         reject[tested.to_numpy()] = r
         out.loc[tested, "p_adjusted"] = adj
-    inside = (out.relative_lo > -own) & (out.relative_hi < own) & (out.gap_lo > 0)
+    inside = ((out.relative_lo > -bounds.own_down) & (out.relative_hi < bounds.own_up)
+              & (out.gap_lo > 0))
     # A card stronger than par in every number cannot be worth less than par under play that
     # uses it well (it may be played exactly as par is), nor one par dominates worth more.
     order = out.against_par if "against_par" in out else pd.Series(0, index=out.index)
@@ -117,6 +153,8 @@ def classify(df: pd.DataFrame, share: float = SHARE, alpha: float = 0.05,
         ["dead", "untested here", "misplayed", "over-powered", "under-powered", "balanced"],
         "no evidence")
     out.attrs["pooled_gap"] = pooled
+    if pooled_up is not None:
+        out.attrs["pooled_up"] = pooled_up
     return out
 
 

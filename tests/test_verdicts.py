@@ -453,3 +453,32 @@ def test_calibrate_judges_a_clone_beside_its_original():
     s = summary.set_index("class")
     assert s.loc["clone", "recovered"] == 2
     assert s.loc["clone", "as_before"] == int((plants.verdict == plants.like_before).sum())
+
+
+def test_a_buff_is_judged_against_what_par_made_strong_gains(folder, monkeypatch):
+    # A game where being played is worth most: a shot's first point of value adds 4 K, each
+    # further point K / 2. a1 (cost 1, par 2) buffed to 5 gains 1.5 K a copy, while the
+    # card with no effect loses 4.5 K: against half of that (2.25 K) the buff would pass for
+    # balanced. Par made strong (value 6, the kind's best) gains 2 K, so the margin above
+    # par is K, and the buff is over-powered; below par the margin stays 2.25 K.
+    import tests.test_verdicts as here
+
+    def concave(m, seat, card):
+        v = m.value(card)
+        if m.policy_names[seat] == "idle" or POOL[card][0] != "shot":
+            return 0.0
+        return K * (4 * min(v, 1) + 0.5 * max(v - 1, 0))
+
+    monkeypatch.setattr(here, "card_worth", concave)
+    (folder / "par.csv").write_text("kind,cost,value\nshot,1,2\nshot,2,4\n", encoding="utf-8")
+    buffed = with_values(Matchup(), {("a1", "value"): 5})
+    v = card_verdicts(Fake(), buffed, 1, Precision(start=4000, max_matches=64_000), None,
+                      folder, trained="good").set_index("card")
+    a1 = v.loc["a1"]
+    assert a1.relative == pytest.approx(1.5 * K, abs=0.0005)
+    assert a1.up == pytest.approx(2 * K, abs=0.0005)
+    assert a1.gap == pytest.approx(4.5 * K, abs=3 * a1.gap_se)
+    assert a1.margin_up == pytest.approx(K, abs=0.0003)
+    assert a1.margin_down == pytest.approx(a1.gap / 2)
+    assert a1.verdict == "over-powered"
+    assert v.loc["dead", "verdict"] == "under-powered"  # 4 + 1.5 K a copy under par 4

@@ -279,8 +279,10 @@ def verdicts(
     """Causal card verdicts for a run's matchup: each card of the kinds the game flags is
     played as it is, with par's numbers for its kind and cost, and with no effect (the deck
     keeps its length), on the same seeds, each side under the best of its deck's policies;
-    its worth per copy against par is judged against a margin from the game (a share of
-    the gap between par and no effect), Benjamini-Hochberg across cards. Matches go round
+    its worth per copy against par is judged against margins from the game (below par a
+    share of the gap between par and no effect, above it a share of what par made strong
+    gains), Benjamini-Hochberg across cards; cards of a deck with the same row of rules
+    (twins) are judged as one. Matches go round
     by round to the cards still open. Saved into the run folder for its report."""
     from sim.cli.shared import print_frame, print_skipped
 
@@ -290,12 +292,13 @@ def verdicts(
     a = df.attrs
     plays = "; ".join(f"{d}: {', '.join(p)}" for d, p in a["policies"].items())
     print_frame(df.sort_values(["deck", "relative"], ascending=False),
-                f"card verdicts: worth per copy against par, margin {margin_share:g} of the gap "
-                f"to no effect (game's gap {a['pooled_gap']['']:.4f}); played by {plays} "
+                f"card verdicts: worth per copy against par, margins {margin_share:g} of the gap "
+                f"to no effect (game's {a['pooled_gap']['']:.4f}) and of par made strong "
+                f"(game's {a.get('pooled_up', {}).get('', 0):.4f}); played by {plays} "
                 f"({a['matches']:,} matches: {a['screen_matches']:,} choosing policies, "
                 f"{a['card_matches']:,} for the cards; {a['seconds']:.0f} s)",
                 ["deck", "label", "copies", "n", "policy", "as_par", "relative", "relative_lo",
-                 "relative_hi", "margin", "detectable", "p_adjusted", "verdict",
+                 "relative_hi", "margin", "detectable", "p_adjusted", "verdict", "twins",
                  *(["field_worth"] if "field_worth" in df else [])])
     if "field" in a:
         typer.echo("field_worth: against the field's decks, weighted by its Nash mix ("

@@ -122,7 +122,7 @@ def calibrate(game, m, folder, seed: int, count: int = 10,
         base = card_verdicts(game, m, seed, precision, folder=folder, trained=trained)
     labels = {(r.seat, r.card): r.verdict for r in base.itertuples()}
     worth = {(r.seat, r.card): r.relative for r in base.itertuples()}
-    fixed = dataclasses.replace(precision, pooled=base.attrs["pooled_gap"])
+    fixed = kept_gaps(precision, base)
     shipped = game.power.cards(m)  # par as the unchanged pool sets it, for every plant
     judged = {key for key, v in labels.items() if v not in UNJUDGED}
     rows = []
@@ -195,12 +195,19 @@ def calibrate(game, m, folder, seed: int, count: int = 10,
     return plants, out
 
 
+def kept_gaps(precision: Precision, base: pd.DataFrame) -> Precision:
+    """The precision with the unchanged matchup's gaps by kind kept, below par and above."""
+    return dataclasses.replace(precision, pooled=base.attrs["pooled_gap"],
+                               pooled_up=base.attrs.get("pooled_up"))
+
+
 def touches(r) -> bool:
     """Whether a verdict row sits on a boundary of its label, where the label may go either
-    way on other matches: its worth's interval reaches its margin or its own margin (the
-    bound of balanced) on either side, or its gap's interval reaches zero (the run barely
-    told the card from one with no effect, the other condition of balanced)."""
-    bounds = (r.margin, -r.margin, r.own_margin, -r.own_margin)
+    way on other matches: its worth's interval reaches its margin (above par or below) or a
+    bound of balanced, or its gap's interval reaches zero (the run barely told the card
+    from one with no effect, the other condition of balanced)."""
+    up, own_up = getattr(r, "margin_up", r.margin), getattr(r, "own_up", r.own_margin)
+    bounds = (up, -getattr(r, "margin_down", r.margin), own_up, -r.own_margin)
     return bool(any(r.relative_lo <= b <= r.relative_hi for b in bounds)
                 or r.gap_lo <= 0 <= 2 * r.gap - r.gap_lo)
 
@@ -216,7 +223,7 @@ def others_moved(game, m, folder, seed: int, count: int, precision: Precision = 
     matchup's verdicts, when already made."""
     if base is None:
         base = card_verdicts(game, m, seed, precision, folder=folder, trained=trained)
-    fixed = dataclasses.replace(precision, pooled=base.attrs["pooled_gap"])
+    fixed = kept_gaps(precision, base)
     shipped = game.power.cards(m)
     before = {(r.seat, r.card): r for r in base.itertuples()}
     planned = plan(game, m, count, seed, ("buff", "nerf"),

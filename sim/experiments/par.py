@@ -1,6 +1,6 @@
 """Par for a card and the changes whose direction is known: the numbers a card of its kind,
-group and cost has on the pool's cost curve, the same card with no effect, a strong buff and
-a clone, each as {(card id, field): value} for the game's Power hooks.
+group and cost has on the pool's cost curve, the same card with no effect, a strong buff, par
+made strong and a clone, each as {(card id, field): value} for the game's Power hooks.
 
 Par is the folder's declared par (`par.csv`, sim.experiments.par_table) where it declares
 the card's kind; else it is read off the whole pool, not the decks: the points a card of the
@@ -113,19 +113,30 @@ def dead_values(power, cards: pd.DataFrame, card: str) -> dict[tuple[str, str], 
     return out
 
 
+def stronger(power, same: pd.DataFrame, field: str, value: int) -> int:
+    """`value` moved the field's stronger way by at least half the spread of the cards `same`
+    (at least 1), and to at least the strongest value among them."""
+    sign = power.stronger[field]
+    step = max(1, math.ceil((same[field].max() - same[field].min()) / 2))
+    best = same[field].max() if sign > 0 else same[field].min()
+    return _clip(power, field, max(value + step, best) if sign > 0 else min(value - step, best))
+
+
 def buffed_values(power, cards: pd.DataFrame, card: str) -> dict[tuple[str, str], int]:
     """A strong buff: every number of its kind moved its stronger way by at least half the
     kind's spread (at least 1), and to at least the strongest value of the kind."""
     same = peers(power, cards, card)
     row = cards.loc[cards.id == card].iloc[0]
-    out = {}
-    for f in kind_fields(power, cards, card):
-        sign = power.stronger[f]
-        step = max(1, math.ceil((same[f].max() - same[f].min()) / 2))
-        best = same[f].max() if sign > 0 else same[f].min()
-        value = max(row[f] + step, best) if sign > 0 else min(row[f] - step, best)
-        out[card, f] = _clip(power, f, value)
-    return out
+    return {(card, f): stronger(power, same, f, row[f]) for f in kind_fields(power, cards, card)}
+
+
+def strong_values(power, cards: pd.DataFrame, card: str, values: dict[tuple[str, str], int],
+                  pool: pd.DataFrame | None = None) -> dict[tuple[str, str], int]:
+    """Par made strong, the yardstick above par: each of par's numbers (`values`) moved as a
+    strong buff moves a card's, by the spread of the card's peers in `pool` (default:
+    `cards`), so that a change to the card moves it not."""
+    same = peers(power, cards, card, pool)
+    return {(c, f): stronger(power, same, f, v) for (c, f), v in values.items()}
 
 
 def against(power, cards: pd.DataFrame, card: str, values: dict[tuple[str, str], int]) -> int:

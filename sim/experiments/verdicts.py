@@ -5,6 +5,7 @@ the same seeds as the unchanged matchup; matches go round by round to the open c
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from dataclasses import dataclass
 
@@ -34,8 +35,10 @@ class Precision:
     share: float = 0.5
     policies: int = 2
     screen: int = 4000
-    # The game's gap between par and no effect by card kind ("" the game's; None: this run's).
+    # The game's gap between par and no effect by card kind ("" the game's; None: this run's),
+    # and between par made strong and par.
     pooled: dict[str, float] | None = None
+    pooled_up: dict[str, float] | None = None
 
     @property
     def looks(self) -> int:
@@ -57,7 +60,7 @@ class Precision:
 
 @dataclass
 class Subject:
-    """One card of one seat's deck, with its par and no-effect values."""
+    """One card of one seat's deck, with its par, no-effect and par-made-strong values."""
 
     seat: int
     card: str
@@ -66,6 +69,7 @@ class Subject:
     dead: dict
     at_par: bool
     against_par: int = 0  # +1: the card dominates par's numbers, -1: par dominates it
+    strong: dict = dataclasses.field(default_factory=dict)
 
 
 def best_play(arms: Arms, game, m, seat: int, policies: dict, trained, p: Precision) -> list[str]:
@@ -98,7 +102,8 @@ def subjects(game, m, cards: pd.DataFrame, flagged: set, starting,
                 continue
             pv = (par_of or {}).get(card) or par.par_values(power, cards, card, pool, declared)
             out.append(Subject(seat, card, copies, pv, par.dead_values(power, cards, card),
-                               not par.differs(pv, cards), par.against(power, cards, card, pv)))
+                               not par.differs(pv, cards), par.against(power, cards, card, pv),
+                               par.strong_values(power, cards, card, pv, pool)))
     return out
 
 
@@ -107,14 +112,21 @@ def weakest_legal(game, m, values: dict, cards: pd.DataFrame) -> dict:
     weakest values (a quest with no points, a character with no toughness), one number at
     a time is moved a step at a time back toward the card's own until it accepts; the
     values unchanged when it accepts them, or when nothing short of the card itself does."""
+    now = cards.set_index("id")
+    return nearest_legal(game, m, values, {k: int(now.at[k[0], k[1]]) for k in values})
+
+
+def nearest_legal(game, m, values: dict, toward: dict) -> dict:
+    """`values` as a deck may hold them: where the validator rejects them, one number at a
+    time moved a step at a time toward `toward` until it accepts; unchanged when it accepts
+    them, or when nothing short of `toward` does."""
     def legal(v):
         return not legality.problems(game, game.power.with_values(m, v))
 
     if legal(values):
         return values
-    now = cards.set_index("id")
     for key in values:
-        trial, target = dict(values), int(now.at[key[0], key[1]])
+        trial, target = dict(values), int(toward[key])
         while trial[key] != target:
             trial[key] += 1 if target > trial[key] else -1
             if legal(trial):
@@ -133,15 +145,18 @@ def row(arms: Arms, group: list[tuple[int, Subject]], kept: list[str], n: int) -
     played (its policies reading the card as par: "as_par"), where the game allows it. Twins
     (cards of one deck the rules cannot tell apart, `twins`) are one card: each one's paired
     differences are summed match by match and shared over all their copies."""
-    diff, gap_diff, copies, untested, first = 0.0, 0.0, 0, True, None
+    diff, gap_diff, up_diff, copies, untested, first = 0.0, 0.0, 0.0, 0, True, None
     for i, s in group:
         base = best(arms, [("base", s.seat, p) for p in kept]
                     + [("view", i, p) for p in kept if ("view", i, p) in arms.matchups], n)
         par_key = best(arms, [("par", i, p) for p in kept], n)
         dead_key = best(arms, [("dead", i, p) for p in kept], n)
+        strong = [("strong", i, p) for p in kept if ("strong", i, p) in arms.matchups]
         at_par = arms.extend(par_key, n).astype(float)
         diff = diff + arms.extend(base, n).astype(float) - at_par
         gap_diff = gap_diff + at_par - arms.extend(dead_key, n).astype(float)
+        if strong:  # else par is as strong as the validator allows: no gap above it
+            up_diff = up_diff + arms.extend(best(arms, strong, n), n).astype(float) - at_par
         copies += s.copies
         untested &= not s.at_par and all(arms.same(("par", i, p), ("base", s.seat, p), n)
                                          for p in kept)
@@ -149,9 +164,11 @@ def row(arms: Arms, group: list[tuple[int, Subject]], kept: list[str], n: int) -
     worth, worth_se = contrast(diff / len(group))
     rel, rel_se = contrast(diff / copies)
     gap, gap_se = contrast(gap_diff / copies)
+    up, up_se = contrast(np.broadcast_to(up_diff / copies, (n,)))
     (base, par_key) = first
     return {"n": n, "worth": worth, "worth_se": worth_se, "relative": rel,
-            "relative_se": rel_se, "gap": gap, "gap_se": gap_se, "policy": base[2],
+            "relative_se": rel_se, "gap": gap, "gap_se": gap_se, "up": up, "up_se": up_se,
+            "policy": base[2],
             "as_par": base[0] == "view", "policy_par": par_key[2], "untested": untested}
 
 
@@ -192,14 +209,15 @@ def played(game, m, arms: Arms, group: list[Subject], kept: list[str], ids: list
     return float(frame.eval(schema.played).iloc[0])
 
 
-def settled(df: pd.DataFrame, p: Precision, pooled: dict[str, float]) -> pd.Series:
+def settled(df: pd.DataFrame, p: Precision, pooled: dict[str, float],
+            pooled_up: dict[str, float]) -> pd.Series:
     """Cards whose verdict the per-look intervals decide (or that need no more matches)."""
     z = norm.ppf(1 - p.alpha / (2 * p.looks))
-    m, own = margins(df, p.share, pooled, z)
+    b = margins(df, p.share, pooled, z, pooled_up)
     lo, hi = df.relative - z * df.relative_se, df.relative + z * df.relative_se
     told = df.gap - z * df.gap_se > 0
-    return (df.untested | (df.played == 0) | (lo > m) | (hi < -m)
-            | ((lo > -own) & (hi < own) & told))
+    return (df.untested | (df.played == 0) | (lo > b.up) | (hi < -b.down)
+            | ((lo > -b.own_down) & (hi < b.own_up) & told))
 
 
 def card_verdicts(game, m, seed: int, precision: Precision = Precision(), progress=None,
@@ -254,6 +272,13 @@ def card_verdicts(game, m, seed: int, precision: Precision = Precision(), progre
             skipped.append({"item": labels[s.card], "card": s.card, "seat": s.seat,
                             "reason": legality.reason(found)})
             continue
+        # Par made strong as a deck may hold it (toward par where the validator objects);
+        # no arm where only par itself is legal.
+        s.strong = nearest_legal(game, own, s.strong, s.par)
+        strong = game.power.with_values(own, s.strong)
+        if par.differs(s.strong, game.power.cards(variants["par"])) \
+                and not legality.problems(game, strong):
+            variants["strong"] = strong
         i = len(keep)
         keep.append(s)
         # A card may be played exactly as par is played: its policies reading it as par.
@@ -264,7 +289,7 @@ def card_verdicts(game, m, seed: int, precision: Precision = Precision(), progre
                 arms.add((what, i, p), policies[p](v, s.seat), s.seat)
     groups = twins(game, m, cards, keep)
     n_of = {g: 0 for g in range(len(groups))}
-    df, pooled = pd.DataFrame(), {"": 0.0}
+    df, pooled, pooled_up = pd.DataFrame(), {"": 0.0}, {"": 0.0}
     target, rounds, todo = precision.start, 0, list(range(len(groups)))
     while True:
         for g in todo:
@@ -284,9 +309,13 @@ def card_verdicts(game, m, seed: int, precision: Precision = Precision(), progre
                     "twins": ", ".join(labels[keep[j].card] for j in members if j != i),
                     "group": g})
         df = pd.DataFrame(rows)
+        one = df.drop_duplicates("group") if len(df) else df
         pooled = precision.pooled if precision.pooled is not None else (
-            pooled_gap(df.drop_duplicates("group")) if len(df) else {"": 0.0})
-        open_rows = ~settled(df, precision, pooled) if len(df) else pd.Series(dtype=bool)
+            pooled_gap(one) if len(df) else {"": 0.0})
+        pooled_up = precision.pooled_up if precision.pooled_up is not None else (
+            pooled_gap(one, "up") if len(df) else {"": 0.0})
+        open_rows = (~settled(df, precision, pooled, pooled_up) if len(df)
+                     else pd.Series(dtype=bool))
         still = sorted(set(df.group[open_rows])) if len(df) else []
         if progress:
             progress(rounds, target, len(still), arms.played)
@@ -294,13 +323,14 @@ def card_verdicts(game, m, seed: int, precision: Precision = Precision(), progre
             break
         target, rounds = min(2 * target, precision.max_matches), rounds + 1
         todo = still
-    out = decide(df, precision, pooled)
+    out = decide(df, precision, pooled, pooled_up)
     if unpriced:
         out = pd.concat([out, pd.DataFrame(unpriced)], ignore_index=True)
     out.attrs.update({"matches": arms.played, "screen_matches": screened,
                       "card_matches": arms.played - screened,
                       "seconds": time.perf_counter() - start, "rounds": rounds + 1,
-                      "share": precision.share, "pooled_gap": pooled, "start": precision.start,
+                      "share": precision.share, "pooled_gap": pooled, "pooled_up": pooled_up,
+                      "start": precision.start,
                       "max_matches": precision.max_matches, "alpha": precision.alpha,
                       "policies": {m.decks[s].name: kept[s] for s in kept},
                       "par_values": {(s.seat, s.card): s.par for s in keep},
@@ -309,12 +339,13 @@ def card_verdicts(game, m, seed: int, precision: Precision = Precision(), progre
     return out
 
 
-def decide(df: pd.DataFrame, p: Precision, pooled: dict[str, float]) -> pd.DataFrame:
+def decide(df: pd.DataFrame, p: Precision, pooled: dict[str, float],
+           pooled_up: dict[str, float]) -> pd.DataFrame:
     """Each group's verdict (analysis.verdicts.classify, once a group, so that twins count
     once among the cards whose false discoveries are controlled), on every member's row."""
     if df.empty:
         return df
-    judged = classify(df.drop_duplicates("group"), p.share, p.alpha, pooled)
+    judged = classify(df.drop_duplicates("group"), p.share, p.alpha, pooled, pooled_up)
     added = [c for c in judged.columns if c not in df.columns]
     out = df.join(judged.set_index("group")[added], on="group").drop(columns="group")
     out.attrs = judged.attrs
