@@ -44,15 +44,24 @@ def beyond_margin_p(estimate, se, margin) -> np.ndarray:
     return np.where(se > 0, norm.sf(z), np.where(est > margin, 0.0, 1.0))
 
 
+def peers(df: pd.DataFrame) -> pd.Series:
+    """The cards whose gaps a card's pools with: its `peer` (its kind and the fields a card
+    shares with its par, such as Payne Academy's role) where the table has one, else its
+    kind."""
+    for column in ("peer", "kind"):
+        if column in df:
+            return df[column]
+    return pd.Series("", index=df.index)
+
+
 def pooled_gap(df: pd.DataFrame, column: str = "gap") -> dict[str, float]:
     """The game's gap between par and no effect (`column` "gap"; "up": between par made
-    strong and par), per copy, for each card kind and ("") for the game: the median over the
-    cards whose own gap the run told from zero (a kind with none takes the game's; 0 when no
-    card's was told)."""
+    strong and par), per copy, for each card's peers (`peers`) and ("") for the game: the
+    median over the cards whose own gap the run told from zero (peers with none take the
+    game's; 0 when no card's was told)."""
     told = df[column] - Z95 * df[f"{column}_se"] > 0
     out = {"": float(df[column][told].median()) if told.any() else 0.0}
-    if "kind" in df:
-        out |= {k: float(g.median()) for k, g in df[column][told].groupby(df.kind[told])}
+    out |= {k: float(g.median()) for k, g in df[column][told].groupby(peers(df)[told]) if k}
     return out
 
 
@@ -72,15 +81,14 @@ def margins(df: pd.DataFrame, share: float, pooled: float | dict[str, float],
             z: float = Z95, pooled_up: dict[str, float] | None = None) -> Margins:
     """A card's margins, each `share` of a gap the game gives. Below par: the gap between par
     and the same card with no effect, its own where the run told that gap from zero (at `z`),
-    else its kind's (`pooled`: {kind: gap}, "" the game's, or one number); the bound of
+    else its peers' (`pooled`: {peers: gap}, "" the game's, or one number); the bound of
     balanced is its own gap's share, so that a card with no effect is never balanced. Above
     par: the gap between par made strong (a strong buff of par's numbers) and par, its own
-    where told, else its kind's (`pooled_up`), else the margin below; where the table has no
+    where told, else its peers' (`pooled_up`), else the margin below; where the table has no
     such gap (column `up`), the margin below on both sides."""
     def by_kind(gaps):
         gaps = gaps if isinstance(gaps, dict) else {"": float(gaps)}
-        kinds = df.kind if "kind" in df else pd.Series("", index=df.index)
-        return kinds.map(gaps).fillna(gaps.get("", 0.0)).astype(float)
+        return peers(df).map(gaps).fillna(gaps.get("", 0.0)).astype(float)
 
     own = share * df.gap.clip(lower=0)
     down = own.where(df.gap - z * df.gap_se > 0, share * by_kind(pooled))

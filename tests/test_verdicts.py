@@ -42,6 +42,24 @@ def test_classify_by_hand():
     assert np.isnan(out.loc["d", "p"]) and np.isnan(out.loc["u", "p"])
 
 
+def test_a_gap_the_run_cannot_tell_takes_its_peers_not_the_whole_games():
+    # x and y (peers "a") have gaps of 0.02 a copy, z (peers "b") 0.004; w, a peer of z, has
+    # a gap the run cannot tell from zero, so it takes its peers' (margin 0.002), not the
+    # game's median (0.02, margin 0.01): its worth 0.003 +- 0.0004 is beyond it.
+    df = pd.DataFrame({"card": list("xyzw"), "kind": "shot", "peer": list("aabb"),
+                       "relative": [0.0, 0.0, 0.0, 0.003], "relative_se": [0.0002] * 4,
+                       "gap": [0.02, 0.02, 0.004, 0.004], "gap_se": [0.001] * 3 + [0.01],
+                       "played": [5] * 4, "untested": [False] * 4})
+    out = classify(df, share=0.5).set_index("card")
+    assert out.attrs["pooled_gap"] == {"": 0.02, "a": 0.02, "b": 0.004}
+    assert out.loc["w", "margin"] == pytest.approx(0.002)
+    assert out.loc["w", "verdict"] == "over-powered"
+    # Without peers the kind pools all four: w's margin is half the game's 0.02.
+    out = classify(df.drop(columns="peer"), share=0.5).set_index("card")
+    assert out.loc["w", "margin"] == pytest.approx(0.01)
+    assert out.loc["w", "verdict"] == "no evidence"
+
+
 def test_a_card_stronger_than_par_worth_less_is_misplayed_not_under_powered():
     # x is at least as strong as par in every number (against_par +1) yet 0.03 below par,
     # beyond the margin: no verdict may call a stronger card under-powered. w is dominated

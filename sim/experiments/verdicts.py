@@ -250,6 +250,10 @@ def card_verdicts(game, m, seed: int, precision: Precision = Precision(), progre
                                     desc.get("starting", []), par_pool, declared, par_of)
                 if only is None or (s.seat, s.card) in only]
     kinds = dict(zip(cards.id, cards.kind, strict=True))
+    # A card's peers, whose gaps its own pools with: its kind and the fields it shares with
+    # its par (Payne Academy's role).
+    peer = {r.id: " ".join([r.kind] + [f"{g} {getattr(r, g)}" for g in game.power.group])
+            for r in cards.itertuples()}
     arms = Arms(game, seed)
     policies, trained = seat_policies(game, folder, trained)
     kept = {seat: best_play(arms, game, m, seat, policies, trained, precision)
@@ -304,7 +308,7 @@ def card_verdicts(game, m, seed: int, precision: Precision = Precision(), progre
                 rows.append(shared | {
                     "seat": s.seat, "deck": m.decks[s.seat].name, "card": s.card,
                     "name": labels[s.card], "label": labels[s.card], "kind": kinds[s.card],
-                    "copies": s.copies, "at_par": s.at_par, "against_par": s.against_par,
+                    "peer": peer[s.card], "copies": s.copies, "at_par": s.at_par, "against_par": s.against_par,
                     "par": ", ".join(f"{f} {v}" for (_, f), v in s.par.items()),
                     "twins": ", ".join(labels[keep[j].card] for j in members if j != i),
                     "group": g})
