@@ -308,7 +308,8 @@ def card_verdicts(game, m, seed: int, precision: Precision = Precision(), progre
                 rows.append(shared | {
                     "seat": s.seat, "deck": m.decks[s.seat].name, "card": s.card,
                     "name": labels[s.card], "label": labels[s.card], "kind": kinds[s.card],
-                    "peer": peer[s.card], "copies": s.copies, "at_par": s.at_par, "against_par": s.against_par,
+                    "peer": peer[s.card], "copies": s.copies, "at_par": s.at_par,
+                    "against_par": s.against_par,
                     "par": ", ".join(f"{f} {v}" for (_, f), v in s.par.items()),
                     "twins": ", ".join(labels[keep[j].card] for j in members if j != i),
                     "group": g})
