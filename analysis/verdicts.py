@@ -83,9 +83,10 @@ def margins(df: pd.DataFrame, share: float, pooled: float | dict[str, float],
     and the same card with no effect, its own where the run told that gap from zero (at `z`),
     else its peers' (`pooled`: {peers: gap}, "" the game's, or one number); the bound of
     balanced is its own gap's share, so that a card with no effect is never balanced. Above
-    par: the gap between par made strong (a strong buff of par's numbers) and par, its own
-    where told, else its peers' (`pooled_up`), else the margin below; where the table has no
-    such gap (column `up`), the margin below on both sides."""
+    par: the smaller of the margin below and `share` of the gap between par made strong (a
+    strong buff of par's numbers) and par, its own where told, else its peers'
+    (`pooled_up`); the bound of balanced above is the same. Where the table has no such gap
+    (column `up`), the margin below on both sides."""
     def by_kind(gaps):
         gaps = gaps if isinstance(gaps, dict) else {"": float(gaps)}
         return peers(df).map(gaps).fillna(gaps.get("", 0.0)).astype(float)
@@ -96,7 +97,11 @@ def margins(df: pd.DataFrame, share: float, pooled: float | dict[str, float],
         return Margins(down, down, own, own)
     kind_up = by_kind(pooled_up or {"": 0.0})
     fallback = (share * kind_up).where(kind_up > 0, down)
-    up = (share * df.up.clip(lower=0)).where(df.up - z * df.up_se > 0, fallback)
+    strong = (share * df.up.clip(lower=0)).where(df.up - z * df.up_se > 0, fallback)
+    # The smaller of the two scales, so that both a strong buff of par and par against the
+    # card with no effect clear it: a game whose worth bends either way (a card's first
+    # points worth most, or its last) hides neither a strong buff nor a dead card.
+    up = np.minimum(strong, down)
     return Margins(up, down, up, own)
 
 

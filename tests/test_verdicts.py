@@ -42,6 +42,20 @@ def test_classify_by_hand():
     assert np.isnan(out.loc["d", "p"]) and np.isnan(out.loc["u", "p"])
 
 
+def test_the_margin_above_par_is_the_smaller_of_the_two_scales():
+    # x: par made strong gains 0.02 a copy, no effect loses 0.002 (a game whose last points
+    # are worth most): above par the margin is half of 0.002, and 0.003 +- 0.001 clears it.
+    # y: the other way round (its first points worth most): half of 0.002 again.
+    df = pd.DataFrame({"card": ["x", "y"], "relative": [0.003, 0.003],
+                       "relative_se": [0.0005] * 2, "gap": [0.002, 0.02],
+                       "gap_se": [0.0002] * 2, "up": [0.02, 0.002], "up_se": [0.0002] * 2,
+                       "played": [5] * 2, "untested": [False] * 2})
+    out = classify(df, share=0.5).set_index("card")
+    assert out.margin_up.tolist() == [pytest.approx(0.001)] * 2
+    assert out.margin_down.tolist() == [pytest.approx(0.001), pytest.approx(0.01)]
+    assert out.verdict.tolist() == ["over-powered", "over-powered"]
+
+
 def test_a_gap_the_run_cannot_tell_takes_its_peers_not_the_whole_games():
     # x and y (peers "a") have gaps of 0.02 a copy, z (peers "b") 0.004; w, a peer of z, has
     # a gap the run cannot tell from zero, so it takes its peers' (margin 0.002), not the
