@@ -49,7 +49,7 @@ VARIANTS = {
     "defend_limit": [{"defend_limit": "once"}],
     "quest_mandatory": [{"quest_mandatory": True}],
     "strikers_after": [{"strikers_after": "hand"}],
-    "unique_scope": [{"unique_scope": "table"}],
+    "unique_scope": [{"unique_scope": "player"}],
     "ability_limit": [{"ability_limit": "turn"}, {"ability_limit": "step"}],
     "play_loot": [{"play_loot": "paid"}, {"play_loot": "paid", "cost_currency": "discard"},
                   {"play_loot": "paid", "cost_currency": "twilight"}],

@@ -167,14 +167,17 @@ def test_strike_budget_adds_budget_and_removes_sneak():
     assert twin(Tu.strike_budget)(C, card("Decode the Signal"), 0, 0) == 2
 
 
-def test_unique_cards_per_player_and_per_table():
+def test_unique_cards_per_table_by_default_and_per_player():
+    # "If there is already a unique card in play, you cannot play another version of the
+    # same card": by default no seat may play it while any seat has it in play.
     _, C = ctx()
     add_party(C, 1, "Knight Errant")
     assert not twin(Ru.unique_ok)(C, 1, card("Knight Errant"))
-    assert twin(Ru.unique_ok)(C, 0, card("Knight Errant"))
-    _, C = ctx({"unique_scope": "table"})
-    add_party(C, 1, "Knight Errant")
     assert not twin(Ru.unique_ok)(C, 0, card("Knight Errant"))
+    _, C = ctx({"unique_scope": "player"})
+    add_party(C, 1, "Knight Errant")
+    assert not twin(Ru.unique_ok)(C, 1, card("Knight Errant"))
+    assert twin(Ru.unique_ok)(C, 0, card("Knight Errant"))
 
 
 def test_revive_returns_an_npc_of_cost_at_most_n():

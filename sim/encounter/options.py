@@ -39,7 +39,7 @@ OPTIONS_DECLARED = (
     Option("quest_mandatory", False, "whether a player with a quest in hand must play one"),
     Option("strikers_after", "discard", "where strikers go after the encounter",
            words=("discard", "hand")),
-    Option("unique_scope", "player", "where a unique card may be in play once: per player "
+    Option("unique_scope", "table", "where a unique card may be in play once: per player "
            "or at the whole table", words=("player", "table")),
     Option("ability_limit", "unlimited", "how often an ability may be used: once a turn, "
            "once a step, or as many times as its cost is paid",
