@@ -68,6 +68,8 @@ VARIANTS = {
     "encounter_points": [{"encounter_mode": True, "encounter_points": 7, "settle_heal": 1}],
     "choose_first": [{"choose_first": "once"}],
     "players": [{"players": 3}, {"players": 4}],
+    "strike_budget": [{"players": 3, "strike_budget": "each"},
+                      {"players": 4, "strike_budget": "each"}],
 }
 # Decks that bring every choice and a unique card both players hold (Knight Errant): A's
 # Wound (Sniper Shot), Revive (Second Chance), Cancel (Banish), character actions (Sharp

@@ -287,3 +287,24 @@ def test_a_unique_striker_is_sent_once():
     b.step(twin(Tu.quest_step), lambda g: g.quest_step())
     assert b.striker_states() == [WAITING]
     assert b.same(1)[0] == ["Dragon"]
+
+
+# -- the strike budget at a table of three --------------------------------------------------
+@pytest.mark.parametrize("budget, strikers", [("shared", 1), ("each", 2)])
+def test_opponents_spend_one_quest_cost_in_turn(budget, strikers):
+    """"Each time you play a strike card, subtract its strike cost from the quest cost. The
+    total, if any, is the new quest cost available for playing other strike cards." Three
+    players: the Orc (A) quests on Arena Champion (quest cost 5, no Budget or Sneak in
+    play). The first opponent counterclockwise (seat C) sends a Troll (strike cost 3): 2
+    is left, so seat B's Cultist (3) cannot follow under one shared budget; with a whole
+    budget each (strike_budget = each), B sends it too."""
+    eager = {"cost_ratio": 3.0}
+    b = Both(({}, eager, eager), rules={"strike_budget": budget}, players=3)
+    b.hand(0, "Arena Champion")
+    b.hand(2, "Troll")
+    b.hand(1, "Cultist")
+    b.step(twin(Tu.quest_step), lambda g: g.quest_step())
+    assert len(b.striker_states()) == strikers
+    assert b.same(2)[0] == []
+    assert b.same(1)[0] == (["Cultist"] if budget == "shared" else [])
+    assert int(b.G[S.BUDGET]) == 0 and b.g.budget == 0  # what is left is lost (pool)

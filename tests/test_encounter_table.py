@@ -128,16 +128,19 @@ def test_turns_go_clockwise_in_rounds_of_every_player_still_in(n, choose):
     assert outs > 0 and (choose == "once" or rounds > 16)
 
 
+@pytest.mark.parametrize("budget", ["shared", "each"])
 @pytest.mark.parametrize("n", [3, 4])
-def test_each_opponent_has_its_own_quest_step_counterclockwise(n):
+def test_each_opponent_has_its_own_quest_step_counterclockwise(n, budget):
     """"Starting on the right of the active player, each player gets one quest step to
     play cards against you": the opponents still in, counterclockwise from A's right (-1,
-    -2 ...), each open a strike budget of their own (the quest row for the first, a budget
-    row for each later one) and pay their strike cards from it alone; when one opponent's
-    quest step is over the next starts afresh."""
-    m = table(n, "aggressive")
+    -2 ...), each open a strike budget (the quest row for the first, a budget row for each
+    later one) and pay their strike cards from it. strike_budget = shared ("The total, if
+    any, is the new quest cost available for playing other strike cards"): a later
+    opponent starts from what those before it left, its own Budget the only addition; each:
+    it starts afresh, and together the opponents spend more than one budget holds."""
+    m = table(n, "aggressive", {"strike_budget": budget})
     rec, all_logs = logs(m, 20, 3)
-    over_one_budget = 0
+    over_one_budget = passed_on = 0
     for i, log in enumerate(all_logs):
         dead = deaths(rec, m, i, n)
         for t, (a, rows) in enumerate(turns(log), 1):
@@ -148,28 +151,37 @@ def test_each_opponent_has_its_own_quest_step_counterclockwise(n):
             opener = [opponents[0]] + [r[1] for r in quest[1:]]
             ended = dead.get(a) == t or t == len(turns(log))
             assert opener == opponents or ended and opener == opponents[:len(opener)]
-            spent = dict.fromkeys(opener, 0)
+            spent, left = dict.fromkeys(opener, 0), None
             for j, r in enumerate(quest):
                 seat, start = opener[j], rows.index(r)
+                if budget == "shared" and left is not None:
+                    assert r[4] >= left  # what was left, and its own Budget, if any
+                    passed_on += r[4] == left < quest[0][4]
                 nxt = rows.index(quest[j + 1]) if j + 1 < len(quest) else len(rows)
                 for s in rows[start + 1: nxt]:
                     if s[2] == S.EV_STRIKE:
                         assert s[1] == seat
                         spent[seat] += s[4]
-                        assert s[5] == r[4] - spent[seat]  # its own budget left
+                        assert s[5] == r[4] - spent[seat]  # the budget left
                 assert spent[seat] <= r[4]
+                left = r[4] - spent[seat]
             if sum(spent.values()) > quest[0][4]:
                 over_one_budget += 1
-    assert over_one_budget > 0  # together the opponents spent more than one budget holds
+    if budget == "each":
+        assert over_one_budget > 0  # together the opponents spent more than one budget holds
+    else:
+        assert passed_on > 0  # a later opponent started from what an earlier one left
 
 
 def test_opponents_pick_strikers_in_turn_counterclockwise():
     """"The opponent to the right of the active player chooses one of his or her striking
     NPCs", then "the opponent to the right of the one who chose the encounter previously":
     around the opponents counterclockwise, passing over one with none waiting (back to the
-    last chooser when it alone has strikers left)."""
+    last chooser when it alone has strikers left). A whole strike budget for each opponent
+    (strike_budget = each) has several opponents send strikers in few matches; the order
+    of choosing does not depend on it."""
     n = 3
-    m = table(n, "aggressive")
+    m = table(n, "aggressive", {"strike_budget": "each"})
     kinds = m.pool.table[:, K.C_NATURE]
     _, all_logs = logs(m, 20, 5)
     checked = 0
@@ -199,10 +211,11 @@ def test_opponents_pick_strikers_in_turn_counterclockwise():
 def test_a_killed_pc_puts_its_player_out_and_the_last_one_standing_wins():
     """Quests worth nothing toward a win (points_to_win out of reach) and ties to the
     striker: PCs fall; a seat whose PC was killed takes no turn after it, and the match
-    ends when one PC is left, its player the winner."""
+    ends when one PC is left, its player the winner (a whole strike budget for each
+    opponent, so that PCs fall within a few matches)."""
     n = 3
     m = table(n, "aggressive", {"points_to_win": 999, "max_turns": 600,
-                                "combat_tie": "striker"})
+                                "combat_tie": "striker", "strike_budget": "each"})
     rec, all_logs = logs(m, 12, 2)
     cols = GAME.schema_for(m).match_columns
     death = [list(cols).index(f"pc_death_turn_{x}") for x in "abc"]

@@ -19,7 +19,8 @@ def _strengths(value: list) -> str:
     return f"1 to {K.MAX_STRENGTHS} integers 0-99"
 
 
-# In the engine vector's order (codes.R_*); `players` is stored at R_PLAYERS, after the list.
+# In the engine vector's order (codes.R_*); `players` and `strike_budget` are stored after
+# the list (PLACED).
 OPTIONS_DECLARED = (
     Option("points_to_win", 30, "points in the score zone that win at once", lo=1, hi=999),
     Option("hand_size", 8, "the opening hand, and the hand the draw step draws to", lo=1,
@@ -68,15 +69,18 @@ OPTIONS_DECLARED = (
            "round or once at set-up", words=("once", "each_turn")),
     Option("players", DEFAULT_SEATS, "players at the table (the decks of seats C and D from "
            "`[table]` or `--table`)", lo=2, hi=4),
+    Option("strike_budget", "shared", "at a table of three or four, the strike budget "
+           "against a quest: one quest cost the opponents spend in turn (each adding its "
+           "Budget), or a whole one for each opponent", words=("shared", "each")),
 )
+PLACED = {"players": K.R_PLAYERS, "strike_budget": K.R_STRIKE_BUDGET}
 
 
 def rules_vector(values: dict) -> np.ndarray:
     """The int64 vector the engine reads."""
     R = np.zeros(K.N_RULES, dtype=np.int64)
     for i, o in enumerate(OPTIONS_DECLARED):
-        if o.name == "players":
-            continue
+        i = PLACED.get(o.name, i)
         v = values[o.name]
         if o.words:
             R[i] = o.words.index(v)
@@ -87,7 +91,6 @@ def rules_vector(values: dict) -> np.ndarray:
             R[i] = int(v)
     # The encounter objective is stored as its objective code.
     R[K.R_EOBJ] = K.O_UNHURT if values["encounter_objective"] == "UNHURT" else K.O_DEFEAT
-    R[K.R_PLAYERS] = values["players"]
     return R
 
 

@@ -171,8 +171,9 @@ class Encounter(Scoring):
 
     def quest_step(self) -> bool:
         """A may play a quest; each opponent in turn, counterclockwise from A's right,
-        spends its own strike budget on strike cards; a window. False when A plays no
-        quest."""
+        spends the strike budget on strike cards (strike_budget: shared, what those before
+        left plus its own Budget; each, a whole one of its own); a window. False when A
+        plays no quest."""
         a = self.a
         self.start_step()
         playable = [i for i, c in enumerate(a.hand) if c.kind == K.QUEST and self.race_ok(a, c)]
@@ -186,8 +187,14 @@ class Encounter(Scoring):
         threat = 0
         if self.rules["cost_currency"] == "twilight":
             threat, a.threat = a.threat, 0
+        before = None
         for n, b in enumerate(self.opponents()):
-            self.budget = self.strike_budget(q, b, threat)
+            if n > 0 and self.rules["strike_budget"] == "shared":
+                before.left = 0  # twilight: what it left is passed on, not kept
+                self.budget = max(self.budget + self.seat_keyword(b, K.BUDGET), 0)
+            else:
+                self.budget = self.strike_budget(q, b, threat)
+            before = b
             if n == 0:
                 self.say(a.index, S.EV_QUEST, q.id, self.budget, b.index)
             else:

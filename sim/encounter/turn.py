@@ -115,8 +115,9 @@ def strike_budget(C, q, b, threat):
 
 @njit
 def quest_step(C):
-    """A may play one quest; each opponent, counterclockwise from A, spends its own strike
-    budget on strike cards; a window."""
+    """A may play one quest; each opponent, counterclockwise from A, spends the strike budget
+    on strike cards (strike_budget: shared, what those before left plus its own Budget;
+    each, a whole one of its own); a window."""
     R, P, G = C[1], C[2], C[3]
     a = G[S.ACTIVE]
     start_step(C, K.S_QUEST)
@@ -138,10 +139,17 @@ def quest_step(C):
     while True:
         if strike_cards(C, b):
             return True
-        b = next_seat(C, b, -1)
+        prev, b = b, next_seat(C, b, -1)
         if b == a:
             break
-        G[S.BUDGET] = strike_budget(C, q, b, threat)
+        if R[K.R_STRIKE_BUDGET] == K.BUDGET_SHARED:
+            # "The total, if any, is the new quest cost available for playing other strike
+            # cards": the next opponent spends what is left (twilight: it is passed on).
+            P[prev, S.LEFT] = 0
+            v = G[S.BUDGET] + player_kw(C, b, K.BUDGET)
+            G[S.BUDGET] = v if v > 0 else 0
+        else:
+            G[S.BUDGET] = strike_budget(C, q, b, threat)
         log(C, b, S.EV_BUDGET, q, G[S.BUDGET], 0)
     P[a, S.SENT] = G[S.S_N]
     if R[K.R_CURRENCY] != K.CUR_TWILIGHT:
