@@ -54,7 +54,7 @@ VARIANTS = {
     "play_loot": [{"play_loot": "paid"}, {"play_loot": "paid", "cost_currency": "discard"},
                   {"play_loot": "paid", "cost_currency": "twilight"}],
     "settle_heal": [{"settle_heal": 2}],
-    "deck_out": [{"deck_out": "lose_on_empty_draw", "draw_deck_size": 24}],
+    "deck_out": [{"deck_out": "lose_on_empty_draw", "draw_deck_size": 16}],
     "max_turns": [{"max_turns": 9}],
     "max_copies": [{"max_copies": 6}],
     "draw_deck_size": [{"draw_deck_size": 24}],

@@ -308,3 +308,37 @@ def test_opponents_spend_one_quest_cost_in_turn(budget, strikers):
     assert b.same(2)[0] == []
     assert b.same(1)[0] == (["Cultist"] if budget == "shared" else [])
     assert int(b.G[S.BUDGET]) == 0 and b.g.budget == 0  # what is left is lost (pool)
+
+
+# -- who chooses when the chooser is out --------------------------------------------------
+def test_a_chooser_who_is_out_passes_the_choice_and_a_tie_takes_a_die():
+    """The rulebook names the chooser once ("The player whose PC has the highest total
+    intelligence decides which player goes first each turn"; a tie at set-up is a die). At a
+    table of three, when the chooser is out, the choice passes for good to the player
+    still in of highest intelligence, and a tie between them is broken as at set-up: by a
+    die, not by seat order. Seat A (the chooser) is out; B and C are tied at 4. Over many
+    rolls each of the two gets the choice; once passed, it stays."""
+    from sim.encounter import engine as E
+
+    picks = []
+    for _ in range(40):
+        b = Both(players=3)
+        b.P[0, S.OUT], b.g.seats[0].out = 1, True
+        b.P[:3, S.WITS] = 9, 4, 4
+        b.g.wits = [9, 4, 4]
+        b.G[S.CHOOSER], b.g.chooser = 0, 0
+        # a fresh die each time: the stream's counter moved on by the rolls before
+        b.G[S.CTR + S.DICE * 3] = b.g.counters[S.DICE * 3] = len(picks)
+        kernel = twin(E.round_chooser)(b.C)
+        assert kernel == b.g.round_chooser().index
+        assert b.G[S.CHOOSER] == b.g.chooser == kernel  # passed for good
+        assert twin(E.round_chooser)(b.C) == kernel  # no second roll
+        picks.append(kernel)
+    assert set(picks) == {1, 2}
+    # Untied, the highest intelligence still in takes it without a roll.
+    b = Both(players=3)
+    b.P[0, S.OUT], b.g.seats[0].out = 1, True
+    b.P[:3, S.WITS], b.g.wits = (9, 3, 5), [9, 3, 5]
+    before = int(b.G[S.CTR + S.DICE * 3])
+    assert twin(E.round_chooser)(b.C) == b.g.round_chooser().index == 2
+    assert int(b.G[S.CTR + S.DICE * 3]) == before

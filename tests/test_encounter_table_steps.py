@@ -46,29 +46,39 @@ def out(b, p):
 
 
 # -- 1. "Starting on the right of the active player, each player gets one quest step to play
-# cards against you." Each strike card is paid from that opponent's quest cost. -----------
+# cards against you." "Each time you play a strike card, subtract its strike cost from the
+# quest cost. The total, if any, is the new quest cost available for playing other strike
+# cards." ------------------------------------------------------------------------------------
 QUEST = "Decode the Signal"  # quest cost 2
 
 
-@pytest.mark.parametrize("players, active, extra_sneak, order, budgets", [
+@pytest.mark.parametrize("players, active, extra_sneak, order, each, shared", [
     # A = Grey (seat 1, Sneak 1); from its right: seat 0 (Budget 1), then 3 (none), then 2
-    # (Budget 2): 2 + 1 - 1, 2 + 0 - 1, 2 + 2 - 1.
-    (4, 1, (), (0, 3, 2), (2, 1, 3)),
-    # Scout and Lookout Post raise A's Sneak to 3: 0, 2 - 3 = -1 floored to 0, then 1.
-    (4, 1, ("Scout", "Lookout Post"), (0, 3, 2), (0, 0, 1)),
-    # Three seats, A = Grey (seat 1): seat 0 (Budget 1) then seat 2 (Budget 2).
-    (3, 1, (), (0, 2), (2, 3)),
+    # (Budget 2). Each: 2 + 1 - 1, 2 + 0 - 1, 2 + 2 - 1. Shared: 2 + 1 - 1 = 2, seat 0
+    # spends 1 (its one Goblin), 1 is left for seat 3 (+0), which spends it, and seat 2
+    # starts from 0 + its Budget 2.
+    (4, 1, (), (0, 3, 2), (2, 1, 3), (2, 1, 2)),
+    # Scout and Lookout Post raise A's Sneak to 3. Each: 0, 2 - 3 = -1 floored to 0, then 1.
+    # Shared: 0, then 0 + 0, then 0 + 2.
+    (4, 1, ("Scout", "Lookout Post"), (0, 3, 2), (0, 0, 1), (0, 0, 2)),
+    # Three seats, A = Grey (seat 1): seat 0 (Budget 1) then seat 2 (Budget 2). Shared: 2,
+    # seat 0 spends 1, then 1 + 2.
+    (3, 1, (), (0, 2), (2, 3), (2, 3)),
     # Three seats, A = Orc Ambush (seat 2, no Sneak): seat 1 (none), then seat 0 (Budget 1).
-    (3, 2, (), (1, 0), (2, 3)),
+    # Shared: 2, seat 1 spends 1 (its one Goblin), then 1 + 1.
+    (3, 2, (), (1, 0), (2, 3), (2, 2)),
 ])
-def test_each_opponent_pays_strike_cards_from_its_own_budget(players, active, extra_sneak,
-                                                             order, budgets):
+@pytest.mark.parametrize("mode", ["shared", "each"])
+def test_the_opponents_pay_strike_cards_from_the_strike_budget(players, active, extra_sneak,
+                                                               order, each, shared, mode):
     """Budget: Warlord (support NPC, Budget 1) with seat 0, Warlord and Spy Ring (bulwark,
     Budget 1 each) with seat 2. The first opponent holds one Goblin (strike cost 1), the
-    others two, and careful plays every strike card its own budget pays for: min(held,
-    budget) Goblins, each row showing that opponent's budget left; what the first leaves is
-    lost, not carried to the next."""
-    b = table(players, active, rules={"quest_mandatory": True})
+    others two, and careful plays every strike card the budget pays for: min(held, budget)
+    Goblins, each row showing the budget left. strike_budget = shared (default): a later
+    opponent starts from what those before it left, plus its own Budget; each: every
+    opponent a whole budget of its own, what the one before left lost."""
+    budgets = shared if mode == "shared" else each
+    b = table(players, active, rules={"quest_mandatory": True, "strike_budget": mode})
     b.party(0, "Warlord")
     b.party(2, "Warlord")
     bulwark(b, 2, "Spy Ring")
@@ -79,7 +89,7 @@ def test_each_opponent_pays_strike_cards_from_its_own_budget(players, active, ex
     for p in order:
         b.hand(p, *["Goblin"] * held[p])
     q = card(QUEST)
-    for p, want in zip(order, budgets, strict=True):
+    for p, want in zip(order, each, strict=True):  # a whole budget, as "each" opens it
         assert (twin(Tu.strike_budget)(b.C, q, p, 0)
                 == b.g.strike_budget(b.g.cards[q], b.g.seats[p], 0) == want)
     b.step(twin(Tu.quest_step), lambda g: g.quest_step())

@@ -159,16 +159,27 @@ def round_over(C):
 
 @njit
 def round_chooser(C):
-    """Who picks the first player of a round: the set-up's chooser; when it is out, the
-    player still in of highest intelligence, the first in seat order on a tie."""
-    P, G = C[2], C[3]
+    """Who picks the first player of a round: the chooser; when it is out, the choice
+    passes for good to the player still in of highest intelligence, a tie broken as at
+    set-up (a die on seat A's dice stream among the tied, in seat order)."""
+    P, G, n = C[2], C[3], C[1][K.R_PLAYERS]
     if P[G[S.CHOOSER], S.OUT] == 0:
         return G[S.CHOOSER]
-    best, who = -1, G[S.CHOOSER]
-    for p in range(C[1][K.R_PLAYERS]):
-        if P[p, S.OUT] == 0 and P[p, S.WITS] > best:
-            best, who = P[p, S.WITS], p
-    return who
+    best, tied = -1, 0
+    for p in range(n):
+        if P[p, S.OUT] == 0:
+            if P[p, S.WITS] > best:
+                best, tied = P[p, S.WITS], 1
+            elif P[p, S.WITS] == best:
+                tied += 1
+    j = rand(C, S.DICE, 0, tied) if tied > 1 else 0
+    for p in range(n):
+        if P[p, S.OUT] == 0 and P[p, S.WITS] == best:
+            if j == 0:
+                G[S.CHOOSER] = p
+                break
+            j -= 1
+    return G[S.CHOOSER]
 
 
 @njit

@@ -63,12 +63,16 @@ class Encounter(Scoring):
                  wits[0] * 100 + wits[1] if self.n == 2 else max(wits))
 
     def round_chooser(self) -> Seat:
-        """Who picks the first player of a round: the set-up's chooser; when it is out, the
-        player still in of highest intelligence, the first in seat order on a tie."""
+        """Who picks the first player of a round: the chooser; when it is out, the choice
+        passes for good to the player still in of highest intelligence, a tie broken as at
+        set-up (a die on seat A's dice stream among the tied)."""
         if not self.seats[self.chooser].out:
             return self.seats[self.chooser]
         best = max(self.wits[s.index] for s in self.in_game())
-        return next(s for s in self.in_game() if self.wits[s.index] == best)
+        tied = [s for s in self.in_game() if self.wits[s.index] == best]
+        self.chooser = (tied[self.rand(DICE, 0, len(tied))] if len(tied) > 1
+                        else tied[0]).index
+        return self.seats[self.chooser]
 
     def draw_opening_hand(self, seat: Seat):
         for _ in range(self.rules["hand_size"]):
