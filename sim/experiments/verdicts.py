@@ -265,7 +265,7 @@ def card_verdicts(game, m, seed: int, precision: Precision = Precision(), progre
             unpriced.append({"seat": s.seat, "deck": m.decks[s.seat].name, "card": s.card,
                              "name": labels[s.card], "label": labels[s.card],
                              "kind": kinds[s.card], "copies": s.copies, "par": "",
-                             "verdict": "no par"})
+                             "twins": "", "verdict": "no par"})
             continue
         own = seat_local(game, m, s.seat, s.card)
         s.dead = weakest_legal(game, own, s.dead, cards)
