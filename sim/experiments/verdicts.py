@@ -165,11 +165,11 @@ def row(arms: Arms, group: list[tuple[int, Subject]], kept: list[str], n: int) -
     rel, rel_se = contrast(diff / copies)
     gap, gap_se = contrast(gap_diff / copies)
     up, up_se = contrast(np.broadcast_to(up_diff / copies, (n,)))
-    (base, par_key) = first
+    base, par_key = first
     return {"n": n, "worth": worth, "worth_se": worth_se, "relative": rel,
             "relative_se": rel_se, "gap": gap, "gap_se": gap_se, "up": up, "up_se": up_se,
-            "policy": base[2],
-            "as_par": base[0] == "view", "policy_par": par_key[2], "untested": untested}
+            "policy": base[2], "as_par": base[0] == "view", "policy_par": par_key[2],
+            "untested": untested}
 
 
 def twins(game, m, cards: pd.DataFrame, keep: list[Subject]) -> list[list[int]]:
