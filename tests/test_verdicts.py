@@ -514,3 +514,23 @@ def test_a_buff_is_judged_against_what_par_made_strong_gains(folder, monkeypatch
     assert a1.margin_down == pytest.approx(a1.gap / 2)
     assert a1.verdict == "over-powered"
     assert v.loc["dead", "verdict"] == "under-powered"  # 4 + 1.5 K a copy under par 4
+
+
+def test_a_card_at_par_whose_numbers_change_nothing_is_untested(folder, monkeypatch):
+    # b1 sits at par (value 2 at cost 1) and, in this game, its value never matters: with
+    # no effect or made strong it plays every match as it does. Its numbers changed no
+    # record, so it is untested here, settled on the first matches, not "no evidence"
+    # after the most the run may play.
+    import tests.test_verdicts as here
+
+    original = here.card_worth
+
+    def deaf(m, seat, card):
+        return 0.0 if card == "b1" else original(m, seat, card)
+
+    monkeypatch.setattr(here, "card_worth", deaf)
+    v = card_verdicts(Fake(), Matchup(), 1, Precision(start=2000, max_matches=64_000), None,
+                      folder, trained="good").set_index("card")
+    assert v.loc["b1", "at_par"] and v.loc["b1", "verdict"] == "untested here"
+    assert v.loc["b1", "n"] == 2000
+    assert v.loc["b2", "verdict"] == "balanced"  # at par too, and its value counts

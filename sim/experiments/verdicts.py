@@ -158,8 +158,11 @@ def row(arms: Arms, group: list[tuple[int, Subject]], kept: list[str], n: int) -
         if strong:  # else par is as strong as the validator allows: no gap above it
             up_diff = up_diff + arms.extend(best(arms, strong, n), n).astype(float) - at_par
         copies += s.copies
-        untested &= not s.at_par and all(arms.same(("par", i, p), ("base", s.seat, p), n)
-                                         for p in kept)
+        # Its numbers changed no record: par's (a card at par: no effect's and par made
+        # strong's) played every match as the card did.
+        changed = [("par", i)] if not s.at_par else [("dead", i)] + [k[:2] for k in strong]
+        untested &= all(arms.same((*key, p), ("base", s.seat, p), n)
+                        for key in changed for p in kept)
         first = first or (base, par_key)
     worth, worth_se = contrast(diff / len(group))
     rel, rel_se = contrast(diff / copies)
