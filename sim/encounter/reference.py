@@ -5,8 +5,6 @@ that its records equal the compiled kernel's; and a readable replay of any match
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
 from sim.encounter import codes as K
@@ -15,7 +13,7 @@ from sim.encounter.params import PARAMS
 from sim.encounter.reference_state import Card
 from sim.encounter.reference_turn import Encounter
 from sim.encounter.schema import schema_for
-from sim.kit.records import BatchRecords
+from sim.kit.records import BatchRecords, Replay
 
 
 class Table:
@@ -88,14 +86,6 @@ def reference_batch(m, n: int, seed: int, first_match: int = 0, n_log: int = 0
             if g.log:
                 rec.log[i, : len(g.log)] = g.log
     return rec
-
-
-@dataclass
-class Replay:
-    """One match replayed: its log as sentences and its matches row."""
-
-    text: list[str]
-    record: np.ndarray
 
 
 def replay(m, seed: int, match_index: int, rows: int = 100000) -> Replay:

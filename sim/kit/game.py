@@ -330,8 +330,8 @@ class Game:
       "CARD.FIELD=VALUE") -> matchup; raises sim.core.problems.InputError.
     - run_batch(matchup, n, seed, first_match=0, n_log=0) -> sim.kit.records.BatchRecords, the
       compiled kernel; reference_batch, the same records from the plain-Python engine.
-    - replay(matchup, seed, match_index) -> object with .text (lines) and .record (the
-      match's row of the matches table).
+    - replay(matchup, seed, match_index) -> sim.kit.records.Replay, or any object with
+      .text (lines) and .record (the match's row of the matches table).
     - describe(matchup) -> JSON-able dict for the manifest with at least "decks" (list of
       {"name": ...}), "policies" (list of {"name": ...}), "rules" (dict) and "card_pool"
       ({"ids", "names", "kinds", "sha256"}), and optionally "starting" (per seat, the ids

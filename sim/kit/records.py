@@ -131,6 +131,15 @@ def play_in_pieces(layout, n: int, n_cards: int, seed: int, first_match: int, n_
 
 
 @dataclass
+class Replay:
+    """One match replayed by a game's reference engine (Game.replay): its log as readable
+    lines and its row of the matches table."""
+
+    text: list[str]
+    record: np.ndarray
+
+
+@dataclass
 class Totals:
     """Sums over a run's matches in constant size: what summaries and exact checks read
     (from a batch, or chunk by chunk from the store). `ratio` scans the matches again, a

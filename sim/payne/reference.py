@@ -9,7 +9,7 @@ from functools import partial
 import numpy as np
 
 from sim.core.rng import DICE, N_STREAMS, POLICY, SHUFFLE, py_next_below, py_stream_key
-from sim.kit.records import BatchRecords
+from sim.kit.records import BatchRecords, Replay
 from sim.payne import pool as T
 from sim.payne.batch import Matchup
 from sim.payne.reference_battle import SEATS, BattleRules
@@ -245,14 +245,6 @@ def reference_batch(matchup: Matchup, n: int, seed: int, first_match: int = 0,
             if game.log:
                 rec.log[i, : len(game.log)] = np.array(game.log, dtype=np.int32)
     return rec
-
-
-@dataclass
-class Replay:
-    """One match replayed by the reference engine: its readable log and its record."""
-
-    text: list[str]
-    record: np.ndarray
 
 
 def replay(matchup: Matchup, seed: int, match_index: int) -> Replay:
