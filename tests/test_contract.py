@@ -192,3 +192,29 @@ def test_policies_file_problems_name_their_lines(name, tmp_path):
     assert f"{path}:1: policy 'stray': expected a [table]" in out.stdout + out.stderr
     said = [ln for ln in (out.stdout + out.stderr).splitlines() if "no_such_setting" in ln]
     assert said and f"{path}:{line_of_table + 2}:" in said[0], said
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_setting_of_the_wrong_type_is_told_at_its_own_line(name, tmp_path):
+    """A number the trained policy's table holds, given a word instead: `cardlab check`
+    names the file and that setting's line (not its table's), exit 2."""
+    folder = tmp_path / name
+    shutil.copytree(ROOT / "decks" / name, folder)
+    path = folder / "policies.toml"
+    trained = read_folder(folder).trained
+    setting = registry.get(name).tuning.params(folder, trained)[0].name
+    lines = path.read_text(encoding="utf-8").splitlines()
+    head = lines.index(f"[{trained}]")
+    end = next((i for i in range(head + 1, len(lines)) if lines[i].startswith("[")),
+               len(lines))
+    at = next((i for i in range(head + 1, end) if lines[i].split("=")[0].strip() == setting),
+              None)
+    if at is None:
+        at = head + 1
+        lines.insert(at, "")
+    lines[at] = f'{setting} = "a word"'
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = cardlab("check", str(folder))
+    assert out.returncode == 2
+    said = [ln for ln in (out.stdout + out.stderr).splitlines() if setting in ln]
+    assert said and f"{path}:{at + 1}:" in said[0], said

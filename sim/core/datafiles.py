@@ -68,6 +68,25 @@ def load_tables(path: Path | str, what: str = "policy"
     return tables, lines, problems
 
 
+def load_policies(path: Path | str, read: Callable[[str, dict], tuple[Any, list]]
+                  ) -> dict[str, Any]:
+    """policies.toml -> {policy name: what `read(name, table)` makes of its table}; `read`
+    also gives its problems as (setting, sentence), each told at its setting's line (the
+    table's where the setting is None or not in the file); InputError with every problem
+    of the file."""
+    where = str(path)
+    data, lines, problems = load_tables(path)
+    out = {}
+    for name, table in data.items():
+        line = lines.get(name, 0)
+        out[name], bad = read(name, table)
+        problems += [Problem(where, lines.get(f"{name}.{key}", line), said)
+                     for key, said in bad]
+    if problems:
+        raise InputError(problems)
+    return out
+
+
 def attempt(problems: list[Problem], read: Callable, *args):
     """read(*args), or None with its problems added to `problems` (a validator goes on)."""
     try:

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.core.datafiles import load_tables
-from sim.core.problems import InputError, Problem, suggest
+from sim.core.datafiles import load_policies as read_policies
+from sim.core.problems import suggest
 
 STYLES = ("random", "careful", "aggressive")
 RANDOM, CAREFUL, AGGRESSIVE = 0, 1, 2
@@ -102,14 +102,8 @@ def policy_vector(table: dict) -> tuple[np.ndarray, list[tuple[str, str]]]:
 
 def load_policies(path: Path | str) -> dict[str, np.ndarray]:
     """policies.toml -> {name: parameter vector}."""
-    p = str(path)
-    data, lines, problems = load_tables(path)
-    out = {}
-    for name, table in data.items():
-        line = lines.get(name, 0)
-        out[name], bad = policy_vector(table)
-        problems += [Problem(p, lines.get(f"{name}.{key}", line), f"policy {name}: {said}")
-                     for key, said in bad]
-    if problems:
-        raise InputError(problems)
-    return out
+    def read(name, table):
+        vec, bad = policy_vector(table)
+        return vec, [(key, f"policy {name}: {said}") for key, said in bad]
+
+    return read_policies(path, read)

@@ -7,8 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.core.datafiles import load_tables
-from sim.core.problems import InputError, Problem
+from sim.core.datafiles import load_policies as read_policies
 from sim.paintline import order as Ord
 
 # Parameter vector of a policy.
@@ -37,42 +36,37 @@ FIELDS = {
 
 def load_policies(path: Path | str) -> dict[str, np.ndarray]:
     """Read policies.toml into {name: parameter vector}; every problem is reported."""
-    where = str(path)
-    data, lines, problems = load_tables(path)
-    out = {}
-    for name, table in data.items():
-        line = lines.get(name, 0)
-        vec = np.array([d for _, _, d in FIELDS.values()], dtype=np.float64)
-        for key, value in table.items():
-            if key not in FIELDS:
-                problems.append(Problem(where, lines.get(f"{name}.{key}", line),
-                                        f"policy {name!r}: unknown setting {key!r}; known: "
-                                        f"{', '.join(FIELDS)}"))
-                continue
-            slot, kind, _ = FIELDS[key]
-            if kind is str:
-                try:
-                    vec[slot] = Ord.parse_order(value if isinstance(value, str) else repr(value))
-                except ValueError as err:
-                    problems.append(Problem(where, lines.get(f"{name}.{key}", line),
-                                            f"policy {name!r}: {err}"))
-                continue
-            ok = isinstance(value, bool) if kind is bool else (
-                isinstance(value, int | float) and not isinstance(value, bool)
-                and (kind is float or isinstance(value, int)))
-            if not ok:
-                problems.append(Problem(where, line, f"policy {name!r}: {key} must be "
-                                        f"{kind.__name__}, got {value!r}"))
-                continue
-            vec[slot] = float(value)
-        if vec[RANDOM] and "order" not in table:
-            vec[ORDER] = Ord.RANDOM_EACH_TURN
-        weights = vec[[W_HIT, W_PEN, W_LOOK]]
-        if vec[PLAYS] and not vec[RANDOM] and not np.any(weights != 0):
-            problems.append(Problem(where, line, f"policy {name!r}: plays cards but has no "
-                                    "weight (hit, pen or look)"))
-        vec.setflags(write=False)
-        out[name] = vec
-    if problems:
-        raise InputError(problems)
-    return out
+    return read_policies(path, policy_vector)
+
+
+def policy_vector(name: str, table: dict) -> tuple[np.ndarray, list[tuple[str | None, str]]]:
+    """One table of policies.toml -> (parameter vector, problems as (setting, sentence))."""
+    bad = []
+    vec = np.array([d for _, _, d in FIELDS.values()], dtype=np.float64)
+    for key, value in table.items():
+        if key not in FIELDS:
+            bad.append((key, f"policy {name!r}: unknown setting {key!r}; known: "
+                             f"{', '.join(FIELDS)}"))
+            continue
+        slot, kind, _ = FIELDS[key]
+        if kind is str:
+            try:
+                vec[slot] = Ord.parse_order(value if isinstance(value, str) else repr(value))
+            except ValueError as err:
+                bad.append((key, f"policy {name!r}: {err}"))
+            continue
+        ok = isinstance(value, bool) if kind is bool else (
+            isinstance(value, int | float) and not isinstance(value, bool)
+            and (kind is float or isinstance(value, int)))
+        if not ok:
+            bad.append((key, f"policy {name!r}: {key} must be {kind.__name__}, got {value!r}"))
+            continue
+        vec[slot] = float(value)
+    if vec[RANDOM] and "order" not in table:
+        vec[ORDER] = Ord.RANDOM_EACH_TURN
+    weights = vec[[W_HIT, W_PEN, W_LOOK]]
+    if vec[PLAYS] and not vec[RANDOM] and not np.any(weights != 0):
+        bad.append((None, f"policy {name!r}: plays cards but has no weight (hit, pen or "
+                          "look)"))
+    vec.setflags(write=False)
+    return vec, bad

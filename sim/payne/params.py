@@ -7,8 +7,8 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.core.datafiles import load_tables
-from sim.core.problems import InputError, Problem, suggest
+from sim.core.datafiles import load_policies as read_policies
+from sim.core.problems import suggest
 
 KIND, PLAY_RATE, LIE_RATE, REVEAL_ANSWER, EFFECT_ORDER = 0, 1, 2, 3, 4
 # prior's weights and habits (slots 5..): what each effect is worth, the bar a card must
@@ -98,40 +98,34 @@ def number_problem(kind: str | None, key: str, value) -> str:
 
 def load_policies(path: Path | str) -> dict[str, np.ndarray]:
     """policies.toml -> {name: parameter vector}; problems name file and line."""
-    where = str(path)
-    data, lines, problems = load_tables(path)
-    out = {}
+    return read_policies(path, policy_vector)
+
+
+def policy_vector(name: str, table: dict) -> tuple[np.ndarray, list[tuple[str, str]]]:
+    """One table of policies.toml -> (parameter vector, problems as (setting, sentence))."""
+    bad = []
     known = {"kind": None, **FIELDS, **CHOICE_FIELDS}
-    for name, table in data.items():
-        line = lines.get(name, 0)
-        kind = table.get("kind")
-        if kind not in KINDS:
-            problems.append(Problem(where, lines.get(f"{name}.kind", line),
-                                    f"policy {name!r}: "
-                                    + (f"kind must be one of {', '.join(KINDS)}, got {kind!r}"
-                                       if "kind" in table else
-                                       f"needs kind = one of {', '.join(KINDS)}")))
-            kind = None
-        vec = defaults(KINDS.index(kind or KINDS[0]))
-        for key, value in table.items():
-            at = lines.get(f"{name}.{key}", line)
-            if key not in known:
-                problems.append(Problem(where, at, f"policy {name!r}: unknown field {key!r}"
-                                        f"{suggest(key, known)}"))
-            elif key in CHOICE_FIELDS:
-                slot, words = CHOICE_FIELDS[key]
-                if value not in words:
-                    problems.append(Problem(where, at, f"policy {name!r}: {key} must be one "
-                                            f"of {', '.join(words)}, got {value!r}"))
-                else:
-                    vec[slot] = words.index(value)
-            elif key != "kind":
-                problem = number_problem(kind, key, value)
-                if problem:
-                    problems.append(Problem(where, at, f"policy {name!r}: {problem}"))
-                else:
-                    vec[FIELDS[key][0]] = float(value)
-        out[name] = vec
-    if problems:
-        raise InputError(problems)
-    return out
+    kind = table.get("kind")
+    if kind not in KINDS:
+        bad.append(("kind", f"policy {name!r}: "
+                    + (f"kind must be one of {', '.join(KINDS)}, got {kind!r}"
+                       if "kind" in table else f"needs kind = one of {', '.join(KINDS)}")))
+        kind = None
+    vec = defaults(KINDS.index(kind or KINDS[0]))
+    for key, value in table.items():
+        if key not in known:
+            bad.append((key, f"policy {name!r}: unknown field {key!r}{suggest(key, known)}"))
+        elif key in CHOICE_FIELDS:
+            slot, words = CHOICE_FIELDS[key]
+            if value not in words:
+                bad.append((key, f"policy {name!r}: {key} must be one of {', '.join(words)}, "
+                                 f"got {value!r}"))
+            else:
+                vec[slot] = words.index(value)
+        elif key != "kind":
+            problem = number_problem(kind, key, value)
+            if problem:
+                bad.append((key, f"policy {name!r}: {problem}"))
+            else:
+                vec[FIELDS[key][0]] = float(value)
+    return vec, bad
