@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from sim.core.problems import InputError, Problem
-from sim.kit.game import Param, Tuning, named_policy, seat_policy
+from sim.kit.game import Param, Tuning, named_policy, policy_with
 
 # What training may move, with bounds (weights in strength points; a boost card's score is
 # its worth per cost + 1, a strike card's by strength per strike cost). cost_ratio: from
@@ -47,17 +47,17 @@ def params(folder: Path | str, policy: str) -> list[Param]:
 
 
 def with_policy(m, seat: int, folder: Path | str, policy: str, values: dict, name: str):
-    """The matchup with `seat` playing `policy` whose settings `values` replace."""
-    vec = _policy(folder, policy).copy()
-    for key, value in values.items():
+    """The matchup with `seat` playing `policy` whose settings `values` replace (clipped to
+    their bounds; weights held in thousandths)."""
+    def store(key, value):
         if key not in BOUNDS:
             raise InputError([Problem("policy", 0, f"unknown setting {key!r}; one of "
                                       f"{', '.join(BOUNDS)}")])
         lo, hi, kind = BOUNDS[key]
         v = min(max(float(value), lo), hi)
-        vec[_slot(key)] = round(v * 1000) if kind == "float" else round(v)
-    vec.setflags(write=False)
-    return seat_policy(m, seat, vec, name)
+        return _slot(key), round(v * 1000) if kind == "float" else round(v)
+
+    return policy_with(m, seat, _policy(folder, policy), values, store, name)
 
 
 def card_value(m, what: str) -> int:

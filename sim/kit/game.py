@@ -190,6 +190,18 @@ def seat_policy(matchup, seat: int, vector, name: str):
     return dataclasses.replace(matchup, policies=tuple(vecs), policy_names=tuple(names))
 
 
+def policy_with(matchup, seat: int, vector, values: dict, store: Callable, name: str):
+    """The matchup with one seat playing a policy vector with some settings changed (a
+    game's Tuning.with_policy): `store(key, value)` -> (slot, the number the vector holds
+    there), raising InputError for a setting the policy does not take."""
+    vector = vector.copy()
+    for key, value in values.items():
+        slot, number = store(key, value)
+        vector[slot] = number
+    vector.setflags(write=False)
+    return seat_policy(matchup, seat, vector, name)
+
+
 @dataclass(frozen=True)
 class Dominance:
     """How `cardlab lint` ranks two cards of one kind: a card is dominated by another whose

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from sim.core.problems import InputError, Problem
-from sim.kit.game import Param, Tuning, named_policy, seat_policy
+from sim.kit.game import Param, Tuning, named_policy, policy_with
 
 # Bounds of each trainable setting of policies.toml. The weights only rank hit options
 # (argmax of a linear score), so [0, 1] loses nothing; the habits' bounds cover the
@@ -42,13 +42,12 @@ def with_policy(m, seat: int, folder: Path | str, policy: str, values: dict, nam
     from sim.paintline.order import parse_order
     from sim.paintline.params import FIELDS
 
-    vec = _policy(folder, policy).copy()
-    for key, value in values.items():
+    def store(key, value):
         if key not in FIELDS:
             raise InputError([Problem("policy", 0, f"unknown setting {key!r}")])
-        vec[FIELDS[key][0]] = parse_order(value) if key == "order" else float(value)
-    vec.setflags(write=False)
-    return seat_policy(m, seat, vec, name)
+        return FIELDS[key][0], parse_order(value) if key == "order" else float(value)
+
+    return policy_with(m, seat, _policy(folder, policy), values, store, name)
 
 
 def card_value(m, what: str) -> int:

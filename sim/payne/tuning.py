@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from sim.core.problems import InputError, Problem
-from sim.kit.game import Param, Tuning, named_policy, seat_policy
+from sim.kit.game import Param, Tuning, named_policy, policy_with
 from sim.payne import pool as T
 
 # What training may move is what the policy's kind reads (params.READ_BY): random
@@ -44,17 +44,18 @@ def params(folder: Path | str, policy: str) -> list[Param]:
 def with_policy(m, seat: int, folder: Path | str, policy: str, values: dict, name: str):
     from sim.payne.params import FIELDS
 
-    vec = _policy(folder, policy).copy()
+    vec = _policy(folder, policy)
     known = trainable(vec)
-    for key, value in values.items():
+
+    def store(key, value):
         if key not in known:
             raise InputError([Problem("policy", 0, f"unknown setting {key!r} of {policy!r}; "
                                       f"one of {', '.join(known) or '(none)'}")])
         slot, _, lo, hi, typ = FIELDS[key]
         value = min(max(float(value), float(lo)), float(hi))
-        vec[slot] = float(round(value)) if typ in ("int", "bool") else value
-    vec.setflags(write=False)
-    return seat_policy(m, seat, vec, name)
+        return slot, float(round(value)) if typ in ("int", "bool") else value
+
+    return policy_with(m, seat, vec, values, store, name)
 
 
 def card_value(m, what: str) -> int:
