@@ -1,6 +1,6 @@
-"""Encounter's tuning hooks: a scripted policy's trainable weights and habits with bounds, a
-seat given changed values, and a card field's current value (for `cardlab tune`, `train` and
-`skill`)."""
+"""Encounter's tuning hooks: a scripted policy's trainable weights and habits with bounds, and
+a seat given changed values (for `cardlab tune`, `train` and `skill`; a card field's value
+is the card table's)."""
 
 from __future__ import annotations
 
@@ -60,9 +60,4 @@ def with_policy(m, seat: int, folder: Path | str, policy: str, values: dict, nam
     return policy_with(m, seat, _policy(folder, policy), values, store, name)
 
 
-def card_value(m, what: str) -> int:
-    """The value of a numeric "CARD.FIELD" (strength, toughness, costs, points, ...)."""
-    return m.pool.value_of(what)
-
-
-TUNING = Tuning(params=params, with_policy=with_policy, card_value=card_value)
+TUNING = Tuning(params=params, with_policy=with_policy)

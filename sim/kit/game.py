@@ -147,6 +147,12 @@ class Param:
     kind: str = "float"  # "float", "int" or "bool"
 
 
+def pool_value(m, what: str) -> int:
+    """The value of a numeric "CARD.FIELD" in the matchup's card table (Tuning.card_value
+    unless a game derives a field of its own) (sim.kit.cards.CardTable.value_of)."""
+    return m.pool.value_of(what)
+
+
 @dataclass(frozen=True)
 class Tuning:
     """The optional hooks behind `cardlab tune`, `train` and `skill`.
@@ -157,7 +163,8 @@ class Tuning:
     - with_policy(matchup, seat, folder, policy, values: {name: value}, name) -> matchup:
       the seat plays that policy with `values` in place of its parameters, under `name`.
     - card_value(matchup, "CARD.FIELD") -> int | float: the field's value in the matchup
-      (an int field is tuned over whole numbers); InputError when unknown.
+      (an int field is tuned over whole numbers); InputError when unknown; default: the
+      card table's column (`pool_value`).
     - csv_cells(matchup, "CARD.FIELD", value) -> {column: text}, optional: the cells of the
       card's cards.csv row that write the value, where the field is not a column of its own
       (a number the game derives from other columns); by default the column FIELD.
@@ -165,7 +172,7 @@ class Tuning:
 
     params: Callable[..., list[Param]]
     with_policy: Callable[..., Any]
-    card_value: Callable[..., float]
+    card_value: Callable[..., float] = pool_value
     csv_cells: Callable[..., dict[str, str]] | None = None
 
 

@@ -1,5 +1,5 @@
-"""Paint the Line's tuning hooks: a policy's trainable weights and habits with bounds, a seat
-given a policy with changed parameters, and a card field's current value."""
+"""Paint the Line's tuning hooks: a policy's trainable weights and habits with bounds, and a
+seat given a policy with changed parameters (a card field's value is the card table's)."""
 
 from __future__ import annotations
 
@@ -50,9 +50,4 @@ def with_policy(m, seat: int, folder: Path | str, policy: str, values: dict, nam
     return policy_with(m, seat, _policy(folder, policy), values, store, name)
 
 
-def card_value(m, what: str) -> int:
-    """The value of "CARD.FIELD" in the matchup's card pool."""
-    return m.pool.value_of(what)
-
-
-TUNING = Tuning(params=params, with_policy=with_policy, card_value=card_value)
+TUNING = Tuning(params=params, with_policy=with_policy)
