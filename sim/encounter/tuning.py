@@ -7,7 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from sim.core.problems import InputError, Problem
-from sim.kit.game import Param, Tuning, named_policy, policy_with
+from sim.kit.game import Param, Tuning
+from sim.kit.policy_vectors import named_policy, policy_with
 
 # What training may move, with bounds (weights in strength points; a boost card's score is
 # its worth per cost + 1, a strike card's by strength per strike cost). cost_ratio: from

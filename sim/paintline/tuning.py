@@ -6,7 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from sim.core.problems import InputError, Problem
-from sim.kit.game import Param, Tuning, named_policy, policy_with
+from sim.kit.game import Param, Tuning
+from sim.kit.policy_vectors import named_policy, policy_with
 
 # Bounds of each trainable setting of policies.toml. The weights only rank hit options
 # (argmax of a linear score), so [0, 1] loses nothing; the habits' bounds cover the

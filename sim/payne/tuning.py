@@ -6,7 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from sim.core.problems import InputError, Problem
-from sim.kit.game import Param, Tuning, named_policy, policy_with
+from sim.kit.game import Param, Tuning
+from sim.kit.policy_vectors import named_policy, policy_with
 from sim.payne import pool as T
 
 # What training may move is what the policy's kind reads (params.READ_BY): random

@@ -1,0 +1,41 @@
+"""A seat's policy as its game's parameter vector: read from a folder's policies.toml, put
+in a matchup, and given changed settings (the pieces of a game's Tuning hooks)."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from pathlib import Path
+
+
+def named_policy(load_policies: Callable, folder, name: str):
+    """One policy's parameter vector from a folder's policies.toml, read by the game's own
+    loader; InputError naming the file when the policy is unknown (for tuning hooks)."""
+    from sim.core.problems import InputError, Problem
+
+    path = Path(folder) / "policies.toml"
+    table = load_policies(path)
+    if name not in table:
+        raise InputError([Problem(str(path), 0, f"unknown policy {name!r}; known: "
+                                  f"{', '.join(table)}")])
+    return table[name]
+
+
+def seat_policy(matchup, seat: int, vector, name: str):
+    """The matchup with one seat playing another policy vector under another name (for a
+    game's tuning hooks; every matchup has `policies` and `policy_names`)."""
+    vecs, names = list(matchup.policies), list(matchup.policy_names)
+    vecs[seat], names[seat] = vector, name
+    return dataclasses.replace(matchup, policies=tuple(vecs), policy_names=tuple(names))
+
+
+def policy_with(matchup, seat: int, vector, values: dict, store: Callable, name: str):
+    """The matchup with one seat playing a policy vector with some settings changed (a
+    game's Tuning.with_policy): `store(key, value)` -> (slot, the number the vector holds
+    there), raising InputError for a setting the policy does not take."""
+    vector = vector.copy()
+    for key, value in values.items():
+        slot, number = store(key, value)
+        vector[slot] = number
+    vector.setflags(write=False)
+    return seat_policy(matchup, seat, vector, name)
