@@ -80,15 +80,15 @@ def rules_vector(values: dict) -> np.ndarray:
     """The int64 vector the engine reads."""
     R = np.zeros(K.N_RULES, dtype=np.int64)
     for i, o in enumerate(OPTIONS_DECLARED):
-        i = PLACED.get(o.name, i)
+        slot = PLACED.get(o.name, i)
         v = values[o.name]
         if o.words:
-            R[i] = o.words.index(v)
+            R[slot] = o.words.index(v)
         elif o.kind == "list":
-            R[i] = len(v)
+            R[slot] = len(v)
             R[K.R_ESTR_LIST: K.R_ESTR_LIST + len(v)] = v
         else:
-            R[i] = int(v)
+            R[slot] = int(v)
     # The encounter objective is stored as its objective code.
     R[K.R_EOBJ] = K.O_UNHURT if values["encounter_objective"] == "UNHURT" else K.O_DEFEAT
     return R

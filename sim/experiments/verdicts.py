@@ -113,13 +113,14 @@ def weakest_legal(game, m, values: dict, cards: pd.DataFrame) -> dict:
     a time is moved a step at a time back toward the card's own until it accepts; the
     values unchanged when it accepts them, or when nothing short of the card itself does."""
     now = cards.set_index("id")
-    return nearest_legal(game, m, values, {k: int(now.at[k[0], k[1]]) for k in values})
+    found = nearest_legal(game, m, values, {k: int(now.at[k[0], k[1]]) for k in values})
+    return values if found is None else found
 
 
-def nearest_legal(game, m, values: dict, toward: dict) -> dict:
+def nearest_legal(game, m, values: dict, toward: dict) -> dict | None:
     """`values` as a deck may hold them: where the validator rejects them, one number at a
     time moved a step at a time toward `toward` until it accepts; unchanged when it accepts
-    them, or when nothing short of `toward` does."""
+    them; None when nothing short of `toward` does."""
     def legal(v):
         return not legality.problems(game, game.power.with_values(m, v))
 
@@ -131,7 +132,7 @@ def nearest_legal(game, m, values: dict, toward: dict) -> dict:
             trial[key] += 1 if target > trial[key] else -1
             if legal(trial):
                 return trial
-    return values
+    return None
 
 
 def best(arms: Arms, keys: list, n: int) -> tuple:
@@ -160,7 +161,7 @@ def row(arms: Arms, group: list[tuple[int, Subject]], kept: list[str], n: int) -
         copies += s.copies
         # Its numbers changed no record: par's (a card at par: no effect's and par made
         # strong's) played every match as the card did.
-        changed = [("par", i)] if not s.at_par else [("dead", i)] + [k[:2] for k in strong]
+        changed = [("par", i)] if not s.at_par else [("dead", i)] + [("strong", i)] * bool(strong)
         untested &= all(arms.same((*key, p), ("base", s.seat, p), n)
                         for key in changed for p in kept)
         first = first or (base, par_key)
@@ -281,11 +282,9 @@ def card_verdicts(game, m, seed: int, precision: Precision = Precision(), progre
             continue
         # Par made strong as a deck may hold it (toward par where the validator objects);
         # no arm where only par itself is legal.
-        s.strong = nearest_legal(game, own, s.strong, s.par)
-        strong = game.power.with_values(own, s.strong)
-        if par.differs(s.strong, game.power.cards(variants["par"])) \
-                and not legality.problems(game, strong):
-            variants["strong"] = strong
+        s.strong = nearest_legal(game, own, s.strong, s.par) or s.par
+        if s.strong != s.par:
+            variants["strong"] = game.power.with_values(own, s.strong)
         i = len(keep)
         keep.append(s)
         # A card may be played exactly as par is played: its policies reading it as par.

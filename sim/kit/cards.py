@@ -145,9 +145,10 @@ class CardTable:
     def value_of(self, what: str, where: str = "tune") -> int:
         """The number in "CARD.FIELD" (a whole-number field)."""
         card, fld = self.field_of(what, where)
-        if fld not in self.numbers:
+        numbers = self.numbers
+        if fld not in numbers:
             raise InputError([Problem(where, 0, f"{what!r} is not a whole number")])
-        return int(self.table[card, self.numbers[fld]])
+        return int(self.table[card, numbers[fld]])
 
     def with_sets(self, sets: Sequence[str], where: str = "--set") -> CardTable:
         """A copy with "CARD.FIELD=VALUE" edits (a whole number into a numeric field, or the

@@ -7,12 +7,12 @@ import dataclasses
 from collections.abc import Callable
 from pathlib import Path
 
+from sim.core.problems import InputError, Problem
+
 
 def named_policy(load_policies: Callable, folder, name: str):
     """One policy's parameter vector from a folder's policies.toml, read by the game's own
     loader; InputError naming the file when the policy is unknown (for tuning hooks)."""
-    from sim.core.problems import InputError, Problem
-
     path = Path(folder) / "policies.toml"
     table = load_policies(path)
     if name not in table:
