@@ -65,16 +65,33 @@ def pooled_gap(df: pd.DataFrame, column: str = "gap") -> dict[str, float]:
     return out
 
 
+def covariance(x: np.ndarray, y: np.ndarray) -> float:
+    """The covariance of the means of two per-match paired series of one run (over n + 1, as
+    `contrast` pads its variance), so that a contrast less a share of another has an honest
+    standard error: a card and its margin are measured on the same matches."""
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    n = len(x)
+    if n < 2:
+        return 0.0
+    return float(np.sum((x - x.mean()) * (y - y.mean())) / (n + 1) / n)
+
+
 @dataclass(frozen=True)
 class Margins:
     """The bounds of a verdict, per card: `up` and `down` the worth a card must clear above or
     below par to be over- or under-powered; `own_up` and `own_down` the bounds it must stay
-    inside to be balanced."""
+    inside to be balanced. Each bound a card's own gap sets is measured on the card's own
+    matches, so the distance from a card's worth to it has its own standard error: `over_se`
+    (worth less `up`, also the bound of balanced above), `under_se` (worth plus `down`) and
+    `floor_se` (worth plus `own_down`)."""
 
     up: pd.Series
     down: pd.Series
     own_up: pd.Series
     own_down: pd.Series
+    over_se: pd.Series
+    under_se: pd.Series
+    floor_se: pd.Series
 
 
 def margins(df: pd.DataFrame, share: float, pooled: float | dict[str, float],
@@ -86,23 +103,48 @@ def margins(df: pd.DataFrame, share: float, pooled: float | dict[str, float],
     par: the smaller of the margin below and `share` of the gap between par made strong (a
     strong buff of par's numbers) and par, its own where told, else its peers'
     (`pooled_up`); the bound of balanced above is the same. Where the table has no such gap
-    (column `up`), the margin below on both sides."""
+    (column `up`), the margin below on both sides.
+
+    A peers' gap is a number; a card's own gap is measured on the card's matches, paired
+    with its worth (covariances `rel_gap_cov`, `rel_up_cov`: 0 where the table has none), so
+    the distance between the two is judged as one paired contrast. A card with no effect,
+    whose worth is minus its own gap match by match, is then as far below its margin as its
+    gap is from zero, in standard errors."""
     def by_kind(gaps):
         gaps = gaps if isinstance(gaps, dict) else {"": float(gaps)}
         return peers(df).map(gaps).fillna(gaps.get("", 0.0)).astype(float)
 
+    def column(name):
+        return df[name] if name in df else pd.Series(0.0, index=df.index)
+
+    def se(sign, estimate, est_se, cov):
+        # the standard error of worth + sign * share * estimate (a measured gap)
+        var = df.relative_se ** 2 + (share * est_se) ** 2 + 2 * sign * share * cov
+        return np.sqrt(var.clip(lower=0))
+
+    rel_se = df.relative_se.astype(float)
+    measured = df.gap > 0  # a gap clipped to 0 is no measured bound
     own = share * df.gap.clip(lower=0)
-    down = own.where(df.gap - z * df.gap_se > 0, share * by_kind(pooled))
+    floor_se = se(1, df.gap, df.gap_se, column("rel_gap_cov")).where(measured, rel_se)
+    told = df.gap - z * df.gap_se > 0
+    down = own.where(told, share * by_kind(pooled))
+    under_se = floor_se.where(told, rel_se)
+    # worth less the margin below, as a bound above par
+    down_over_se = se(-1, df.gap, df.gap_se, column("rel_gap_cov")).where(told, rel_se)
     if "up" not in df:
-        return Margins(down, down, own, own)
+        return Margins(down, down, own, own, down_over_se, under_se, floor_se)
     kind_up = by_kind(pooled_up or {"": 0.0})
     fallback = (share * kind_up).where(kind_up > 0, down)
-    strong = (share * df.up.clip(lower=0)).where(df.up - z * df.up_se > 0, fallback)
+    fallback_se = rel_se.where(kind_up > 0, down_over_se)
+    up_told = df.up - z * df.up_se > 0
+    strong = (share * df.up.clip(lower=0)).where(up_told, fallback)
+    strong_se = se(-1, df.up, df.up_se, column("rel_up_cov")).where(up_told, fallback_se)
     # The smaller of the two scales, so that both a strong buff of par and par against the
     # card with no effect clear it: a game whose worth bends either way (a card's first
     # points worth most, or its last) hides neither a strong buff nor a dead card.
     up = np.minimum(strong, down)
-    return Margins(up, down, up, own)
+    over_se = strong_se.where(strong <= down, down_over_se)
+    return Margins(up, down, up, own, over_se, under_se, floor_se)
 
 
 def classify(df: pd.DataFrame, share: float = SHARE, alpha: float = 0.05,
@@ -112,25 +154,28 @@ def classify(df: pd.DataFrame, share: float = SHARE, alpha: float = 0.05,
     by match), relative_se, gap and gap_se (par against the same card with no effect, per
     copy), played (how often the card was played or used; nan when the game does not say),
     untested (the change to par moved no record) and, optionally, up and up_se (par made
-    strong against par, per copy) and against_par (+1 where the card's numbers dominate
-    par's, -1 where par's dominate the card's).
+    strong against par, per copy), rel_gap_cov and rel_up_cov (the covariances of the
+    worth with those gaps, measured on the same matches) and against_par (+1 where the
+    card's numbers dominate par's, -1 where par's dominate the card's).
 
     - dead: no policy played it; untested here: its numbers changed no record;
     - misplayed: beyond the margin the wrong way for its numbers (a card at least as strong
       as par in every number worth less than par, or a card par dominates worth more):
       what the policies do with the card, not the card, moved its deck;
     - over-/under-powered: beyond the margin on the side of the estimate (`margins`: above
-      par a share of what par made strong gains, below it a share of what no effect loses),
+      par a share of what par made strong gains, below it a share of what no effect loses;
+      a margin the card's own gap sets is measured with it, paired),
       Benjamini-Hochberg at `alpha` across the cards;
-    - balanced: the 95% interval lies inside the bounds of balanced (below, `share` of the
-      card's own gap), and that gap's interval lies above 0 (the run could tell a dead card
-      from par);
+    - balanced: the 95% intervals of its distances to the bounds of balanced (below,
+      `share` of the card's own gap) lie inside them, and that gap's interval lies above 0
+      (the run could tell a dead card from par);
     - no evidence: neither.
     `pooled` and `pooled_up` are the game's gaps by kind (default: `pooled_gap` of this
-    table). Adds relative_lo, relative_hi, margin (on the side of the estimate), margin_up,
-    margin_down, gap_lo, detectable (the smallest worth the run would find at 80% power),
-    own_up and own_margin (the bounds of balanced above and below), p, p_adjusted and
-    verdict."""
+    table). Adds relative_lo, relative_hi, margin (on the side of the estimate) and
+    margin_se (the standard error of the worth's distance to it), margin_up, margin_down,
+    gap_lo, detectable (the smallest worth the run would find at 80% power), own_up and
+    own_margin (the bounds of balanced above and below), over_se, under_se and floor_se
+    (`Margins`), p, p_adjusted and verdict."""
     out = df.copy()
     half = Z95 * out.relative_se
     out["relative_lo"], out["relative_hi"] = out.relative - half, out.relative + half
@@ -140,13 +185,17 @@ def classify(df: pd.DataFrame, share: float = SHARE, alpha: float = 0.05,
         pooled_up = pooled_gap(out, "up")
     bounds = margins(out, share, pooled, pooled_up=pooled_up)
     out["margin_up"], out["margin_down"] = bounds.up, bounds.down
-    out["margin"] = bounds.up.where(out.relative >= 0, bounds.down)
+    above = out.relative >= 0
+    out["margin"] = bounds.up.where(above, bounds.down)
+    out["margin_se"] = bounds.over_se.where(above, bounds.under_se)
     out["own_up"], out["own_margin"] = bounds.own_up, bounds.own_down
+    out["over_se"], out["under_se"] = bounds.over_se, bounds.under_se
+    out["floor_se"] = bounds.floor_se
     out["detectable"] = (Z95 + Z80) * out.relative_se
     dead = out.played.fillna(1) == 0
     untested = out.untested.astype(bool) & ~dead
     tested = ~dead & ~untested
-    out["p"] = np.where(tested, beyond_margin_p(out.relative, out.relative_se, out.margin),
+    out["p"] = np.where(tested, beyond_margin_p(out.relative, out.margin_se, out.margin),
                         np.nan)
     out["p_adjusted"] = np.nan
     reject = np.zeros(len(out), dtype=bool)
@@ -154,8 +203,8 @@ def classify(df: pd.DataFrame, share: float = SHARE, alpha: float = 0.05,
         r, adj = bh(out.loc[tested, "p"].to_numpy(), alpha)
         reject[tested.to_numpy()] = r
         out.loc[tested, "p_adjusted"] = adj
-    inside = ((out.relative_lo > -bounds.own_down) & (out.relative_hi < bounds.own_up)
-              & (out.gap_lo > 0))
+    inside = ((out.relative + bounds.own_down - Z95 * bounds.floor_se > 0)
+              & (out.relative - bounds.own_up + Z95 * bounds.over_se < 0) & (out.gap_lo > 0))
     # A card stronger than par in every number cannot be worth less than par under play that
     # uses it well (it may be played exactly as par is), nor one par dominates worth more.
     order = out.against_par if "against_par" in out else pd.Series(0, index=out.index)

@@ -101,15 +101,19 @@ def test_a_row_touches_a_boundary_of_its_label():
 
     from sim.experiments.calibrate import touches
 
-    def row(lo, hi, gap_lo=0.004, gap=0.006):
-        return SimpleNamespace(relative_lo=lo, relative_hi=hi, margin=0.01, own_margin=0.003,
-                               gap=gap, gap_lo=gap_lo)
+    # margins 0.01 above and below par, balanced down to -0.003; each distance's standard
+    # error 0.001, so its interval reaches 1.96 * 0.001 either way.
+    def row(relative, gap_lo=0.004, gap=0.006):
+        return SimpleNamespace(relative=relative, margin_up=0.01, margin_down=0.01,
+                               own_margin=0.003, over_se=0.001, under_se=0.001,
+                               floor_se=0.001, gap=gap, gap_lo=gap_lo)
 
-    assert not touches(row(-0.002, 0.002))  # inside both bounds, gap told: balanced for sure
-    assert touches(row(0.008, 0.012))  # reaches the margin
-    assert touches(row(0.001, 0.004))  # reaches the bound of balanced
-    assert not touches(row(0.012, 0.02))  # beyond the margin: over-powered for sure
-    assert touches(row(-0.002, 0.002, gap_lo=-0.001, gap=0.002))  # gap barely told
+    assert not touches(row(0.0))  # inside both bounds, gap told: balanced for sure
+    assert touches(row(0.009))  # reaches the margin above
+    assert touches(row(-0.0105))  # reaches the margin below
+    assert touches(row(-0.004))  # reaches the bound of balanced below
+    assert not touches(row(0.015))  # beyond the margin: over-powered for sure
+    assert touches(row(0.0, gap_lo=-0.001, gap=0.002))  # gap barely told
 
 
 def test_a_card_with_no_effect_is_never_balanced():
@@ -126,6 +130,28 @@ def test_a_card_with_no_effect_is_never_balanced():
     # -0.004 does not clear, and it is not balanced either.
     df["gap_se"] = 0.003
     assert classify(df, share=0.5, pooled=0.05).verdict.tolist() == ["no evidence"]
+
+
+def test_a_margin_measured_on_the_cards_own_matches_is_judged_with_it():
+    # d is the card with no effect: match by match its worth is minus its own gap (0.004,
+    # se 0.0013, so the covariance of the two is -0.0013 squared). Its margin is half that
+    # gap, and the distance between them, -0.002, has half the gap's error, 0.00065: three
+    # standard errors below the margin, under-powered. Read as a fixed margin, -0.004 +-
+    # 1.96 * 0.0013 reaches past -0.002 and nothing could be said.
+    # s is par made strong: worth equal to its own up-gap (0.004) match by match, against a
+    # larger gap to no effect (0.02): half of 0.004 above par, three errors past it.
+    v = 0.0013 ** 2
+    df = pd.DataFrame({"card": ["d", "s"], "relative": [-0.004, 0.004],
+                       "relative_se": [0.0013] * 2, "gap": [0.004, 0.02],
+                       "gap_se": [0.0013, 0.0005], "up": [0.02, 0.004], "up_se": [0.0005, 0.0013],
+                       "rel_gap_cov": [-v, 0.0], "rel_up_cov": [0.0, v],
+                       "played": [9, 9], "untested": [False] * 2})
+    out = classify(df, share=0.5).set_index("card")
+    assert out.margin.tolist() == [pytest.approx(0.002), pytest.approx(0.002)]
+    assert out.margin_se.tolist() == [pytest.approx(0.00065), pytest.approx(0.00065)]
+    assert out.verdict.tolist() == ["under-powered", "over-powered"]
+    fixed = classify(df.drop(columns=["rel_gap_cov", "rel_up_cov"]), share=0.5)
+    assert fixed.verdict.tolist() == ["no evidence", "no evidence"]
 
 
 def test_no_balanced_verdict_when_the_run_cannot_tell_dead_from_par():

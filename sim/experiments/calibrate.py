@@ -203,12 +203,14 @@ def kept_gaps(precision: Precision, base: pd.DataFrame) -> Precision:
 
 def touches(r) -> bool:
     """Whether a verdict row sits on a boundary of its label, where the label may go either
-    way on other matches: its worth's interval reaches its margin (above par or below) or a
-    bound of balanced, or its gap's interval reaches zero (the run barely told the card
-    from one with no effect, the other condition of balanced)."""
-    up, own_up = getattr(r, "margin_up", r.margin), getattr(r, "own_up", r.own_margin)
-    bounds = (up, -getattr(r, "margin_down", r.margin), own_up, -r.own_margin)
-    return bool(any(r.relative_lo <= b <= r.relative_hi for b in bounds)
+    way on other matches: the 95% interval of its worth's distance to its margin (above par
+    or below) or to a bound of balanced reaches zero, or its gap's interval does (the run
+    barely told the card from one with no effect, the other condition of balanced)."""
+    from sim.core.stats import Z95
+
+    distances = ((r.relative - r.margin_up, r.over_se), (r.relative + r.margin_down, r.under_se),
+                 (r.relative + r.own_margin, r.floor_se))
+    return bool(any(abs(d) <= Z95 * se for d, se in distances)
                 or r.gap_lo <= 0 <= 2 * r.gap - r.gap_lo)
 
 

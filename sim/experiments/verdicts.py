@@ -14,7 +14,7 @@ import pandas as pd
 from scipy.stats import norm
 
 from analysis.load import distinct_labels
-from analysis.verdicts import classify, contrast, margins, pooled_gap
+from analysis.verdicts import classify, contrast, covariance, margins, pooled_gap
 from sim.experiments import par
 from sim.experiments.arms import Arms, seat_local, seat_policies
 from sim.experiments.par_table import read_par
@@ -168,10 +168,14 @@ def row(arms: Arms, group: list[tuple[int, Subject]], kept: list[str], n: int) -
     worth, worth_se = contrast(diff / len(group))
     rel, rel_se = contrast(diff / copies)
     gap, gap_se = contrast(gap_diff / copies)
-    up, up_se = contrast(np.broadcast_to(up_diff / copies, (n,)))
+    up_diff = np.broadcast_to(up_diff, (n,))
+    up, up_se = contrast(up_diff / copies)
     base, par_key = first
+    # The margins are measured on the card's own matches: how they move with its worth.
     return {"n": n, "worth": worth, "worth_se": worth_se, "relative": rel,
             "relative_se": rel_se, "gap": gap, "gap_se": gap_se, "up": up, "up_se": up_se,
+            "rel_gap_cov": covariance(diff / copies, gap_diff / copies),
+            "rel_up_cov": covariance(diff / copies, up_diff / copies),
             "policy": base[2], "as_par": base[0] == "view", "policy_par": par_key[2],
             "untested": untested}
 
@@ -218,10 +222,11 @@ def settled(df: pd.DataFrame, p: Precision, pooled: dict[str, float],
     """Cards whose verdict the per-look intervals decide (or that need no more matches)."""
     z = norm.ppf(1 - p.alpha / (2 * p.looks))
     b = margins(df, p.share, pooled, z, pooled_up)
-    lo, hi = df.relative - z * df.relative_se, df.relative + z * df.relative_se
     told = df.gap - z * df.gap_se > 0
-    return (df.untested | (df.played == 0) | (lo > b.up) | (hi < -b.down)
-            | ((lo > -b.own_down) & (hi < b.own_up) & told))
+    over = df.relative - b.up
+    inside = (df.relative + b.own_down - z * b.floor_se > 0) & (over + z * b.over_se < 0)
+    return (df.untested | (df.played == 0) | (over - z * b.over_se > 0)
+            | (df.relative + b.down + z * b.under_se < 0) | (inside & told))
 
 
 def card_verdicts(game, m, seed: int, precision: Precision = Precision(), progress=None,
