@@ -103,10 +103,11 @@ def test_a_row_touches_a_boundary_of_its_label():
 
     # margins 0.01 above and below par, balanced down to -0.003; each distance's standard
     # error 0.001, so its interval reaches 1.96 * 0.001 either way.
-    def row(relative, gap_lo=0.004, gap=0.006):
+    def row(relative, gap_lo=0.004, gap=0.006, p=0.5, p_adjusted=0.5):
         return SimpleNamespace(relative=relative, margin_up=0.01, margin_down=0.01,
                                own_margin=0.003, over_se=0.001, under_se=0.001,
-                               floor_se=0.001, gap=gap, gap_lo=gap_lo)
+                               floor_se=0.001, gap=gap, gap_lo=gap_lo, p=p,
+                               p_adjusted=p_adjusted)
 
     assert not touches(row(0.0))  # inside both bounds, gap told: balanced for sure
     assert touches(row(0.009))  # reaches the margin above
@@ -114,6 +115,9 @@ def test_a_row_touches_a_boundary_of_its_label():
     assert touches(row(-0.004))  # reaches the bound of balanced below
     assert not touches(row(0.015))  # beyond the margin: over-powered for sure
     assert touches(row(0.0, gap_lo=-0.001, gap=0.002))  # gap barely told
+    # beyond its margin alone (p 0.01), held back by the false-discovery control (0.08)
+    assert touches(row(0.015, p=0.01, p_adjusted=0.08))
+    assert not touches(row(0.015, p=0.001, p_adjusted=0.004))
 
 
 def test_a_card_with_no_effect_is_never_balanced():

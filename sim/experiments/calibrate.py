@@ -201,16 +201,19 @@ def kept_gaps(precision: Precision, base: pd.DataFrame) -> Precision:
                                pooled_up=base.attrs.get("pooled_up"))
 
 
-def touches(r) -> bool:
+def touches(r, alpha: float = 0.05) -> bool:
     """Whether a verdict row sits on a boundary of its label, where the label may go either
     way on other matches: the 95% interval of its worth's distance to its margin (above par
     or below) or to a bound of balanced reaches zero, or its gap's interval does (the run
-    barely told the card from one with no effect, the other condition of balanced)."""
+    barely told the card from one with no effect, the other condition of balanced), or the
+    false-discovery control alone holds it back (beyond its margin at `alpha` on its own, not
+    once the other cards' p-values set the threshold, which moves with any of them)."""
     from sim.core.stats import Z95
 
     distances = ((r.relative - r.margin_up, r.over_se), (r.relative + r.margin_down, r.under_se),
                  (r.relative + r.own_margin, r.floor_se))
-    return bool(any(abs(d) <= Z95 * se for d, se in distances)
+    held_back = r.p <= alpha < r.p_adjusted
+    return bool(any(abs(d) <= Z95 * se for d, se in distances) or held_back
                 or r.gap_lo <= 0 <= 2 * r.gap - r.gap_lo)
 
 
@@ -243,7 +246,7 @@ def others_moved(game, m, folder, seed: int, count: int, precision: Precision = 
             if (r.seat, r.card) == (plant.seat, plant.card) or b is None:
                 continue
             if r.verdict != b.verdict:
-                if touches(r) or touches(b):
+                if touches(r, precision.alpha) or touches(b, precision.alpha):
                     excused += 1
                 else:
                     changed.append(f"{r.label} ({r.deck}) {b.verdict} -> {r.verdict}")
