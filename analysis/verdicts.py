@@ -76,6 +76,27 @@ def covariance(x: np.ndarray, y: np.ndarray) -> float:
     return float(np.sum((x - x.mean()) * (y - y.mean())) / (n + 1) / n)
 
 
+def peer_gap(df: pd.DataFrame, gaps: float | dict[str, float]) -> pd.Series:
+    """Each card's peers' gap (`gaps`: {peers: gap}, "" the game's, or one number)."""
+    gaps = gaps if isinstance(gaps, dict) else {"": float(gaps)}
+    return peers(df).map(gaps).fillna(gaps.get("", 0.0)).astype(float)
+
+
+def negligible(df: pd.DataFrame, share: float, pooled: float | dict[str, float],
+               pooled_up: dict[str, float] | None = None, z: float = Z95) -> pd.Series:
+    """Cards whose numbers the matchup does not test: the card with no effect and par made
+    strong each move the deck, at `z`, by less than the margin of the card's peers (`share`
+    of their gaps, below par and above), so that no value of these numbers could make the
+    card over- or under-powered here."""
+    down = share * peer_gap(df, pooled)
+    small = (df.gap.abs() + z * df.gap_se < down) & (down > 0)
+    if "up" in df:
+        up = share * peer_gap(df, pooled_up or {"": 0.0})
+        up = up.where(up > 0, down)
+        small &= df.up.abs() + z * df.up_se < up
+    return small
+
+
 @dataclass(frozen=True)
 class Margins:
     """The bounds of a verdict, per card: `up` and `down` the worth a card must clear above or
@@ -111,8 +132,7 @@ def margins(df: pd.DataFrame, share: float, pooled: float | dict[str, float],
     whose worth is minus its own gap match by match, is then as far below its margin as its
     gap is from zero, in standard errors."""
     def by_kind(gaps):
-        gaps = gaps if isinstance(gaps, dict) else {"": float(gaps)}
-        return peers(df).map(gaps).fillna(gaps.get("", 0.0)).astype(float)
+        return peer_gap(df, gaps)
 
     def column(name):
         return df[name] if name in df else pd.Series(0.0, index=df.index)
@@ -158,7 +178,9 @@ def classify(df: pd.DataFrame, share: float = SHARE, alpha: float = 0.05,
     worth with those gaps, measured on the same matches) and against_par (+1 where the
     card's numbers dominate par's, -1 where par's dominate the card's).
 
-    - dead: no policy played it; untested here: its numbers changed no record;
+    - dead: no policy played it; untested here: its numbers changed no record, or neither
+      no effect nor par made strong moved its deck by as much as its peers' margin
+      (`negligible`, once nothing else is said of it);
     - misplayed: beyond the margin the wrong way for its numbers (a card at least as strong
       as par in every number worth less than par, or a card par dominates worth more):
       what the policies do with the card, not the card, moved its deck;
@@ -175,7 +197,7 @@ def classify(df: pd.DataFrame, share: float = SHARE, alpha: float = 0.05,
     margin_se (the standard error of the worth's distance to it), margin_up, margin_down,
     gap_lo, detectable (the smallest worth the run would find at 80% power), own_up and
     own_margin (the bounds of balanced above and below), over_se, under_se and floor_se
-    (`Margins`), p, p_adjusted and verdict."""
+    (`Margins`), p, p_adjusted, negligible and verdict."""
     out = df.copy()
     half = Z95 * out.relative_se
     out["relative_lo"], out["relative_hi"] = out.relative - half, out.relative + half
@@ -209,10 +231,13 @@ def classify(df: pd.DataFrame, share: float = SHARE, alpha: float = 0.05,
     # uses it well (it may be played exactly as par is), nor one par dominates worth more.
     order = out.against_par if "against_par" in out else pd.Series(0, index=out.index)
     wrong = reject & (np.sign(out.relative) * order < 0)
+    # Numbers that no value could carry past the margin here: the matchup does not test them.
+    out["negligible"] = negligible(out, share, pooled, pooled_up) & tested
     out["verdict"] = np.select(
         [dead, untested, wrong, reject & (out.relative > 0), reject & (out.relative < 0),
-         inside],
-        ["dead", "untested here", "misplayed", "over-powered", "under-powered", "balanced"],
+         inside, out.negligible],
+        ["dead", "untested here", "misplayed", "over-powered", "under-powered", "balanced",
+         "untested here"],
         "no evidence")
     out.attrs["pooled_gap"] = pooled
     if pooled_up is not None:

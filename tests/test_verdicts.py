@@ -130,10 +130,13 @@ def test_a_card_with_no_effect_is_never_balanced():
         out = classify(df, share=0.5, pooled=pooled)
         assert out.verdict.tolist() == ["under-powered"]
         assert out.margin.tolist() == [pytest.approx(0.002)]
-    # A gap the run cannot tell from zero takes the game's margin: 0.025 here, which
-    # -0.004 does not clear, and it is not balanced either.
+    # A gap the run cannot tell from zero takes the game's margin: 0.0075 here, which
+    # -0.004 does not clear, and it is not balanced either; the gap's interval (0.004 +-
+    # 1.96 * 0.003, up to 0.0099) reaches past that margin, so the card's numbers may matter.
     df["gap_se"] = 0.003
-    assert classify(df, share=0.5, pooled=0.05).verdict.tolist() == ["no evidence"]
+    assert classify(df, share=0.5, pooled=0.015).verdict.tolist() == ["no evidence"]
+    # Against a margin of 0.025 no value of its numbers could clear it: untested here.
+    assert classify(df, share=0.5, pooled=0.05).verdict.tolist() == ["untested here"]
 
 
 def test_a_margin_measured_on_the_cards_own_matches_is_judged_with_it():
@@ -159,11 +162,28 @@ def test_a_margin_measured_on_the_cards_own_matches_is_judged_with_it():
 
 
 def test_no_balanced_verdict_when_the_run_cannot_tell_dead_from_par():
+    # gap 0.002 +- 1.96 * 0.002 reaches 0 (not told) and 0.0059, past the peers' margin of
+    # 0.005: the card's numbers may matter, and nothing is said.
     df = pd.DataFrame({"relative": [0.0], "relative_se": [0.0005], "gap": [0.002],
                        "gap_se": [0.002], "played": [9], "untested": [False]})
-    assert classify(df, share=0.5, pooled=0.02).verdict.tolist() == ["no evidence"]
+    assert classify(df, share=0.5, pooled=0.01).verdict.tolist() == ["no evidence"]
     df["gap_se"] = 0.0002
-    assert classify(df, share=0.5, pooled=0.02).verdict.tolist() == ["balanced"]
+    assert classify(df, share=0.5, pooled=0.01).verdict.tolist() == ["balanced"]
+
+
+def test_numbers_no_value_could_carry_past_the_margin_are_untested_here():
+    # Hired Blade's strength: the card with no effect and par made strong each move the
+    # deck by at most 0.0004 + 1.96 * 0.0003 = 0.00099 a copy, inside the peers' margins
+    # (half of 0.004 below par, half of 0.006 above): untested here, not balanced or no
+    # evidence. With a larger gap above (0.0025 +- 0.0006, reaching 0.0031, past the margin
+    # of 0.003) par made strong may matter, and nothing is said.
+    df = pd.DataFrame({"card": ["h", "k"], "relative": [0.0001, 0.0001],
+                       "relative_se": [0.0002] * 2, "gap": [0.0004] * 2,
+                       "gap_se": [0.0003] * 2, "up": [-0.0004, 0.0025],
+                       "up_se": [0.0003] * 2, "played": [9, 9], "untested": [False] * 2})
+    out = classify(df, share=0.5, pooled=0.004, pooled_up={"": 0.006}).set_index("card")
+    assert out.verdict.to_dict() == {"h": "untested here", "k": "no evidence"}
+    assert out.negligible.tolist() == [True, False]
 
 
 def test_consensus_needs_the_anchor_and_two_others():

@@ -14,7 +14,7 @@ import pandas as pd
 from scipy.stats import norm
 
 from analysis.load import distinct_labels
-from analysis.verdicts import classify, contrast, covariance, margins, pooled_gap
+from analysis.verdicts import classify, contrast, covariance, margins, negligible, pooled_gap
 from sim.experiments import par
 from sim.experiments.arms import Arms, seat_local, seat_policies
 from sim.experiments.par_table import read_par
@@ -226,7 +226,8 @@ def settled(df: pd.DataFrame, p: Precision, pooled: dict[str, float],
     over = df.relative - b.up
     inside = (df.relative + b.own_down - z * b.floor_se > 0) & (over + z * b.over_se < 0)
     return (df.untested | (df.played == 0) | (over - z * b.over_se > 0)
-            | (df.relative + b.down + z * b.under_se < 0) | (inside & told))
+            | (df.relative + b.down + z * b.under_se < 0) | (inside & told)
+            | negligible(df, p.share, pooled, pooled_up, z))
 
 
 def card_verdicts(game, m, seed: int, precision: Precision = Precision(), progress=None,
