@@ -451,6 +451,23 @@ def test_plants_go_only_on_the_cards_the_matchup_judges():
     assert len(plan(Fake(), Matchup(), 5, 3, ("buff", "nerf"))) == 10  # five of each, of six
 
 
+def test_a_plant_goes_where_the_matchup_could_show_it():
+    from sim.experiments.calibrate import plan, testable
+
+    # x: par made strong gains 0.004 +- 1.96 * 0.001 (told), the card with no effect loses
+    # 0.001 +- 0.002 (not told): a buff could show, a nerf could not. y the other way round;
+    # u is untested here, no plant at all. Told so, a buff lands only on x, a nerf on y.
+    base = pd.DataFrame({"seat": [0, 0, 0], "card": ["a1", "a2", "b1"],
+                         "verdict": ["balanced", "no evidence", "untested here"],
+                         "up": [0.004, 0.0, 0.004], "up_se": [0.001] * 3,
+                         "gap": [0.001, 0.004, 0.004], "gap_se": [0.002, 0.001, 0.001]})
+    sets = testable(base)
+    assert sets == {"buff": {(0, "a1")}, "nerf": {(0, "a2")},
+                    "clone": {(0, "a1"), (0, "a2")}}
+    plants = plan(Fake(), Matchup(), 5, 3, ("buff", "nerf"), judged=sets)
+    assert sorted((p.what, p.card) for p in plants) == [("buff", "a1"), ("nerf", "a2")]
+
+
 def test_a_card_changes_for_its_own_seat_only():
     # Paint the Line's sample decks both hold Drive Shot. Changed for seat A, B's copies stay
     # the printed card (a card of their own under another id); unchanged, every record is

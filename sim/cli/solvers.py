@@ -30,6 +30,10 @@ from sim.cli.shared import (
     with_setup,
 )
 
+# What a plant of each class needs the unchanged matchup to have shown (calibrate).
+CHANGE = {"buff": "gain from par made strong", "nerf": "loss to the card with no effect",
+          "clone": "verdict"}
+
 
 def first(name: str):
     """Put the command's own argument `name` before the shared deck arguments."""
@@ -294,10 +298,14 @@ def calibrate(
     print_frame(summary, f"recovery of planted truths (game's gap {gap:.4f} a copy; {path})",
                 ["class", "planted", "recovered", "rate", "lo", "hi", "powered",
                  "recovered_powered", "rate_powered", "contradictions", "misplayed",
-                 "as_before", "skipped"])
+                 "as_before", "skipped", "untested"])
     if summary.attrs["unjudged"] and not quiet:
         typer.echo("no plants on cards this matchup does not judge: "
                    + "; ".join(summary.attrs["unjudged"]), err=True)
+    for what, names in summary.attrs["untestable"].items():
+        if names and not quiet:
+            typer.echo(f"no {what}s where the run told no {CHANGE[what]}: "
+                       + "; ".join(names), err=True)
 
 
 def mount(app: typer.Typer) -> None:

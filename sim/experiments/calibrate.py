@@ -53,17 +53,23 @@ UNJUDGED = {"untested here", "dead", "no par"}
 
 def plan(game, m, count: int, seed: int,
          classes: tuple[str, ...] = ("buff", "nerf", "clone"),
-         judged: set | None = None) -> list[Plant]:
+         judged: set | dict | None = None) -> list[Plant]:
     """Up to `count` buffs, `count` nerfs and `count` clones on cards drawn (seeded) from the
     flagged cards of every seat's deck (of those, the (seat, card) pairs in `judged` when
-    given: the cards the matchup's play tests), each one the validator accepts (a card whose
-    planted numbers break a deck rule, such as a copy limit, is passed over for the next); a
-    clone copies another such card of the same deck and kind whose numbers differ."""
+    given: the cards the matchup's play tests, one set for every class or {class: set}),
+    each one the validator accepts (a card whose planted numbers break a deck rule, such as
+    a copy limit, is passed over for the next); a clone copies another such card of the
+    same deck and kind whose numbers differ."""
     power = game.power
     cards = power.cards(m)
+    tests = judged if isinstance(judged, dict) else dict.fromkeys(classes, judged)
+    every = [t for t in tests.values() if t is not None]
     subs = [s for s in subjects(game, m, cards, set(game.schema.flag_kinds),
                                 game.describe(m).get("starting", []))
-            if judged is None or (s.seat, s.card) in judged]
+            if len(every) < len(tests) or any((s.seat, s.card) in t for t in every)]
+
+    def tested(what, s):
+        return tests.get(what) is None or (s.seat, s.card) in tests[what]
     rng = np.random.default_rng(seed)
     by_id = cards.set_index("id")
     kinds = dict(zip(cards.id, cards.kind, strict=True))
@@ -89,11 +95,12 @@ def plan(game, m, count: int, seed: int,
     orders = {"buff": rng.permutation(len(subs)), "nerf": rng.permutation(len(subs))}
     pairs = [(a, b) for a in subs for b in subs
              if a.seat == b.seat and a.card != b.card and kinds[a.card] == kinds[b.card]
+             and tested("clone", a) and tested("clone", b)
              and par.differs({(a.card, f): int(by_id.at[b.card, f]) for f in power.stronger},
                              cards)]
     alternatives = {
-        "buff": (buffs(subs[i]) for i in orders["buff"]),
-        "nerf": (nerfs(subs[i]) for i in orders["nerf"]),
+        "buff": (buffs(subs[i]) for i in orders["buff"] if tested("buff", subs[i])),
+        "nerf": (nerfs(subs[i]) for i in orders["nerf"] if tested("nerf", subs[i])),
         "clone": ([Plant("clone", pairs[i][0].seat, pairs[i][0].card, like=pairs[i][1].card)]
                   for i in rng.permutation(len(pairs)))}
     out = []
@@ -110,7 +117,9 @@ def calibrate(game, m, folder, seed: int, count: int = 10,
     """(one row per plant: its verdict, whether it came back as planted, and its size: how
     far it moved the card's worth against par, and whether that is more than the run could
     detect (powered); one row per class: planted, recovered, rate with its Wilson interval,
-    the same among the powered plants, contradictions). The unchanged
+    the same among the powered plants, contradictions, and the plants set aside: skipped,
+    and untested (the plant came back untested here: it moved nothing its run could see,
+    so it is no truth a verdict could find). The unchanged
     matchup's verdicts first: they give the game's gap and par (kept for every plant, so
     that a plant moves neither the margin nor any card's yardstick) and the label each
     clone's original had alone (like_before); a clone is judged beside its original, one
@@ -124,9 +133,8 @@ def calibrate(game, m, folder, seed: int, count: int = 10,
     worth = {(r.seat, r.card): r.relative for r in base.itertuples()}
     fixed = kept_gaps(precision, base)
     shipped = game.power.cards(m)  # par as the unchanged pool sets it, for every plant
-    judged = {key for key, v in labels.items() if v not in UNJUDGED}
     rows = []
-    for k, plant in enumerate(plan(game, m, count, seed, classes, judged)):
+    for k, plant in enumerate(plan(game, m, count, seed, classes, testable(base))):
         pm = plant.apply(game, m)  # plan makes only plants the validator accepts
         row = {"class": plant.what, "seat": plant.seat, "deck": m.decks[plant.seat].name,
                "card": plant.card, "like": plant.like,
@@ -166,7 +174,10 @@ def calibrate(game, m, folder, seed: int, count: int = 10,
         if progress:
             progress(k, plant, r.verdict)
     plants = pd.DataFrame(rows)
-    judged = plants[plants.verdict != "skipped"] if len(plants) else plants
+    # A plant whose card comes back untested here changed nothing its run could see: no
+    # truth to find there; it is counted beside the rates, not in them.
+    judged = plants[~plants.verdict.isin(["skipped", "untested here"])] if len(plants) \
+        else plants
     summary = []
     for what in ("buff", "nerf", "clone"):
         d = judged[judged["class"] == what] if len(judged) else judged
@@ -186,13 +197,40 @@ def calibrate(game, m, folder, seed: int, count: int = 10,
                         if n and "like_before" in d else 0,
                         "skipped": int(((plants["class"] == what)
                                         & (plants.verdict == "skipped")).sum())
+                        if len(plants) else 0,
+                        "untested": int(((plants["class"] == what)
+                                         & (plants.verdict == "untested here")).sum())
                         if len(plants) else 0})
     out = pd.DataFrame(summary)
     out.attrs.update({"matches": base.attrs["matches"], "pooled_gap": base.attrs["pooled_gap"],
                       "policies": base.attrs["policies"],
                       "unjudged": sorted(f"{c} ({m.decks[seat].name}): {v}"
-                                         for (seat, c), v in labels.items() if v in UNJUDGED)})
+                                         for (seat, c), v in labels.items() if v in UNJUDGED),
+                      "untestable": {what: sorted(f"{c} ({m.decks[seat].name})"
+                                                  for (seat, c), v in labels.items()
+                                                  if v not in UNJUDGED and (seat, c) not in t)
+                                     for what, t in testable(base).items()}})
     return plants, out
+
+
+def testable(base: pd.DataFrame) -> dict[str, set]:
+    """The (seat, card) pairs of the unchanged matchup's verdicts where a plant of each class
+    is a truth its play could show: a card it judges (not untested here, dead or without
+    par), and for a buff one whose par made strong gained what the run told from zero
+    (where nothing above par helps the deck, as with a Payne Academy attacker given every
+    arrow lit, no buff could), for a nerf one whose card with no effect lost so."""
+    from sim.core.stats import Z95
+
+    judged = base[~base.verdict.isin(UNJUDGED)]
+
+    def told(column):
+        if column not in judged:
+            return set(zip(judged.seat, judged.card, strict=True))
+        gain = judged[judged[column] - Z95 * judged[f"{column}_se"] > 0]
+        return set(zip(gain.seat, gain.card, strict=True))
+
+    return {"buff": told("up"), "nerf": told("gap"),
+            "clone": set(zip(judged.seat, judged.card, strict=True))}
 
 
 def kept_gaps(precision: Precision, base: pd.DataFrame) -> Precision:
@@ -231,8 +269,7 @@ def others_moved(game, m, folder, seed: int, count: int, precision: Precision = 
     fixed = kept_gaps(precision, base)
     shipped = game.power.cards(m)
     before = {(r.seat, r.card): r for r in base.itertuples()}
-    planned = plan(game, m, count, seed, ("buff", "nerf"),
-                   {key for key, r in before.items() if r.verdict not in UNJUDGED})
+    planned = plan(game, m, count, seed, ("buff", "nerf"), testable(base))
     turns = itertools.zip_longest(*([p for p in planned if p.what == what]
                                     for what in ("buff", "nerf")))
     plants = [p for pair in turns for p in pair if p is not None]
