@@ -84,16 +84,18 @@ def peer_gap(df: pd.DataFrame, gaps: float | dict[str, float]) -> pd.Series:
 
 def negligible(df: pd.DataFrame, share: float, pooled: float | dict[str, float],
                pooled_up: dict[str, float] | None = None, z: float = Z95) -> pd.Series:
-    """Cards whose numbers the matchup does not test: the card with no effect and par made
-    strong each move the deck, at `z`, by less than the margin of the card's peers (`share`
-    of their gaps, below par and above), so that no value of these numbers could make the
-    card over- or under-powered here."""
+    """Cards whose numbers the matchup does not test: neither the card with no effect nor
+    par made strong moves the deck by what the run can tell from zero (at 95%), and each
+    moves it, at `z`, by less than the margin of the card's peers (`share` of their gaps,
+    below par and above), so that no value of these numbers could make the card over- or
+    under-powered here."""
     down = share * peer_gap(df, pooled)
-    small = (df.gap.abs() + z * df.gap_se < down) & (down > 0)
+    small = ((df.gap.abs() + z * df.gap_se < down) & (df.gap.abs() < Z95 * df.gap_se)
+             & (down > 0))
     if "up" in df:
         up = share * peer_gap(df, pooled_up or {"": 0.0})
         up = up.where(up > 0, down)
-        small &= df.up.abs() + z * df.up_se < up
+        small &= (df.up.abs() + z * df.up_se < up) & (df.up.abs() < Z95 * df.up_se)
     return small
 
 
@@ -131,13 +133,10 @@ def margins(df: pd.DataFrame, share: float, pooled: float | dict[str, float],
     the distance between the two is judged as one paired contrast. A card with no effect,
     whose worth is minus its own gap match by match, is then as far below its margin as its
     gap is from zero, in standard errors."""
-    def by_kind(gaps):
-        return peer_gap(df, gaps)
-
     def column(name):
         return df[name] if name in df else pd.Series(0.0, index=df.index)
 
-    def se(sign, estimate, est_se, cov):
+    def se(sign, est_se, cov):
         # the standard error of worth + sign * share * estimate (a measured gap)
         var = df.relative_se ** 2 + (share * est_se) ** 2 + 2 * sign * share * cov
         return np.sqrt(var.clip(lower=0))
@@ -145,20 +144,20 @@ def margins(df: pd.DataFrame, share: float, pooled: float | dict[str, float],
     rel_se = df.relative_se.astype(float)
     measured = df.gap > 0  # a gap clipped to 0 is no measured bound
     own = share * df.gap.clip(lower=0)
-    floor_se = se(1, df.gap, df.gap_se, column("rel_gap_cov")).where(measured, rel_se)
+    floor_se = se(1, df.gap_se, column("rel_gap_cov")).where(measured, rel_se)
     told = df.gap - z * df.gap_se > 0
-    down = own.where(told, share * by_kind(pooled))
+    down = own.where(told, share * peer_gap(df, pooled))
     under_se = floor_se.where(told, rel_se)
     # worth less the margin below, as a bound above par
-    down_over_se = se(-1, df.gap, df.gap_se, column("rel_gap_cov")).where(told, rel_se)
+    down_over_se = se(-1, df.gap_se, column("rel_gap_cov")).where(told, rel_se)
     if "up" not in df:
         return Margins(down, down, own, own, down_over_se, under_se, floor_se)
-    kind_up = by_kind(pooled_up or {"": 0.0})
+    kind_up = peer_gap(df, pooled_up or {"": 0.0})
     fallback = (share * kind_up).where(kind_up > 0, down)
     fallback_se = rel_se.where(kind_up > 0, down_over_se)
     up_told = df.up - z * df.up_se > 0
     strong = (share * df.up.clip(lower=0)).where(up_told, fallback)
-    strong_se = se(-1, df.up, df.up_se, column("rel_up_cov")).where(up_told, fallback_se)
+    strong_se = se(-1, df.up_se, column("rel_up_cov")).where(up_told, fallback_se)
     # The smaller of the two scales, so that both a strong buff of par and par against the
     # card with no effect clear it: a game whose worth bends either way (a card's first
     # points worth most, or its last) hides neither a strong buff nor a dead card.
@@ -179,8 +178,8 @@ def classify(df: pd.DataFrame, share: float = SHARE, alpha: float = 0.05,
     card's numbers dominate par's, -1 where par's dominate the card's).
 
     - dead: no policy played it; untested here: its numbers changed no record, or neither
-      no effect nor par made strong moved its deck by as much as its peers' margin
-      (`negligible`, once nothing else is said of it);
+      no effect nor par made strong moved its deck by anything told from zero or by as much
+      as its peers' margin (`negligible`, once nothing else is said of it);
     - misplayed: beyond the margin the wrong way for its numbers (a card at least as strong
       as par in every number worth less than par, or a card par dominates worth more):
       what the policies do with the card, not the card, moved its deck;

@@ -177,13 +177,16 @@ def test_numbers_no_value_could_carry_past_the_margin_are_untested_here():
     # (half of 0.004 below par, half of 0.006 above): untested here, not balanced or no
     # evidence. With a larger gap above (0.0025 +- 0.0006, reaching 0.0031, past the margin
     # of 0.003) par made strong may matter, and nothing is said.
-    df = pd.DataFrame({"card": ["h", "k"], "relative": [0.0001, 0.0001],
-                       "relative_se": [0.0002] * 2, "gap": [0.0004] * 2,
-                       "gap_se": [0.0003] * 2, "up": [-0.0004, 0.0025],
-                       "up_se": [0.0003] * 2, "played": [9, 9], "untested": [False] * 2})
+    # t's card with no effect loses 0.0012 +- 0.0006: inside the peers' margin, but told
+    # from zero, so its numbers do matter here: balanced (inside half its own gap, 0.0006).
+    df = pd.DataFrame({"card": ["h", "k", "t"], "relative": [0.0001] * 3,
+                       "relative_se": [0.0002] * 3, "gap": [0.0004, 0.0004, 0.0012],
+                       "gap_se": [0.0003] * 3, "up": [-0.0004, 0.0025, -0.0004],
+                       "up_se": [0.0003] * 3, "played": [9] * 3, "untested": [False] * 3})
     out = classify(df, share=0.5, pooled=0.004, pooled_up={"": 0.006}).set_index("card")
-    assert out.verdict.to_dict() == {"h": "untested here", "k": "no evidence"}
-    assert out.negligible.tolist() == [True, False]
+    assert out.verdict.to_dict() == {"h": "untested here", "k": "no evidence",
+                                     "t": "balanced"}
+    assert out.negligible.tolist() == [True, False, False]
 
 
 def test_consensus_needs_the_anchor_and_two_others():
