@@ -13,7 +13,7 @@ import pandas as pd
 
 from sim.experiments import par
 from sim.experiments.arms import seat_local
-from sim.experiments.verdicts import Precision, card_verdicts, subjects, weakest_legal
+from sim.experiments.verdicts import Precision, card_verdicts, subjects
 from sim.kit import legality
 
 # What a plant must come back as: a nerf (the card with no effect) may also come back dead,
@@ -87,7 +87,7 @@ def plan(game, m, count: int, seed: int,
 
     def nerfs(s):
         local = seat_local(game, m, s.seat, s.card)
-        values = weakest_legal(game, local, par.dead_values(power, cards, s.card), cards)
+        values = legality.weakest_legal(game, local, par.dead_values(power, cards, s.card), cards)
         return [Plant("nerf", s.seat, s.card, values)] if par.differs(values, cards) else []
 
     # The draws are made first, in this order, whichever classes are asked for; each card's

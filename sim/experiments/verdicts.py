@@ -107,34 +107,6 @@ def subjects(game, m, cards: pd.DataFrame, flagged: set, starting,
     return out
 
 
-def weakest_legal(game, m, values: dict, cards: pd.DataFrame) -> dict:
-    """The card with no effect as a deck may hold it: where the validator rejects the
-    weakest values (a quest with no points, a character with no toughness), one number at
-    a time is moved a step at a time back toward the card's own until it accepts; the
-    values unchanged when it accepts them, or when nothing short of the card itself does."""
-    now = cards.set_index("id")
-    found = nearest_legal(game, m, values, {k: int(now.at[k[0], k[1]]) for k in values})
-    return values if found is None else found
-
-
-def nearest_legal(game, m, values: dict, toward: dict) -> dict | None:
-    """`values` as a deck may hold them: where the validator rejects them, one number at a
-    time moved a step at a time toward `toward` until it accepts; unchanged when it accepts
-    them; None when nothing short of `toward` does."""
-    def legal(v):
-        return not legality.problems(game, game.power.with_values(m, v))
-
-    if legal(values):
-        return values
-    for key in values:
-        trial, target = dict(values), int(toward[key])
-        while trial[key] != target:
-            trial[key] += 1 if target > trial[key] else -1
-            if legal(trial):
-                return trial
-    return None
-
-
 def best(arms: Arms, keys: list, n: int) -> tuple:
     """The key of the arm with the highest win rate over the first n matches."""
     return max(keys, key=lambda k: (float(arms.extend(k, n).mean()), str(k)))
@@ -278,7 +250,7 @@ def card_verdicts(game, m, seed: int, precision: Precision = Precision(), progre
                              "twins": "", "verdict": "no par"})
             continue
         own = seat_local(game, m, s.seat, s.card)
-        s.dead = weakest_legal(game, own, s.dead, cards)
+        s.dead = legality.weakest_legal(game, own, s.dead, cards)
         variants = {"par": game.power.with_values(own, s.par),
                     "dead": game.power.with_values(own, s.dead)}
         found = [pr for v in variants.values() for pr in legality.problems(game, v)]
@@ -288,7 +260,7 @@ def card_verdicts(game, m, seed: int, precision: Precision = Precision(), progre
             continue
         # Par made strong as a deck may hold it (toward par where the validator objects);
         # no arm where only par itself is legal.
-        s.strong = nearest_legal(game, own, s.strong, s.par) or s.par
+        s.strong = legality.nearest_legal(game, own, s.strong, s.par) or s.par
         if s.strong != s.par:
             variants["strong"] = game.power.with_values(own, s.strong)
         i = len(keep)

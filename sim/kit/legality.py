@@ -1,5 +1,6 @@
 """Only legal variants: every deck, card table or rule set an experiment builds goes to the
-game's validator before a match is played, and what it rejects is listed, never simulated."""
+game's validator before a match is played, and what it rejects is listed, never simulated;
+numbers it rejects are moved toward legal ones a step at a time."""
 
 from __future__ import annotations
 
@@ -38,3 +39,31 @@ def split(game, variants: list) -> tuple[list, pd.DataFrame]:
         else:
             kept.append(v)
     return kept, pd.DataFrame(skipped, columns=["item", "card", "name", "seat", "reason"])
+
+
+def weakest_legal(game, m, values: dict, cards: pd.DataFrame) -> dict:
+    """The card with no effect as a deck may hold it: where the validator rejects the
+    weakest values (a quest with no points, a character with no toughness), one number at
+    a time is moved a step at a time back toward the card's own until it accepts; the
+    values unchanged when it accepts them, or when nothing short of the card itself does."""
+    now = cards.set_index("id")
+    found = nearest_legal(game, m, values, {k: int(now.at[k[0], k[1]]) for k in values})
+    return values if found is None else found
+
+
+def nearest_legal(game, m, values: dict, toward: dict) -> dict | None:
+    """`values` as a deck may hold them: where the validator rejects them, one number at a
+    time moved a step at a time toward `toward` until it accepts; unchanged when it accepts
+    them; None when nothing short of `toward` does."""
+    def legal(v):
+        return not problems(game, game.power.with_values(m, v))
+
+    if legal(values):
+        return values
+    for key in values:
+        trial, target = dict(values), int(toward[key])
+        while trial[key] != target:
+            trial[key] += 1 if target > trial[key] else -1
+            if legal(trial):
+                return trial
+    return None
