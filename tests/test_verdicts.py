@@ -189,6 +189,22 @@ def test_numbers_no_value_could_carry_past_the_margin_are_untested_here():
     assert out.negligible.tolist() == [True, False, False]
 
 
+def test_the_rounds_settle_a_card_only_on_the_verdict_it_gets():
+    from sim.experiments.verdicts import settled
+
+    # Encounter's Troll after 2,000 matches: par made strong gains 0.00425 +- 1.96 * 0.0021,
+    # told from zero at 95% (the verdict's level), so its own half (0.0021) is the margin
+    # above par, and 0 +- 1.96 * 0.0013 reaches past it: no evidence. Read at the stricter
+    # per-look level, the same gain is not told and the peers' margin (0.0025) would have
+    # settled the card as balanced: the rounds must go on instead.
+    df = pd.DataFrame({"relative": [0.0], "relative_se": [0.00079], "gap": [0.0115],
+                       "gap_se": [0.0025], "up": [0.00425], "up_se": [0.00207],
+                       "played": [9], "untested": [False]})
+    pooled, pooled_up = {"": 0.0115}, {"": 0.005}
+    assert classify(df, 0.5, 0.05, pooled, pooled_up).verdict.tolist() == ["no evidence"]
+    assert not settled(df, Precision(), pooled, pooled_up).iloc[0]
+
+
 def test_consensus_needs_the_anchor_and_two_others():
     def frame(verdicts):
         return pd.DataFrame({"deck": "A", "card": ["x", "y"], "label": ["X", "Y"],

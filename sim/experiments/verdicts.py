@@ -193,7 +193,9 @@ def settled(df: pd.DataFrame, p: Precision, pooled: dict[str, float],
             pooled_up: dict[str, float]) -> pd.Series:
     """Cards whose verdict the per-look intervals decide (or that need no more matches)."""
     z = norm.ppf(1 - p.alpha / (2 * p.looks))
-    b = margins(df, p.share, pooled, z, pooled_up)
+    # The margins as the verdict will read them (whether a gap is the card's own is told at
+    # 95%, as there); only the decisions are made at the stricter per-look level.
+    b = margins(df, p.share, pooled, pooled_up=pooled_up)
     told = df.gap - z * df.gap_se > 0
     over = df.relative - b.up
     inside = (df.relative + b.own_down - z * b.floor_se > 0) & (over + z * b.over_se < 0)
