@@ -112,30 +112,34 @@ def best(arms: Arms, keys: list, n: int) -> tuple:
     return max(keys, key=lambda k: (float(arms.extend(k, n).mean()), str(k)))
 
 
-def row(arms: Arms, group: list[tuple[int, Subject]], kept: list[str], n: int) -> dict:
+def row(arms: Arms, group: list[tuple[int, Subject]], kept: list[str], n: int,
+        look: int) -> dict:
     """A card's worth against par and the gap from par to no effect, per copy, each paired by
-    match under the best policy of each side; the card's side may also be played as par is
-    played (its policies reading the card as par: "as_par"), where the game allows it. Twins
-    (cards of one deck the rules cannot tell apart, `twins`) are one card: each one's paired
-    differences are summed match by match and shared over all their copies."""
+    match under the best policy of each side (the best on the first `look` matches, the
+    first round's, so that later rounds play only the arms chosen); the card's side may also
+    be played as par is played (its policies reading the card as par: "as_par"), where the
+    game allows it. Twins (cards of one deck the rules cannot tell apart, `twins`) are one
+    card: each one's paired differences are summed match by match and shared over all their
+    copies."""
     diff, gap_diff, up_diff, copies, untested, first = 0.0, 0.0, 0.0, 0, True, None
+    look = min(look, n)
     for i, s in group:
         base = best(arms, [("base", s.seat, p) for p in kept]
-                    + [("view", i, p) for p in kept if ("view", i, p) in arms.matchups], n)
-        par_key = best(arms, [("par", i, p) for p in kept], n)
-        dead_key = best(arms, [("dead", i, p) for p in kept], n)
+                    + [("view", i, p) for p in kept if ("view", i, p) in arms.matchups], look)
+        par_key = best(arms, [("par", i, p) for p in kept], look)
+        dead_key = best(arms, [("dead", i, p) for p in kept], look)
         strong = [("strong", i, p) for p in kept if ("strong", i, p) in arms.matchups]
+        strong_key = best(arms, strong, look) if strong else None
         at_par = arms.extend(par_key, n).astype(float)
         diff = diff + arms.extend(base, n).astype(float) - at_par
         gap_diff = gap_diff + at_par - arms.extend(dead_key, n).astype(float)
-        if strong:  # else par is as strong as the validator allows: no gap above it
-            up_diff = up_diff + arms.extend(best(arms, strong, n), n).astype(float) - at_par
+        if strong_key:  # else par is as strong as the validator allows: no gap above it
+            up_diff = up_diff + arms.extend(strong_key, n).astype(float) - at_par
         copies += s.copies
         # Its numbers changed no record: par's (a card at par: no effect's and par made
-        # strong's) played every match as the card did.
-        changed = [("par", i)] if not s.at_par else [("dead", i)] + [("strong", i)] * bool(strong)
-        untested &= all(arms.same((*key, p), ("base", s.seat, p), n)
-                        for key in changed for p in kept)
+        # strong's) played every match as the card did, under the policy chosen for each.
+        changed = [par_key] if not s.at_par else [dead_key] + [strong_key] * bool(strong)
+        untested &= all(unmoved(arms, key, ("base", s.seat, key[2]), n) for key in changed)
         first = first or (base, par_key)
     worth, worth_se = contrast(diff / len(group))
     rel, rel_se = contrast(diff / copies)
@@ -150,6 +154,15 @@ def row(arms: Arms, group: list[tuple[int, Subject]], kept: list[str], n: int) -
             "rel_up_cov": covariance(diff / copies, up_diff / copies),
             "policy": base[2], "as_par": base[0] == "view", "policy_par": par_key[2],
             "untested": untested}
+
+
+def unmoved(arms: Arms, key, base, n: int) -> bool:
+    """Whether arm `key` wrote the same record as `base` in each of the first n matches (the
+    base played on to n only when they agree so far)."""
+    if not arms.same(key, base, min(arms.n(key), arms.n(base), n)):
+        return False
+    arms.extend(base, n)
+    return arms.same(key, base, n)
 
 
 def twins(game, m, cards: pd.DataFrame, keep: list[Subject]) -> list[list[int]]:
@@ -283,7 +296,8 @@ def card_verdicts(game, m, seed: int, precision: Precision = Precision(), progre
         rows = []
         for g, members in enumerate(groups):
             group = [(i, keep[i]) for i in members]
-            shared = row(arms, group, kept[keep[members[0]].seat], n_of[g])
+            shared = row(arms, group, kept[keep[members[0]].seat], n_of[g],
+                         precision.start)
             shared["played"] = played(game, m, arms, [s for _, s in group],
                                       kept[keep[members[0]].seat], list(pool["ids"]))
             for i, s in group:
