@@ -57,6 +57,15 @@ class Arms:
         """Whether two arms wrote the same record in every one of the first n matches."""
         return bool(np.array_equal(self.digests[a][:n], self.digests[b][:n]))
 
+    def agree(self, a, b, n: int) -> bool:
+        """`same`, playing both arms on to n matches only while they agree on the matches
+        they have."""
+        if not self.same(a, b, min(self.n(a), self.n(b), n)):
+            return False
+        self.extend(a, n)
+        self.extend(b, n)
+        return self.same(a, b, n)
+
 
 def seat_policies(game, folder, trained: str | None) -> tuple[dict[str, object], str | None]:
     """{policy name: function(matchup, seat) -> matchup with the seat on it} for the folder's

@@ -137,9 +137,12 @@ def row(arms: Arms, group: list[tuple[int, Subject]], kept: list[str], n: int,
             up_diff = up_diff + arms.extend(strong_key, n).astype(float) - at_par
         copies += s.copies
         # Its numbers changed no record: par's (a card at par: no effect's and par made
-        # strong's) played every match as the card did, under the policy chosen for each.
+        # strong's) played every match as the card did, under every policy on the first
+        # round's matches and under the one chosen for each since.
         changed = [par_key] if not s.at_par else [dead_key] + [strong_key] * bool(strong)
-        untested &= all(unmoved(arms, key, ("base", s.seat, key[2]), n) for key in changed)
+        untested &= all(arms.same((*key[:2], p), ("base", s.seat, p), look)
+                        for key in changed for p in kept)
+        untested &= all(arms.agree(key, ("base", s.seat, key[2]), n) for key in changed)
         first = first or (base, par_key)
     worth, worth_se = contrast(diff / len(group))
     rel, rel_se = contrast(diff / copies)
@@ -154,15 +157,6 @@ def row(arms: Arms, group: list[tuple[int, Subject]], kept: list[str], n: int,
             "rel_up_cov": covariance(diff / copies, up_diff / copies),
             "policy": base[2], "as_par": base[0] == "view", "policy_par": par_key[2],
             "untested": untested}
-
-
-def unmoved(arms: Arms, key, base, n: int) -> bool:
-    """Whether arm `key` wrote the same record as `base` in each of the first n matches (the
-    base played on to n only when they agree so far)."""
-    if not arms.same(key, base, min(arms.n(key), arms.n(base), n)):
-        return False
-    arms.extend(base, n)
-    return arms.same(key, base, n)
 
 
 def twins(game, m, cards: pd.DataFrame, keep: list[Subject]) -> list[list[int]]:
