@@ -29,6 +29,7 @@ class Arms:
         self.digests: dict = {}
         self.stats: dict = {}
         self.played = 0
+        self.dropped: dict = {}  # {the keys of a race: the keys out of it (verdicts.best)}
 
     def add(self, key, matchup, seat: int) -> None:
         if key not in self.matchups:

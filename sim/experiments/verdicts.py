@@ -107,29 +107,37 @@ def subjects(game, m, cards: pd.DataFrame, flagged: set, starting,
     return out
 
 
-def best(arms: Arms, keys: list, n: int) -> tuple:
-    """The key of the arm with the highest win rate over the first n matches."""
-    return max(keys, key=lambda k: (float(arms.extend(k, n).mean()), str(k)))
+def best(arms: Arms, keys: list, n: int, z: float = 3.0) -> tuple:
+    """The key of the arm with the highest win rate over the first n matches, among the arms
+    of `keys` still in the race: one whose paired shortfall to the leader lies beyond `z`
+    standard errors is out of this race for good and plays no further matches for it (the
+    policies a race compares are seldom close for long, so later rounds play fewer arms)."""
+    out = arms.dropped.setdefault(tuple(keys), set())
+    live = [k for k in keys if k not in out]
+    leader = max(live, key=lambda k: (float(arms.extend(k, n).mean()), str(k)))
+    lead = arms.extend(leader, n).astype(float)
+    for k in live:
+        mean, se = contrast(lead - arms.extend(k, n))
+        if k != leader and mean > z * se:
+            out.add(k)
+    return leader
 
 
-def row(arms: Arms, group: list[tuple[int, Subject]], kept: list[str], n: int,
-        look: int) -> dict:
+def row(arms: Arms, group: list[tuple[int, Subject]], kept: list[str], n: int) -> dict:
     """A card's worth against par and the gap from par to no effect, per copy, each paired by
-    match under the best policy of each side (the best on the first `look` matches, the
-    first round's, so that later rounds play only the arms chosen); the card's side may also
-    be played as par is played (its policies reading the card as par: "as_par"), where the
-    game allows it. Twins (cards of one deck the rules cannot tell apart, `twins`) are one
-    card: each one's paired differences are summed match by match and shared over all their
+    match under the best policy of each side (`best`); the card's side may also be played
+    as par is played (its policies reading the card as par: "as_par"), where the game
+    allows it. Twins (cards of one deck the rules cannot tell apart, `twins`) are one card:
+    each one's paired differences are summed match by match and shared over all their
     copies."""
     diff, gap_diff, up_diff, copies, untested, first = 0.0, 0.0, 0.0, 0, True, None
-    look = min(look, n)
     for i, s in group:
         base = best(arms, [("base", s.seat, p) for p in kept]
-                    + [("view", i, p) for p in kept if ("view", i, p) in arms.matchups], look)
-        par_key = best(arms, [("par", i, p) for p in kept], look)
-        dead_key = best(arms, [("dead", i, p) for p in kept], look)
+                    + [("view", i, p) for p in kept if ("view", i, p) in arms.matchups], n)
+        par_key = best(arms, [("par", i, p) for p in kept], n)
+        dead_key = best(arms, [("dead", i, p) for p in kept], n)
         strong = [("strong", i, p) for p in kept if ("strong", i, p) in arms.matchups]
-        strong_key = best(arms, strong, look) if strong else None
+        strong_key = best(arms, strong, n) if strong else None
         at_par = arms.extend(par_key, n).astype(float)
         diff = diff + arms.extend(base, n).astype(float) - at_par
         gap_diff = gap_diff + at_par - arms.extend(dead_key, n).astype(float)
@@ -137,10 +145,11 @@ def row(arms: Arms, group: list[tuple[int, Subject]], kept: list[str], n: int,
             up_diff = up_diff + arms.extend(strong_key, n).astype(float) - at_par
         copies += s.copies
         # Its numbers changed no record: par's (a card at par: no effect's and par made
-        # strong's) played every match as the card did, under every policy on the first
-        # round's matches and under the one chosen for each since.
+        # strong's) played every match as the card did, under every policy (an arm out of
+        # its race on the matches it played) and under the one chosen to the last match.
         changed = [par_key] if not s.at_par else [dead_key] + [strong_key] * bool(strong)
-        untested &= all(arms.same((*key[:2], p), ("base", s.seat, p), look)
+        untested &= all(arms.same((*key[:2], p), ("base", s.seat, p),
+                                  min(n, arms.n((*key[:2], p)), arms.n(("base", s.seat, p))))
                         for key in changed for p in kept)
         untested &= all(arms.agree(key, ("base", s.seat, key[2]), n) for key in changed)
         first = first or (base, par_key)
@@ -290,8 +299,7 @@ def card_verdicts(game, m, seed: int, precision: Precision = Precision(), progre
         rows = []
         for g, members in enumerate(groups):
             group = [(i, keep[i]) for i in members]
-            shared = row(arms, group, kept[keep[members[0]].seat], n_of[g],
-                         precision.start)
+            shared = row(arms, group, kept[keep[members[0]].seat], n_of[g])
             shared["played"] = played(game, m, arms, [s for _, s in group],
                                       kept[keep[members[0]].seat], list(pool["ids"]))
             for i, s in group:
