@@ -205,6 +205,34 @@ def test_the_rounds_settle_a_card_only_on_the_verdict_it_gets():
     assert not settled(df, Precision(), pooled, pooled_up).iloc[0]
 
 
+def test_a_policy_far_behind_its_sides_leader_leaves_the_race():
+    from types import SimpleNamespace
+
+    from sim.experiments.arms import Arms
+    from sim.experiments.verdicts import best
+
+    # Two policies on one side: "good" wins 3 matches in 4, "poor" 1 in 4, match by match
+    # from the same seeds. After 400 matches poor is 0.5 behind, far past 3 standard errors:
+    # it leaves the race and plays no more matches; good plays on to 800. A third policy,
+    # "near", wins what good wins but one match in 100: never 3 errors behind, it stays.
+    class Game:
+        def run_batch(self, m, n, seed, first_match=0):
+            i = np.arange(first_match, first_match + n)
+            won = {"good": i % 4 != 0, "poor": i % 4 == 0,
+                   "near": (i % 4 != 0) & (i % 100 != 1)}[m]
+            return SimpleNamespace(wins=lambda seat: won.astype(np.int8),
+                                   matches=won[:, None].astype(np.int64), card_stats=0)
+
+    arms = Arms(Game(), 1)
+    for p in ("good", "poor", "near"):
+        arms.add(p, p, 0)
+    keys = ["good", "poor", "near"]
+    assert best(arms, keys, 400) == "good"
+    assert best(arms, keys, 800) == "good"
+    assert arms.n("good") == 800 and arms.n("near") == 800 and arms.n("poor") == 400
+    assert arms.dropped[tuple(keys)] == {"poor"}
+
+
 def test_consensus_needs_the_anchor_and_two_others():
     def frame(verdicts):
         return pd.DataFrame({"deck": "A", "card": ["x", "y"], "label": ["X", "Y"],
