@@ -55,13 +55,15 @@ class Arms:
         return self.wins[key][:n]
 
     def same(self, a, b, n: int) -> bool:
-        """Whether two arms wrote the same record in every one of the first n matches."""
+        """Whether two arms wrote the same record in every one of the first n matches that
+        both have played."""
+        n = min(n, self.n(a), self.n(b))
         return bool(np.array_equal(self.digests[a][:n], self.digests[b][:n]))
 
     def agree(self, a, b, n: int) -> bool:
-        """`same`, playing both arms on to n matches only while they agree on the matches
-        they have."""
-        if not self.same(a, b, min(self.n(a), self.n(b), n)):
+        """Whether two arms wrote the same record in every one of the first n matches,
+        playing them on to n only while they agree on the matches they have."""
+        if not self.same(a, b, n):
             return False
         self.extend(a, n)
         self.extend(b, n)

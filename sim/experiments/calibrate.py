@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from sim.core.stats import Z95, wilson
 from sim.experiments import par
 from sim.experiments.arms import seat_local
 from sim.experiments.verdicts import Precision, card_verdicts, subjects
@@ -63,13 +64,13 @@ def plan(game, m, count: int, seed: int,
     power = game.power
     cards = power.cards(m)
     tests = judged if isinstance(judged, dict) else dict.fromkeys(classes, judged)
-    every = [t for t in tests.values() if t is not None]
-    subs = [s for s in subjects(game, m, cards, set(game.schema.flag_kinds),
-                                game.describe(m).get("starting", []))
-            if len(every) < len(tests) or any((s.seat, s.card) in t for t in every)]
 
     def tested(what, s):
         return tests.get(what) is None or (s.seat, s.card) in tests[what]
+
+    subs = [s for s in subjects(game, m, cards, set(game.schema.flag_kinds),
+                                game.describe(m).get("starting", []))
+            if any(tested(what, s) for what in tests)]
     rng = np.random.default_rng(seed)
     by_id = cards.set_index("id")
     kinds = dict(zip(cards.id, cards.kind, strict=True))
@@ -125,16 +126,15 @@ def calibrate(game, m, folder, seed: int, count: int = 10,
     clone's original had alone (like_before); a clone is judged beside its original, one
     card to the rules (sim.experiments.verdicts.twins), and must get the original's label
     in that run. `base`: those verdicts, when already made."""
-    from sim.core.stats import wilson
-
     if base is None:
         base = card_verdicts(game, m, seed, precision, folder=folder, trained=trained)
     labels = {(r.seat, r.card): r.verdict for r in base.itertuples()}
     worth = {(r.seat, r.card): r.relative for r in base.itertuples()}
     fixed = kept_gaps(precision, base)
     shipped = game.power.cards(m)  # par as the unchanged pool sets it, for every plant
+    where = testable(base)
     rows = []
-    for k, plant in enumerate(plan(game, m, count, seed, classes, testable(base))):
+    for k, plant in enumerate(plan(game, m, count, seed, classes, where)):
         pm = plant.apply(game, m)  # plan makes only plants the validator accepts
         row = {"class": plant.what, "seat": plant.seat, "deck": m.decks[plant.seat].name,
                "card": plant.card, "like": plant.like,
@@ -209,7 +209,7 @@ def calibrate(game, m, folder, seed: int, count: int = 10,
                       "untestable": {what: sorted(f"{c} ({m.decks[seat].name})"
                                                   for (seat, c), v in labels.items()
                                                   if v not in UNJUDGED and (seat, c) not in t)
-                                     for what, t in testable(base).items()}})
+                                     for what, t in where.items()}})
     return plants, out
 
 
@@ -219,8 +219,6 @@ def testable(base: pd.DataFrame) -> dict[str, set]:
     par), and for a buff one whose par made strong gained what the run told from zero
     (where nothing above par helps the deck, as with a Payne Academy attacker given every
     arrow lit, no buff could), for a nerf one whose card with no effect lost so."""
-    from sim.core.stats import Z95
-
     judged = base[~base.verdict.isin(UNJUDGED)]
 
     def told(column):
@@ -246,8 +244,6 @@ def touches(r, alpha: float = 0.05) -> bool:
     barely told the card from one with no effect, the other condition of balanced), or the
     false-discovery control alone holds it back (beyond its margin at `alpha` on its own, not
     once the other cards' p-values set the threshold, which moves with any of them)."""
-    from sim.core.stats import Z95
-
     distances = ((r.relative - r.margin_up, r.over_se), (r.relative + r.margin_down, r.under_se),
                  (r.relative + r.own_margin, r.floor_se))
     held_back = r.p <= alpha < r.p_adjusted

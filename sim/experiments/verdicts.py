@@ -117,8 +117,10 @@ def best(arms: Arms, keys: list, n: int, z: float = 3.0) -> tuple:
     leader = max(live, key=lambda k: (float(arms.extend(k, n).mean()), str(k)))
     lead = arms.extend(leader, n).astype(float)
     for k in live:
+        if k == leader:
+            continue
         mean, se = contrast(lead - arms.extend(k, n))
-        if k != leader and mean > z * se:
+        if mean > z * se:
             out.add(k)
     return leader
 
@@ -148,8 +150,7 @@ def row(arms: Arms, group: list[tuple[int, Subject]], kept: list[str], n: int) -
         # strong's) played every match as the card did, under every policy (an arm out of
         # its race on the matches it played) and under the one chosen to the last match.
         changed = [par_key] if not s.at_par else [dead_key] + [strong_key] * bool(strong)
-        untested &= all(arms.same((*key[:2], p), ("base", s.seat, p),
-                                  min(n, arms.n((*key[:2], p)), arms.n(("base", s.seat, p))))
+        untested &= all(arms.same((*key[:2], p), ("base", s.seat, p), n)
                         for key in changed for p in kept)
         untested &= all(arms.agree(key, ("base", s.seat, key[2]), n) for key in changed)
         first = first or (base, par_key)
