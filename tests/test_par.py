@@ -4,7 +4,7 @@ shared as the typical card shares them, as the card does, or alike."""
 import pandas as pd
 
 from sim.experiments.par import par_values
-from sim.kit.game import Power
+from sim.kit.power import Power
 
 POWER = Power(cards=None, stronger={"a": 1, "b": 1}, bounds={"a": (0, 9), "b": (0, 9)},
               with_values=None, cost={"": "cost"})

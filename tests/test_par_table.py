@@ -7,7 +7,7 @@ import pytest
 from sim.core.problems import InputError
 from sim.experiments.par import par_values
 from sim.experiments.par_table import declared_card, read_par
-from sim.kit.game import Power
+from sim.kit.power import Power
 
 from .conftest import ROOT, cardlab
 

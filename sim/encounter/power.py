@@ -5,7 +5,7 @@ card by its cost, and each judged beside cards of its own nature."""
 from __future__ import annotations
 
 from sim.encounter.pool import INT_FIELDS, MAX_VALUE
-from sim.kit.game import Power, table_writer
+from sim.kit.power import Power, table_writer
 
 FIELDS = ("dex", "int", "str", "tough", "quest_points", "loot_points")
 

@@ -1,8 +1,9 @@
 """Arms of a paired experiment: matchups played on matches 0 .. n-1 of one seed (common
 random numbers), each kept as one seat's per-match wins, a digest of every match's record
-(to tell whether a change moved any record at all) and the card statistics summed; and the
-matchups an arm is built from (a seat on one of the folder's policies, a card changed for
-one seat only)."""
+(to tell whether a change moved any record at all) and the card statistics summed; an arm
+may be a mix of matchups (a card in each of its forms), its wins their mean match by match;
+and the matchups an arm is built from (a seat on one of the folder's policies, a card
+changed for one seat only)."""
 
 from __future__ import annotations
 
@@ -20,7 +21,8 @@ def digest(matches: np.ndarray) -> np.ndarray:
 
 
 class Arms:
-    """Arms by key, each a (matchup, seat) whose matches are played on demand."""
+    """Arms by key, each a (matchup or mix of matchups, seat) whose matches are played on
+    demand."""
 
     def __init__(self, game, seed: int):
         self.game, self.seed = game, seed
@@ -32,10 +34,12 @@ class Arms:
         self.dropped: dict = {}  # {the keys of a race: the keys out of it (verdicts.best)}
 
     def add(self, key, matchup, seat: int) -> None:
+        """An arm of one matchup, or of a list of matchups played alike and averaged."""
         if key not in self.matchups:
-            self.matchups[key] = (matchup, seat)
-            self.wins[key] = np.zeros(0, np.int8)
-            self.digests[key] = np.zeros(0, np.uint64)
+            mix = tuple(matchup) if isinstance(matchup, list | tuple) else (matchup,)
+            self.matchups[key] = (mix, seat)
+            self.wins[key] = np.zeros(0, np.int8 if len(mix) == 1 else np.float64)
+            self.digests[key] = np.zeros((0, len(mix)), np.uint64)
             self.stats[key] = None
 
     def n(self, key) -> int:
@@ -45,20 +49,26 @@ class Arms:
         """The arm's wins over matches 0 .. n-1, playing the ones it lacks."""
         have = self.n(key)
         if have < n:
-            m, seat = self.matchups[key]
-            rec = self.game.run_batch(m, n - have, self.seed, first_match=have)
-            self.played += n - have
-            self.wins[key] = np.concatenate([self.wins[key], rec.wins(seat)])
-            self.digests[key] = np.concatenate([self.digests[key], digest(rec.matches)])
-            s = self.stats[key]
-            self.stats[key] = rec.card_stats if s is None else s + rec.card_stats
+            mix, seat = self.matchups[key]
+            wins, digests = [], []
+            for m in mix:
+                rec = self.game.run_batch(m, n - have, self.seed, first_match=have)
+                self.played += n - have
+                wins.append(rec.wins(seat))
+                digests.append(digest(rec.matches))
+                s = self.stats[key]
+                self.stats[key] = rec.card_stats if s is None else s + rec.card_stats
+            new = wins[0] if len(mix) == 1 else np.mean(wins, axis=0)
+            self.wins[key] = np.concatenate([self.wins[key], new])
+            self.digests[key] = np.concatenate([self.digests[key], np.stack(digests, 1)])
         return self.wins[key][:n]
 
     def same(self, a, b, n: int) -> bool:
         """Whether two arms wrote the same record in every one of the first n matches that
-        both have played."""
+        both have played (a mix: every one of its matchups the same as every other's)."""
         n = min(n, self.n(a), self.n(b))
-        return bool(np.array_equal(self.digests[a][:n], self.digests[b][:n]))
+        da, db = self.digests[a][:n], self.digests[b][:n]
+        return bool((da[:, :, None] == db[:, None, :]).all())
 
     def agree(self, a, b, n: int) -> bool:
         """Whether two arms wrote the same record in every one of the first n matches,

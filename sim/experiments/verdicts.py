@@ -270,9 +270,11 @@ def card_verdicts(game, m, seed: int, precision: Precision = Precision(), progre
             continue
         own = seat_local(game, m, s.seat, s.card)
         s.dead = legality.weakest_legal(game, own, s.dead, cards)
-        variants = {"par": game.power.with_values(own, s.par),
-                    "dead": game.power.with_values(own, s.dead)}
-        found = [pr for v in variants.values() for pr in legality.problems(game, v)]
+        power = game.power
+        variants = {"par": [power.with_values(own, v) for v in power.alike(own, s.par)],
+                    "dead": [power.with_values(own, v) for v in power.alike(own, s.dead)]}
+        found = [pr for mix in variants.values() for v in mix
+                 for pr in legality.problems(game, v)]
         if found:
             skipped.append({"item": labels[s.card], "card": s.card, "seat": s.seat,
                             "reason": legality.reason(found)})
@@ -281,15 +283,15 @@ def card_verdicts(game, m, seed: int, precision: Precision = Precision(), progre
         # no arm where only par itself is legal.
         s.strong = legality.nearest_legal(game, own, s.strong, s.par) or s.par
         if s.strong != s.par:
-            variants["strong"] = game.power.with_values(own, s.strong)
+            variants["strong"] = [power.with_values(own, v) for v in power.alike(own, s.strong)]
         i = len(keep)
         keep.append(s)
         # A card may be played exactly as par is played: its policies reading it as par.
-        if game.power.with_view is not None and not s.at_par:
-            variants["view"] = game.power.with_view(own, s.seat, s.par)
-        for what, v in variants.items():
+        if power.with_view is not None and not s.at_par:
+            variants["view"] = [power.with_view(own, s.seat, v) for v in power.alike(own, s.par)]
+        for what, mix in variants.items():
             for p in kept[s.seat]:
-                arms.add((what, i, p), policies[p](v, s.seat), s.seat)
+                arms.add((what, i, p), [policies[p](v, s.seat) for v in mix], s.seat)
     groups = twins(game, m, cards, keep)
     n_of = {g: 0 for g in range(len(groups))}
     df, pooled, pooled_up = pd.DataFrame(), {"": 0.0}, {"": 0.0}

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from sim.kit.power import Power, pool_frame
 from sim.kit.records import DEFAULT_SEATS, Layout
 
 # Card statistics every game records first, in this order; a game appends its own.
@@ -186,11 +187,6 @@ class Dominance:
     same: tuple[str, ...] = ()
 
 
-def pool_frame(m):
-    """The card table by field name (Lint.cards and Power.cards unless a game adds fields of
-    its own) (sim.kit.cards.CardTable.frame)."""
-    return m.pool.frame()
-
 
 @dataclass(frozen=True)
 class Lint:
@@ -229,81 +225,6 @@ class Building:
     with_counts: Callable[..., Any]
     groups: Callable[[Any], dict[str, str]]
 
-
-@dataclass(frozen=True)
-class Power:
-    """The optional hooks behind causal verdicts and `cardlab calibrate`: which numbers carry a
-    card's power and which way of each is stronger, so that the lab can price a card
-    against par for its kind and cost and plant changes whose direction is known.
-
-    - cards(matchup) -> DataFrame: the pool, one row per card: id, kind (a word), and every
-      field named below, as numbers (default: the card table by field name).
-    - stronger: {field: +1 when more of it is stronger, -1 when less is}: the card's numbers
-      that par sets and planted buffs and nerfs move (words and keywords are the card's own).
-    - bounds: {field: (lo, hi)}: the values a field may take.
-    - cost: {kind: field} the field par is priced by ("" for every other kind); a kind
-      without one is priced as a whole.
-    - group: further fields a card shares with its par (e.g. a role), besides its kind.
-    - with_values(matchup, {(card id, field): value}) -> matchup: the card table changed,
-      the decks as they were; whether it is legal is the validator's word.
-    - with_view(matchup, seat, {(card id, field): value}) -> matchup, optional: the seat's
-      policy reads the card with these numbers while the rules play it as it is, so that
-      a changed card may be played exactly as par is played (the verdicts' best play).
-    """
-
-    stronger: dict[str, int]
-    bounds: dict[str, tuple[int, int]]
-    with_values: Callable[..., Any]
-    cards: Callable[[Any], Any] = pool_frame
-    cost: dict[str, str] = dataclasses.field(default_factory=dict)
-    group: tuple[str, ...] = ()
-    with_view: Callable[..., Any] | None = None
-
-    def cost_field(self, kind: str) -> str:
-        return self.cost.get(kind, self.cost.get("", ""))
-
-
-def table_writer(slots: dict[str, int]) -> Callable[..., Any]:
-    """Power.with_values for a game whose power numbers are columns of its card table
-    ({field: column}): the matchup with those cells of its pool changed."""
-
-    def with_values(m, values: dict[tuple[str, str], int]):
-        cells = {(m.pool.ids.index(card), slots[field]): int(v)
-                 for (card, field), v in values.items()}
-        return dataclasses.replace(m, pool=m.pool.with_values(cells))
-
-    return with_values
-
-
-def with_view_cells(m, seat: int, cells: dict[tuple[int, int], int]):
-    """The matchup with these (card, column) cells added to the seat's view (a matchup that
-    holds each seat's view as ((card, column), value) cells in `views`)."""
-    views = list(m.views)
-    views[seat] = tuple(sorted((dict(views[seat]) | cells).items()))
-    return dataclasses.replace(m, views=tuple(views))
-
-
-def seat_views(table, views) -> Any:
-    """Each seat's card table as its policy reads it: the table with the seat's view cells
-    in place (one table per seat, stacked)."""
-    import numpy as np
-
-    out = np.stack([table] * len(views))
-    for p, cells in enumerate(views):
-        for (card, column), value in cells:
-            out[p, card, column] = value
-    return out
-
-
-def view_writer(slots: dict[str, int]) -> Callable[..., Any]:
-    """Power.with_view for a game whose power numbers are columns of its card table and
-    whose matchup holds each seat's view as cells (`with_view_cells`)."""
-
-    def with_view(m, seat: int, values: dict[tuple[str, str], int]):
-        return with_view_cells(m, seat, {(m.pool.ids.index(card), slots[field]): int(v)
-                                         for (card, field), v in values.items()})
-
-    return with_view
 
 
 @dataclass(frozen=True)

@@ -55,8 +55,9 @@ def nearest_legal(game, m, values: dict, toward: dict) -> dict | None:
     """`values` as a deck may hold them: where the validator rejects them, one number at a
     time moved a step at a time toward `toward` until it accepts; unchanged when it accepts
     them; None when nothing short of `toward` does."""
-    def legal(v):
-        return not problems(game, game.power.with_values(m, v))
+    def legal(v):  # in every form the numbers may take
+        return not any(problems(game, game.power.with_values(m, f))
+                       for f in game.power.alike(m, v))
 
     if legal(values):
         return values

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from sim.core.problems import InputError, Problem
-from sim.kit.game import seat_views
+from sim.kit.power import seat_views
 from sim.kit.records import BatchRecords, play_in_pieces
 from sim.paintline.decks import Deck, load_folder
 from sim.paintline.options import MAX_ARSENAL, R_ARSENAL, R_LADDER_LEN, Rules
@@ -28,7 +28,7 @@ class Matchup:
     policies: tuple[np.ndarray, np.ndarray]
     arsenals: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
     # What each seat's policy reads of the cards where it differs from the pool: shot values
-    # as ((card, column), value) cells (sim.kit.game.Power.with_view); the rules read the pool.
+    # as ((card, column), value) cells (sim.kit.power.Power.with_view); the rules read the pool.
     views: tuple[tuple, tuple] = ((), ())
 
     def arrays(self):

@@ -3,7 +3,7 @@ values, each stronger when higher, priced by the card's stamina cost."""
 
 from __future__ import annotations
 
-from sim.kit.game import Power, table_writer, view_writer
+from sim.kit.power import Power, table_writer, view_writer
 from sim.paintline import pool as T
 from sim.paintline.edits import VALUE_FIELDS
 

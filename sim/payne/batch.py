@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from sim.core.problems import InputError, Problem
-from sim.kit.game import seat_views
+from sim.kit.power import seat_views
 from sim.kit.records import BatchRecords, play_in_pieces
 from sim.payne import decks as D
 from sim.payne import options as O
@@ -29,7 +29,7 @@ class Matchup:
     policies: tuple[np.ndarray, np.ndarray]
     folder: str = ""
     # What each seat's policy reads of its characters where it differs from the pool: arrows
-    # as ((card, column), value) cells (sim.kit.game.Power.with_view); the rules read the pool.
+    # as ((card, column), value) cells (sim.kit.power.Power.with_view); the rules read the pool.
     views: tuple[tuple, tuple] = ((), ())
 
     def arrays(self):
@@ -55,7 +55,7 @@ class Matchup:
         return table, self.rules.vector, prms, decks, lens, in_deck, battlers, n_battlers
 
     def views_array(self):
-        """What each seat's policy reads of the cards (sim.kit.game.seat_views)."""
+        """What each seat's policy reads of the cards (sim.kit.power.seat_views)."""
         return seat_views(self.pool.table, self.views)
 
 
