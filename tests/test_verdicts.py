@@ -104,13 +104,17 @@ def test_a_row_touches_a_boundary_of_its_label():
 
     # margins 0.01 above and below par, balanced down to -0.003; each distance's standard
     # error 0.001, so its interval reaches 1.96 * 0.001 either way.
-    def row(relative, gap_lo=0.004, gap=0.006, p=0.5, p_adjusted=0.5):
+    def row(relative, gap_lo=0.004, gap=0.006, p=0.5, p_adjusted=0.5, unmoved=False):
         return SimpleNamespace(relative=relative, margin_up=0.01, margin_down=0.01,
                                own_margin=0.003, over_se=0.001, under_se=0.001,
                                floor_se=0.001, gap=gap, gap_lo=gap_lo, p=p,
-                               p_adjusted=p_adjusted)
+                               p_adjusted=p_adjusted, unmoved=unmoved)
 
     assert not touches(row(0.0))  # inside both bounds, gap told: balanced for sure
+    # ... but its numbers changed no record under the policies chosen for it: whether it is
+    # untested here turns on a policy out of the race
+    assert touches(row(0.0, unmoved=True))
+    assert not touches(row(0.0, unmoved=float("nan")))  # a card without par
     assert touches(row(0.009))  # reaches the margin above
     assert touches(row(-0.0105))  # reaches the margin below
     assert touches(row(-0.004))  # reaches the bound of balanced below
@@ -649,3 +653,28 @@ def test_a_card_at_par_whose_numbers_change_nothing_is_untested(folder, monkeypa
     assert v.loc["b1", "at_par"] and v.loc["b1", "verdict"] == "untested here"
     assert v.loc["b1", "n"] == 2000
     assert v.loc["b2", "verdict"] == "balanced"  # at par too, and its value counts
+
+
+def test_numbers_that_move_records_only_under_a_policy_out_of_the_race_are_unmoved(
+        folder, monkeypatch):
+    # b1, here one point above par, counts under greedy alone, which misuses it (each point
+    # costs its deck K a copy), so `good` wins each of its deck's races, and greedy stays
+    # the other policy kept (idle plays neither b1 nor b2). Its numbers moved records, so
+    # it is not untested here, but not under the play it is judged by: unmoved, which
+    # calibrate reads as a label on the boundary of untested here.
+    import tests.test_verdicts as here
+
+    original = here.card_worth
+
+    def deaf_when_good(m, seat, card):
+        if card == "b1":
+            return -K * m.value(card) if m.policy_names[seat] == "greedy" else 0.0
+        return original(m, seat, card)
+
+    monkeypatch.setattr(here, "card_worth", deaf_when_good)
+    m = with_values(Matchup(), {("b1", "value"): 3})
+    v = card_verdicts(Fake(), m, 1, Precision(start=2000, max_matches=8000), None,
+                      folder, trained="good").set_index("card")
+    assert v.loc["b1", "par"] == "value 2" and v.loc["b1", "policy"] == "good"
+    assert v.loc["b1", "unmoved"] and not v.loc["b1", "untested"]
+    assert not v.loc["b2", "unmoved"] and not v.loc["a1", "unmoved"]

@@ -243,12 +243,15 @@ def touches(r, alpha: float = 0.05) -> bool:
     or below) or to a bound of balanced reaches zero, or its gap's interval does (the run
     barely told the card from one with no effect, the other condition of balanced), or the
     false-discovery control alone holds it back (beyond its margin at `alpha` on its own, not
-    once the other cards' p-values set the threshold, which moves with any of them)."""
+    once the other cards' p-values set the threshold, which moves with any of them), or the
+    card's numbers changed no record under the policies chosen for it (`unmoved`), so that
+    untested here or not turns on policies out of the race."""
     distances = ((r.relative - r.margin_up, r.over_se), (r.relative + r.margin_down, r.under_se),
                  (r.relative + r.own_margin, r.floor_se))
     held_back = r.p <= alpha < r.p_adjusted
+    unmoved = getattr(r, "unmoved", False)
     return bool(any(abs(d) <= Z95 * se for d, se in distances) or held_back
-                or r.gap_lo <= 0 <= 2 * r.gap - r.gap_lo)
+                or r.gap_lo <= 0 <= 2 * r.gap - r.gap_lo or (pd.notna(unmoved) and unmoved))
 
 
 def others_moved(game, m, folder, seed: int, count: int, precision: Precision = Precision(),
@@ -259,7 +262,9 @@ def others_moved(game, m, folder, seed: int, count: int, precision: Precision = 
     judged whole on the same seeds with par and the game's gap kept; one row per plant:
     how many other cards changed label, and of those how many had an interval touching its
     margin in either run (excused), with the unexcused cards named. `base`: the unchanged
-    matchup's verdicts, when already made."""
+    matchup's verdicts, when already made. attrs["verdicts"]: every planted matchup's
+    whole verdict table, one after another (plant: its number from 1, with class and card
+    of the plant), so that a label's change can be read again."""
     if base is None:
         base = card_verdicts(game, m, seed, precision, folder=folder, trained=trained)
     fixed = kept_gaps(precision, base)
@@ -269,10 +274,12 @@ def others_moved(game, m, folder, seed: int, count: int, precision: Precision = 
     turns = itertools.zip_longest(*([p for p in planned if p.what == what]
                                     for what in ("buff", "nerf")))
     plants = [p for pair in turns for p in pair if p is not None]
-    rows = []
+    rows, tables = [], []
     for k, plant in enumerate(plants[:count]):
         after = card_verdicts(game, plant.apply(game, m), seed, fixed, folder=folder,
                               trained=trained, par_pool=shipped)
+        tables.append(after.assign(plant=k + 1, plant_class=plant.what,
+                                   plant_card=plant.card))
         changed, excused = [], 0
         for r in after.itertuples():
             b = before.get((r.seat, r.card))
@@ -289,4 +296,6 @@ def others_moved(game, m, folder, seed: int, count: int, precision: Precision = 
                      "unexcused": len(changed), "cards": "; ".join(changed)})
         if progress:
             progress(k, plant, len(changed))
-    return pd.DataFrame(rows)
+    out = pd.DataFrame(rows)
+    out.attrs["verdicts"] = pd.concat(tables, ignore_index=True) if tables else pd.DataFrame()
+    return out

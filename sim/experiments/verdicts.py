@@ -133,6 +133,7 @@ def row(arms: Arms, group: list[tuple[int, Subject]], kept: list[str], n: int) -
     each one's paired differences are summed match by match and shared over all their
     copies."""
     diff, gap_diff, up_diff, copies, untested, first = 0.0, 0.0, 0.0, 0, True, None
+    unmoved = True
     for i, s in group:
         base = best(arms, [("base", s.seat, p) for p in kept]
                     + [("view", i, p) for p in kept if ("view", i, p) in arms.matchups], n)
@@ -148,11 +149,13 @@ def row(arms: Arms, group: list[tuple[int, Subject]], kept: list[str], n: int) -
         copies += s.copies
         # Its numbers changed no record: par's (a card at par: no effect's and par made
         # strong's) played every match as the card did, under every policy (an arm out of
-        # its race on the matches it played) and under the one chosen to the last match.
+        # its race on the matches it played) and under the one chosen to the last match;
+        # unmoved: so under the chosen ones alone (a label then turns on the others).
         changed = [par_key] if not s.at_par else [dead_key] + [strong_key] * bool(strong)
         untested &= all(arms.same((*key[:2], p), ("base", s.seat, p), n)
                         for key in changed for p in kept)
         untested &= all(arms.agree(key, ("base", s.seat, key[2]), n) for key in changed)
+        unmoved &= all(arms.same(key, ("base", s.seat, key[2]), n) for key in changed)
         first = first or (base, par_key)
     worth, worth_se = contrast(diff / len(group))
     rel, rel_se = contrast(diff / copies)
@@ -166,7 +169,7 @@ def row(arms: Arms, group: list[tuple[int, Subject]], kept: list[str], n: int) -
             "rel_gap_cov": covariance(diff / copies, gap_diff / copies),
             "rel_up_cov": covariance(diff / copies, up_diff / copies),
             "policy": base[2], "as_par": base[0] == "view", "policy_par": par_key[2],
-            "untested": untested}
+            "untested": untested, "unmoved": unmoved}
 
 
 def twins(game, m, cards: pd.DataFrame, keep: list[Subject]) -> list[list[int]]:
