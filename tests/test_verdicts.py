@@ -556,6 +556,18 @@ def test_a_plant_moves_no_other_cards_verdict(folder):
     assert (moved.others == 5).all() and (moved.changed == 0).all()
 
 
+def test_a_worth_that_moved_beyond_noise_is_told_from_one_that_did_not():
+    from types import SimpleNamespace
+
+    from sim.experiments.calibrate import worth_moved
+
+    # errors 0.001 in each run: the difference's is 0.001 * sqrt(2), 1.96 of it 0.00277
+    before = SimpleNamespace(relative=0.004, relative_se=0.001)
+    assert worth_moved(before, SimpleNamespace(relative=0.0, relative_se=0.001))
+    assert not worth_moved(before, SimpleNamespace(relative=0.002, relative_se=0.001))
+    assert worth_moved(before, SimpleNamespace(relative=0.0069, relative_se=0.001))
+
+
 def test_twins_in_one_deck_are_one_card_with_one_verdict(folder, monkeypatch):
     # p1 has a1's kind, cost and value: in deck A beside a1 the rules cannot tell them apart.
     # Both are judged as one card, on their four copies together: the same worth, interval

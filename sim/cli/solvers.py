@@ -300,7 +300,7 @@ def calibrate(
     if others:
         print_frame(tables["others"], "other cards' verdicts under each plant",
                     ["class", "deck", "card", "others", "changed", "excused", "unexcused",
-                     "cards"])
+                     "with_worth", "cards"])
     gap = summary.attrs["pooled_gap"][""]
     print_frame(summary, f"recovery of planted truths (game's gap {gap:.4f} a copy; {path})",
                 ["class", "planted", "recovered", "rate", "lo", "hi", "powered",

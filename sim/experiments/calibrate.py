@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -254,6 +255,16 @@ def touches(r, alpha: float = 0.05) -> bool:
                 or r.gap_lo <= 0 <= 2 * r.gap - r.gap_lo or (pd.notna(unmoved) and unmoved))
 
 
+def worth_moved(before, after) -> bool:
+    """Whether a card's worth against par itself moved between two runs beyond noise: the
+    difference of the two worths beyond 1.96 standard errors of it, the runs' errors added as
+    if independent (they share seeds, so this errs toward "not moved"). A label that changes
+    so follows a change in what the card does beside the planted one (an interaction in
+    play), not a yardstick that moved."""
+    diff = after.relative - before.relative
+    return bool(abs(diff) > Z95 * math.hypot(after.relative_se, before.relative_se))
+
+
 def others_moved(game, m, folder, seed: int, count: int, precision: Precision = Precision(),
                  trained: str | None = None, progress=None,
                  base: pd.DataFrame | None = None) -> pd.DataFrame:
@@ -261,7 +272,8 @@ def others_moved(game, m, folder, seed: int, count: int, precision: Precision = 
     whole, then for each of `count` plants (buffs and nerfs in turn) the planted matchup
     judged whole on the same seeds with par and the game's gap kept; one row per plant:
     how many other cards changed label, and of those how many had an interval touching its
-    margin in either run (excused), with the unexcused cards named. `base`: the unchanged
+    margin in either run (excused), with the unexcused cards named and counted again where
+    the card's worth itself moved beyond noise (with_worth, `worth_moved`). `base`: the unchanged
     matchup's verdicts, when already made. attrs["verdicts"]: every planted matchup's
     whole verdict table, one after another (plant: its number from 1, with class and card
     of the plant), so that a label's change can be read again."""
@@ -280,7 +292,7 @@ def others_moved(game, m, folder, seed: int, count: int, precision: Precision = 
                               trained=trained, par_pool=shipped)
         tables.append(after.assign(plant=k + 1, plant_class=plant.what,
                                    plant_card=plant.card))
-        changed, excused = [], 0
+        changed, excused, with_worth = [], 0, 0
         for r in after.itertuples():
             b = before.get((r.seat, r.card))
             if (r.seat, r.card) == (plant.seat, plant.card) or b is None:
@@ -288,12 +300,17 @@ def others_moved(game, m, folder, seed: int, count: int, precision: Precision = 
             if r.verdict != b.verdict:
                 if touches(r, precision.alpha) or touches(b, precision.alpha):
                     excused += 1
-                else:
-                    changed.append(f"{r.label} ({r.deck}) {b.verdict} -> {r.verdict}")
+                    continue
+                moved = worth_moved(b, r)
+                with_worth += moved
+                changed.append(f"{r.label} ({r.deck}) {b.verdict} -> {r.verdict}"
+                               f" ({r.relative - b.relative:+.4f} a copy"
+                               f"{', its worth moved' if moved else ''})")
         rows.append({"class": plant.what, "deck": m.decks[plant.seat].name,
                      "card": plant.card, "others": len(after) - 1,
                      "changed": len(changed) + excused, "excused": excused,
-                     "unexcused": len(changed), "cards": "; ".join(changed)})
+                     "unexcused": len(changed), "with_worth": with_worth,
+                     "cards": "; ".join(changed)})
         if progress:
             progress(k, plant, len(changed))
     out = pd.DataFrame(rows)
