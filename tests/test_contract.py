@@ -141,7 +141,8 @@ def test_simulate_report_and_experiments(name, tmp_path):
     for table in ("matches", "histograms", "cards"):
         assert getattr(again, table).equals(getattr(run, table)), table
     from analysis.verdicts import VERDICTS
-    from sim.experiments.verdicts import Precision, for_run
+    from sim.experiments.verdict_run import for_run
+    from sim.experiments.verdicts import Precision
 
     verdicts = for_run(res.run.path, Precision(start=100, max_matches=200), field_matches=200)
     assert set(verdicts.verdict) <= set(VERDICTS) and len(verdicts)

@@ -237,7 +237,7 @@ def run_folder(run: str, results: Path) -> Path:
 def compute_verdicts(path: Path, precision, folder: str | None = None, quiet: bool = False,
                      field_matches: int = 4000):
     """The run's causal verdicts, with a line per round."""
-    from sim.experiments.verdicts import for_run
+    from sim.experiments.verdict_run import for_run
 
     def said(rounds, n, still, played):
         if not quiet:

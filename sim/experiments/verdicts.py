@@ -19,7 +19,6 @@ from sim.experiments import par
 from sim.experiments.arms import Arms, seat_local, seat_policies
 from sim.experiments.par_table import read_par
 from sim.kit import legality
-from sim.store.lock import writing
 
 
 @dataclass(frozen=True)
@@ -359,50 +358,3 @@ def decide(df: pd.DataFrame, p: Precision, pooled: dict[str, float],
     out = df.join(judged.set_index("group")[added], on="group").drop(columns="group")
     out.attrs = judged.attrs
     return out
-
-
-def for_run(path, precision: Precision = Precision(), progress=None,
-            folder=None, field_matches: int = 4000) -> pd.DataFrame:
-    """A stored run's verdicts, on its own matchup and seed, its decks played by the
-    policies of `folder` (the run's game folder by default), saved beside it as
-    verdicts.parquet with verdicts.json (how they were made and how many matches they took).
-    Where the folder has a field and the run two seats, each card's worth against every
-    field deck too (`field_matches` each; 0: none), weighted by the field's Nash mix, as
-    field_worth and the table verdicts_field.parquet."""
-    import json
-    from pathlib import Path
-
-    from sim.kit.folders import default_folder, read_folder
-    from sim.kit.game import get
-    from sim.runner.warmup import ensure
-    from sim.store.outputs import save_tables, write_json
-
-    path = Path(path)
-    manifest = json.loads((path / "manifest.json").read_text(encoding="utf-8"))
-    game = get(manifest["game"])
-    matchup = game.from_manifest(manifest)
-    ensure(game, matchup)
-    folder = folder or manifest.get("folder") or default_folder(game.name)
-    info = read_folder(folder)
-    seed = int(manifest["seed"])
-    with writing(path, "a verdict run"):
-        df = card_verdicts(game, matchup, seed, precision, progress, folder,
-                           trained=info.trained)
-        skipped = df.attrs.pop("skipped")
-        pars = df.attrs.pop("par_values")
-        tables = {"verdicts": df, "verdicts_skipped": skipped}
-        if field_matches and len(info.field) > 1 and len(matchup.decks) == 2 and len(df):
-            from sim.experiments.field_worth import field_worth
-
-            attrs = df.attrs
-            df, tables["verdicts_field"] = field_worth(game, matchup, seed, df, pars,
-                                                       folder, list(info.field),
-                                                       field_matches, info.trained)
-            df.attrs = attrs | {"field": tables["verdicts_field"].attrs["nash"],
-                                "field_matches": tables["verdicts_field"].attrs["matches"]}
-            tables["verdicts"] = df
-        save_tables(path, tables, None)
-        write_json(path / "verdicts.json", {**df.attrs, "skipped": len(skipped),
-                                            "seed": manifest["seed"], "folder": str(folder)})
-    df.attrs["skipped"] = skipped
-    return df
