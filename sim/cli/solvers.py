@@ -284,8 +284,14 @@ def calibrate(
                                                     said, trained=info.trained, base=base))
     tables = {"calibrate": summary, "plants": rows}
     if others:
+        def moved(k, plant, unexcused):
+            if not quiet:
+                typer.echo(f"  others {k + 1}: {plant.what} of {plant.card}: {unexcused} "
+                           "other labels changed off their boundaries", err=True)
+
         tables["others"] = guarded(lambda: others_moved(game, m, folder, seed, others,
-                                                        precision, info.trained, base=base))
+                                                        precision, info.trained, moved,
+                                                        base=base))
         # Every verdict behind the others' counts, the unchanged matchup's first (plant 0).
         tables["others_verdicts"] = pd.concat(
             [base.assign(plant=0, plant_class="", plant_card=""),
