@@ -70,16 +70,14 @@ def field_worth(game, m, seed: int, verdicts: pd.DataFrame, pars: dict, folder,
             faced = seated(game, m, other, name, counts)
             own = seat_local(game, faced, r.seat, r.card)
             at_par = ("par", r.seat, r.card, r.policy, name)
-            forms = game.power.alike(own, values)
             if getattr(r, "as_par", False):  # its best play read the card as par
                 base = ("view", r.seat, r.card, r.policy, name)
-                arms.add(base, [put(game.power.with_view(own, r.seat, v), r.seat)
-                                for v in forms], r.seat)
+                arms.add(base, [put(v, r.seat) for v in game.power.read_as(own, r.seat, values)],
+                         r.seat)
             else:
                 base = ("base", r.seat, r.policy, name)
                 arms.add(base, put(faced, r.seat), r.seat)
-            arms.add(at_par, [put(game.power.with_values(own, v), r.seat) for v in forms],
-                     r.seat)
+            arms.add(at_par, [put(v, r.seat) for v in game.power.made(own, values)], r.seat)
             diff = (arms.extend(base, n).astype(float) - arms.extend(at_par, n)) / r.copies
             worth, se = contrast(diff)
             rows.append({"seat": r.seat, "deck": r.deck, "card": r.card, "label": r.label,

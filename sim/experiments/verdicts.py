@@ -273,8 +273,7 @@ def card_verdicts(game, m, seed: int, precision: Precision = Precision(), progre
         own = seat_local(game, m, s.seat, s.card)
         s.dead = legality.weakest_legal(game, own, s.dead, cards)
         power = game.power
-        variants = {"par": [power.with_values(own, v) for v in power.alike(own, s.par)],
-                    "dead": [power.with_values(own, v) for v in power.alike(own, s.dead)]}
+        variants = {"par": power.made(own, s.par), "dead": power.made(own, s.dead)}
         found = [pr for mix in variants.values() for v in mix
                  for pr in legality.problems(game, v)]
         if found:
@@ -285,12 +284,12 @@ def card_verdicts(game, m, seed: int, precision: Precision = Precision(), progre
         # no arm where only par itself is legal.
         s.strong = legality.nearest_legal(game, own, s.strong, s.par) or s.par
         if s.strong != s.par:
-            variants["strong"] = [power.with_values(own, v) for v in power.alike(own, s.strong)]
+            variants["strong"] = power.made(own, s.strong)
         i = len(keep)
         keep.append(s)
         # A card may be played exactly as par is played: its policies reading it as par.
         if power.with_view is not None and not s.at_par:
-            variants["view"] = [power.with_view(own, s.seat, v) for v in power.alike(own, s.par)]
+            variants["view"] = power.read_as(own, s.seat, s.par)
         for what, mix in variants.items():
             for p in kept[s.seat]:
                 arms.add((what, i, p), [policies[p](v, s.seat) for v in mix], s.seat)

@@ -56,8 +56,7 @@ def nearest_legal(game, m, values: dict, toward: dict) -> dict | None:
     time moved a step at a time toward `toward` until it accepts; unchanged when it accepts
     them; None when nothing short of `toward` does."""
     def legal(v):  # in every form the numbers may take
-        return not any(problems(game, game.power.with_values(m, f))
-                       for f in game.power.alike(m, v))
+        return not any(problems(game, f) for f in game.power.made(m, v))
 
     if legal(values):
         return values

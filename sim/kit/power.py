@@ -57,6 +57,15 @@ class Power:
         """The forms of these values (`forms`), or the values alone."""
         return self.forms(m, values) if self.forms is not None else [values]
 
+    def made(self, m, values: dict) -> list:
+        """The matchup with the values, one per form (with_values)."""
+        return [self.with_values(m, v) for v in self.alike(m, values)]
+
+    def read_as(self, m, seat: int, values: dict) -> list:
+        """The matchup with the seat reading the card as these values, one per form
+        (with_view)."""
+        return [self.with_view(m, seat, v) for v in self.alike(m, values)]
+
     def cost_field(self, kind: str) -> str:
         return self.cost.get(kind, self.cost.get("", ""))
 
