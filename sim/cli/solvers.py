@@ -261,8 +261,6 @@ def calibrate(
     against every other card's verdict: a label that changes without an interval touching
     its margin is a verdict that moved with a deck-mate (every verdict table behind the
     count is saved, as others_verdicts.parquet)."""
-    import pandas as pd
-
     from sim.experiments.calibrate import calibrate as run_calibration
     from sim.experiments.calibrate import others_moved
     from sim.experiments.verdicts import Precision, card_verdicts
@@ -292,10 +290,7 @@ def calibrate(
         tables["others"] = guarded(lambda: others_moved(game, m, folder, seed, others,
                                                         precision, info.trained, moved,
                                                         base=base))
-        # Every verdict behind the others' counts, the unchanged matchup's first (plant 0).
-        tables["others_verdicts"] = pd.concat(
-            [base.assign(plant=0, plant_class="", plant_card=""),
-             tables["others"].attrs["verdicts"]], ignore_index=True)
+        tables["others_verdicts"] = tables["others"].attrs["verdicts"]
     path = new_folder(results, run_id, "calibrate")
     save_tables(path, tables,
                 {"kind": "calibrate", "game": game.name, "seed": seed, "plants": plants,

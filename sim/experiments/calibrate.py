@@ -274,9 +274,9 @@ def others_moved(game, m, folder, seed: int, count: int, precision: Precision = 
     how many other cards changed label, and of those how many had an interval touching its
     margin in either run (excused), with the unexcused cards named and counted again where
     the card's worth itself moved beyond noise (with_worth, `worth_moved`). `base`: the unchanged
-    matchup's verdicts, when already made. attrs["verdicts"]: every planted matchup's
-    whole verdict table, one after another (plant: its number from 1, with class and card
-    of the plant), so that a label's change can be read again."""
+    matchup's verdicts, when already made. attrs["verdicts"]: every verdict table behind
+    the counts, one after another, the unchanged matchup's first (plant: 0, then each
+    plant's number, with its class and card), so that a label's change can be read again."""
     if base is None:
         base = card_verdicts(game, m, seed, precision, folder=folder, trained=trained)
     fixed = kept_gaps(precision, base)
@@ -286,7 +286,7 @@ def others_moved(game, m, folder, seed: int, count: int, precision: Precision = 
     turns = itertools.zip_longest(*([p for p in planned if p.what == what]
                                     for what in ("buff", "nerf")))
     plants = [p for pair in turns for p in pair if p is not None]
-    rows, tables = [], []
+    rows, tables = [], [base.assign(plant=0, plant_class="", plant_card="")]
     for k, plant in enumerate(plants[:count]):
         after = card_verdicts(game, plant.apply(game, m), seed, fixed, folder=folder,
                               trained=trained, par_pool=shipped)
@@ -314,5 +314,5 @@ def others_moved(game, m, folder, seed: int, count: int, precision: Precision = 
         if progress:
             progress(k, plant, len(changed))
     out = pd.DataFrame(rows)
-    out.attrs["verdicts"] = pd.concat(tables, ignore_index=True) if tables else pd.DataFrame()
+    out.attrs["verdicts"] = pd.concat(tables, ignore_index=True)
     return out

@@ -151,10 +151,10 @@ def row(arms: Arms, group: list[tuple[int, Subject]], kept: list[str], n: int) -
         # its race on the matches it played) and under the one chosen to the last match;
         # unmoved: so under the chosen ones alone (a label then turns on the others).
         changed = [par_key] if not s.at_par else [dead_key] + [strong_key] * bool(strong)
-        untested &= all(arms.same((*key[:2], p), ("base", s.seat, p), n)
-                        for key in changed for p in kept)
-        untested &= all(arms.agree(key, ("base", s.seat, key[2]), n) for key in changed)
-        unmoved &= all(arms.same(key, ("base", s.seat, key[2]), n) for key in changed)
+        chosen = all(arms.agree(key, ("base", s.seat, key[2]), n) for key in changed)
+        unmoved &= chosen
+        untested &= chosen and all(arms.same((*key[:2], p), ("base", s.seat, p), n)
+                                   for key in changed for p in kept)
         first = first or (base, par_key)
     worth, worth_se = contrast(diff / len(group))
     rel, rel_se = contrast(diff / copies)

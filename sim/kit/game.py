@@ -187,7 +187,6 @@ class Dominance:
     same: tuple[str, ...] = ()
 
 
-
 @dataclass(frozen=True)
 class Lint:
     """The optional hooks behind `cardlab lint`.
@@ -224,7 +223,6 @@ class Building:
     counts: Callable[[Any, int], dict[str, int]]
     with_counts: Callable[..., Any]
     groups: Callable[[Any], dict[str, str]]
-
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,6 @@ def pool_frame(m):
     return m.pool.frame()
 
 
-
 @dataclass(frozen=True)
 class Power:
     """The optional hooks behind causal verdicts and `cardlab calibrate`: which numbers carry a
