@@ -323,6 +323,28 @@ def test_defeat_quests_wait_for_strikers(check, sent, want):
     assert name(a.hand[g.player(a).quest([0, 1], False)].id) == want
 
 
+@pytest.mark.parametrize("others, cycle, want", [
+    (6, True, "Warband Muster"), (5, True, "none"), (6, False, "none")])
+def test_a_full_hand_of_quests_careful_will_not_play_sends_the_cheapest(others, cycle,
+                                                                       want):
+    """careful (no party: Smash the Gate's STR 8 and Warband Muster's PARTY 2 unmet) plays
+    no quest. But its hand is refilled only up to hand_size (8) at the draw step, so with
+    a full hand it would never draw again: under cycle_quests it plays its cheapest quest
+    (Warband Muster, cost 4, against Smash the Gate's 6), which goes under its deck when it
+    fails. A hand with room, or cycle_quests off: none."""
+    C, g = build(({"cycle_quests": cycle}, {}))
+    P = C[2]
+    hand = ["Smash the Gate", "Warband Muster"] + ["Rally Cry", "Shield Up", "Troll"] * 2
+    for n in hand[:2 + others]:
+        pure(Ru.push)(P, 0, S.HAND, S.HAND_N, card(n))
+        g.seats[0].hand.append(g.cards[card(n)])
+    i = twin(Po.quest_pick)(C, 0, False)
+    assert (name(P[0, S.HAND + i]) if i >= 0 else "none") == want
+    a = g.seats[0]
+    r = g.player(a).quest([0, 1], False)
+    assert (name(a.hand[r].id) if r is not None else "none") == want
+
+
 def test_the_strikers_sent_against_a_quest_are_counted():
     """Grey, holding Goblin, Troll and Dragon, answers Raid the Caravan (cost 4) by cost:
     careful sends Goblin and Troll (1 + 3); two strikers sent."""

@@ -128,6 +128,30 @@ def test_turns_go_clockwise_in_rounds_of_every_player_still_in(n, choose):
     assert outs > 0 and (choose == "once" or rounds > 16)
 
 
+@pytest.mark.parametrize("n, choose", [(2, "each_turn"), (3, "once"), (4, "each_turn")])
+def test_the_cap_counts_rounds_of_every_player_still_in(n, choose):
+    """max_rounds = R: the match is a draw (end turn_cap) once R rounds are played, a round
+    being one turn of each player still in. So in a capped match every seat still in took
+    exactly R turns and one that went out took at most R, at any table size (a cap on all
+    the players' turns together would give each of four players a quarter of it)."""
+    cap = 4
+    m = table(n, "aggressive", {"points_to_win": 999, "max_rounds": cap,
+                                "choose_first": choose, "combat_tie": "striker",
+                                "strike_budget": "each"})
+    rec, all_logs = logs(m, 24, 5)
+    cols = list(GAME.schema_for(m).match_columns)
+    capped = 0
+    for i, log in enumerate(all_logs):
+        dead = deaths(rec, m, i, n)
+        taken = [sum(seat == p for seat, _ in turns(log)) for p in range(n)]
+        assert max(taken) <= cap
+        if rec.matches[i, cols.index("end")] == K.END_CAP:
+            capped += 1
+            assert rec.matches[i, cols.index("winner")] == -1
+            assert all(taken[p] == cap for p in range(n) if p not in dead)
+    assert capped > 12
+
+
 @pytest.mark.parametrize("budget", ["shared", "each"])
 @pytest.mark.parametrize("n", [3, 4])
 def test_each_opponent_has_its_own_quest_step_counterclockwise(n, budget):
@@ -214,7 +238,7 @@ def test_a_killed_pc_puts_its_player_out_and_the_last_one_standing_wins():
     ends when one PC is left, its player the winner (a whole strike budget for each
     opponent, so that PCs fall within a few matches)."""
     n = 3
-    m = table(n, "aggressive", {"points_to_win": 999, "max_turns": 600,
+    m = table(n, "aggressive", {"points_to_win": 999, "max_rounds": 200,
                                 "combat_tie": "striker", "strike_budget": "each"})
     rec, all_logs = logs(m, 12, 2)
     cols = GAME.schema_for(m).match_columns

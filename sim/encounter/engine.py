@@ -184,20 +184,28 @@ def round_chooser(C):
 
 @njit
 def play_match(C, D):
-    """One game from set-up to its end (points, a killed PC, deck-out or the turn cap)."""
+    """One game from set-up to its end (points, a killed PC, deck-out or the cap on rounds
+    or turns)."""
     R, G = C[1], C[3]
     set_up(C, D)
+    G[S.ROUNDS] = 1
     while G[S.OVER] == 0:
-        if G[S.TURN] >= R[K.R_MAXTURNS]:
+        if R[K.R_MAXTURNS] > 0 and G[S.TURN] >= R[K.R_MAXTURNS]:
             game_over(C, -1, K.END_CAP)
             break
-        if R[K.R_CHOOSE] == K.CHOOSE_EACH_TURN and round_over(C):
-            # A new round, in which every player still in takes one turn: the chooser
-            # decides who goes first in it; set-up made the first round's choice.
+        if round_over(C):
+            # A new round, in which every player still in takes one turn, unless the cap
+            # ends the match after the last; under each_turn the chooser decides who goes
+            # first in it (set-up made the first round's choice).
+            if G[S.ROUNDS] >= R[K.R_MAXROUNDS]:
+                game_over(C, -1, K.END_CAP)
+                break
+            G[S.ROUNDS] += 1
             G[S.ROUND_PLAYED] = 0
-            chooser = round_chooser(C)
-            G[S.ACTIVE] = choose_first(C, chooser)
-            log(C, chooser, S.EV_FIRST, -1, G[S.ACTIVE], -1)
+            if R[K.R_CHOOSE] == K.CHOOSE_EACH_TURN:
+                chooser = round_chooser(C)
+                G[S.ACTIVE] = choose_first(C, chooser)
+                log(C, chooser, S.EV_FIRST, -1, G[S.ACTIVE], -1)
         take_turn(C)
         G[S.ROUND_PLAYED] |= 1 << G[S.ACTIVE]
         if G[S.OVER] == 2:

@@ -74,11 +74,14 @@ def _first_of_round(how: int, chooser: int, done0: int, done1: int) -> dict[int,
 def encounter_chain(m) -> dict:
     """Encounter mode exactly: per combat loss/win chances from the strength list, per turn
     Binomial losses stopped at death, points, settle_heal; the game as a Markov chain over
-    (turn, wounds, completions) of both seats up to max_turns."""
+    (turn, wounds, completions) of both seats up to the cap."""
     r = m.rules
     pts, goal, k = r["encounter_points"], r["points_to_win"], r["encounter_strikers"]
     need = -(-goal // pts)
-    heal, cap, tie = r["settle_heal"], r["max_turns"], r["combat_tie"]
+    heal, tie = r["settle_heal"], r["combat_tie"]
+    # Two seats: a round is two turns; max_turns, where set, may cut it shorter.
+    cap = 2 * r["max_rounds"] if not r["max_turns"] else min(r["max_turns"],
+                                                              2 * r["max_rounds"])
     obj, arg = r["encounter_objective"], r["encounter_arg"]
     per = []
     for p in range(2):

@@ -51,8 +51,8 @@ OPTIONS_DECLARED = (
            lo=0, hi=99),
     Option("deck_out", "play_on", "a draw from an empty deck: play on, or lose",
            words=("play_on", "lose_on_empty_draw")),
-    Option("max_turns", 60, "turns (every player's) before the match is a draw", lo=1,
-           hi=10000),
+    Option("max_turns", 0, "turns (every player's) before the match is a draw; 0: none, "
+           "max_rounds caps the match (runs made before it had 60)", lo=0, hi=10000),
     Option("max_copies", 4, "copies of one card a deck may hold", lo=1, hi=60),
     Option("draw_deck_size", 40, "cards of the draw deck", lo=1, hi=60),
     Option("loot_deck_size", 20, "cards of the loot deck", lo=0, hi=60),
@@ -72,8 +72,11 @@ OPTIONS_DECLARED = (
     Option("strike_budget", "shared", "at a table of three or four, the strike budget "
            "against a quest: one quest cost the opponents spend in turn (each adding its "
            "Budget), or a whole one for each opponent", words=("shared", "each")),
+    Option("max_rounds", 30, "rounds (every player still in takes one turn) before the "
+           "match is a draw", lo=1, hi=10000),
 )
-PLACED = {"players": K.R_PLAYERS, "strike_budget": K.R_STRIKE_BUDGET}
+PLACED = {"players": K.R_PLAYERS, "strike_budget": K.R_STRIKE_BUDGET,
+          "max_rounds": K.R_MAXROUNDS}
 
 
 def rules_vector(values: dict) -> np.ndarray:

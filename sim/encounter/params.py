@@ -18,8 +18,8 @@ RANDOM, CAREFUL, AGGRESSIVE = 0, 1, 2
 # them in the kernel. A weight is held in thousandths of a strength point.
 (M_STYLE, M_RATIO, M_FIRST, M_CANCEL, M_WOUND_S, M_WOUND_P, M_REVIVE, M_WARD, M_HEAL,
  M_GEAR, M_DEFEAT, M_HEAL_VALUE, M_MIND, M_TOUGH, M_SNEAK, M_BUDGET, M_DRAW, M_HEX,
- M_RESERVE, M_DENY, M_STAYS_ON) = range(21)
-N_PARAMS = 21
+ M_RESERVE, M_DENY, M_STAYS_ON, M_CYCLE) = range(22)
+N_PARAMS = 22
 PICK_RANDOM = 0
 # name: (slot, words, the random policy's default, careful's and aggressive's default);
 # words None: a number (weights in thousandths, reserve a whole number, the checks bools).
@@ -45,6 +45,7 @@ PARAMS = {
     "reserve": (M_RESERVE, None, 0, 0),
     "deny_defeat": (M_DENY, None, False, False),
     "stays_on": (M_STAYS_ON, ("random", "pc", "strongest"), "random", "pc"),
+    "cycle_quests": (M_CYCLE, None, False, True),
 }
 FIRST, SECOND, BEHIND = 1, 2, 3
 HEAL_MOST, HEAL_PC = 1, 2
@@ -58,7 +59,7 @@ RANGES = {"cost_ratio": (0.0, 100.0), "heal_value": (0.0, 100.0), "mind_value": 
 
 def _number(name: str, value) -> int | None:
     """A number parameter's integer in the vector, None when out of its range."""
-    if name in ("defeat_check", "deny_defeat"):
+    if name in ("defeat_check", "deny_defeat", "cycle_quests"):
         return int(value) if isinstance(value, bool) else None
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None

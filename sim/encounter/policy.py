@@ -13,6 +13,7 @@ from sim.encounter.params import (
     CAREFUL,
     FIRST,
     M_BUDGET,
+    M_CYCLE,
     M_DEFEAT,
     M_DENY,
     M_DRAW,
@@ -293,7 +294,11 @@ def quest_pick(C, p, forced):
                 ok = False
         if ok and T[c, K.C_QPOINTS] > bv:
             best, bv = i, T[c, K.C_QPOINTS]
-    return cheap if best < 0 and forced else best
+    # cycle_quests: with a full hand the draw step draws nothing, so a player that holds
+    # only quests it will not play is stuck for good; its cheapest quest goes under its
+    # deck when it fails, which makes room for a draw.
+    full = M[p, M_CYCLE] == 1 and n >= C[1][K.R_HAND]
+    return cheap if best < 0 and (forced or full) else best
 
 
 @njit

@@ -191,7 +191,9 @@ class Player:
                 if obj not in (K.O_UNHURT, K.O_DEFEAT))]
         if fine:
             return first_best(fine, lambda i: hand[i].quest_points)
-        if mandatory:
+        # cycle_quests: a full hand draws nothing, so a hand of quests it will not play
+        # would stay stuck; the cheapest goes under the deck when it fails.
+        if mandatory or (self.words["cycle_quests"] and len(hand) >= g.rules["hand_size"]):
             return first_best(playable, lambda i: -hand[i].quest_cost)
         return None
 

@@ -81,22 +81,26 @@ class Encounter(Scoring):
     # -- the match -------------------------------------------------------------------------
     def play(self, decks):
         """Set-up, then turns clockwise until points, a killed PC (the last player left),
-        deck-out or the turn cap; under choose_first = each_turn the chooser picks who goes
-        first in every round (set-up picked the first round's), under once the turns simply
-        go round."""
+        deck-out or the cap: max_rounds rounds, in each of which every player still in takes
+        one turn (and max_turns turns, where set). Under choose_first = each_turn the chooser
+        picks who goes first in every round (set-up picked the first round's), under once
+        the turns simply go round."""
         self.set_up(decks)
+        rounds = 1
         while not self.over:
-            if self.turn >= self.rules["max_turns"]:
+            if self.rules["max_turns"] and self.turn >= self.rules["max_turns"]:
                 self.game_over(-1, K.END_CAP)
                 break
-            if self.rules["choose_first"] == "each_turn" and all(
-                    s.index in self.round_played for s in self.in_game()):
-                # A new round, in which every player still in takes one turn: the chooser
-                # picks who goes first in it (set-up picked the first round's).
+            if all(s.index in self.round_played for s in self.in_game()):
+                if rounds >= self.rules["max_rounds"]:
+                    self.game_over(-1, K.END_CAP)
+                    break
+                rounds += 1
                 self.round_played = set()
-                chooser = self.round_chooser()
-                self.active = self.player(chooser).goes_first()
-                self.say(chooser.index, S.EV_FIRST, -1, self.active, -1)
+                if self.rules["choose_first"] == "each_turn":
+                    chooser = self.round_chooser()
+                    self.active = self.player(chooser).goes_first()
+                    self.say(chooser.index, S.EV_FIRST, -1, self.active, -1)
             self.take_turn()
             self.round_played.add(self.active)
             if self.turn_ends:

@@ -100,7 +100,8 @@ PLAYED = SOWNER + CAP  # card played this turn by ...
 PLAYED_BY = PLAYED + CAP
 NEED_OBJ = PLAYED_BY + CAP  # an unmet objective of a quest in hand (two per quest) ...
 NEED_ARG = NEED_OBJ + 2 * CAP  # ... and its argument (stat objectives: the shortfall)
-GAME_SIZE = NEED_ARG + 2 * CAP
+ROUNDS = NEED_ARG + 2 * CAP  # the round being played, from 1
+GAME_SIZE = ROUNDS + 1
 
 # Seats at the table: 2 .. MAX_SEATS (rule option players).
 MAX_SEATS = 4
