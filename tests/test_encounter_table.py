@@ -4,6 +4,7 @@ step with its own strike budget; the opponents pick strikers in turn countercloc
 the active player's right; a killed PC puts its player out and the last PC standing wins.
 Both engines play; their records and logs agree, and the rules are read from the logs."""
 
+import dataclasses
 import re
 from pathlib import Path
 
@@ -339,3 +340,28 @@ def test_the_quest_line_names_the_opponent_whose_budget_it_gives():
             assert rest == [(active - 2 - k) % 4 for k in range(len(rest))], line
             seen += 1
     assert seen > 0
+
+
+def test_a_manifest_written_before_max_rounds_and_cycle_quests_plays_as_it_did():
+    """A run made before the two settings recorded max_turns = 60 and policy vectors one
+    value short: rebuilt from its manifest it caps all the players' turns at 60 and never
+    sends a quest to make room, whatever today's defaults say (a table of four: the cap of
+    turns cuts it at 15 rounds, before max_rounds' 30)."""
+    from sim.encounter.params import M_CYCLE
+
+    m = table(4, "careful")
+    old = GAME.describe(m)
+    old["rules"] = {k: v for k, v in old["rules"].items() if k != "max_rounds"}
+    old["rules"]["max_turns"] = 60
+    for p in old["policies"]:
+        p["params"] = p["params"][:M_CYCLE]
+    back = GAME.from_manifest(old)
+    assert back.rules.values["max_turns"] == 60 and not any(v[M_CYCLE] for v in back.policies)
+    rec = GAME.run_batch(back, 40, 2)
+    assert (rec.column("turns") <= 60).all()
+    then = [v.copy() for v in m.policies]
+    for v in then:
+        v[M_CYCLE] = 0
+    want = GAME.run_batch(dataclasses.replace(with_rules(m, {"max_turns": 60}),
+                                              policies=tuple(then)), 40, 2)
+    assert rec.same_as(want)

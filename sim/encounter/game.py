@@ -3,8 +3,6 @@ object, whose parts are the names imported "as" themselves."""
 
 from __future__ import annotations
 
-import numpy as np
-
 from sim.encounter.batch import Matchup
 from sim.encounter.batch import load_matchup as load_matchup
 from sim.encounter.batch import reference_batch as reference_batch
@@ -19,6 +17,7 @@ from sim.encounter.engine import DEATH_BINS
 from sim.encounter.exact import exact_check as exact_check
 from sim.encounter.lint import LINT as LINT
 from sim.encounter.options import OPTIONS as OPTIONS
+from sim.encounter.params import manifest_params
 from sim.encounter.pool import Pool
 from sim.encounter.power import POWER as POWER
 from sim.encounter.reference import replay as replay
@@ -39,7 +38,7 @@ SEATS = (OPTIONS.by_name["players"].lo, OPTIONS.by_name["players"].hi)
 MANIFEST = Manifest(matchup=Matchup, pool=Pool, rules=OPTIONS.from_manifest,
                     deck=lambda d, pool: Deck.from_json(d),
                     deck_entry=lambda d, pool: d.to_json(),
-                    params=lambda v: np.array(v, dtype=np.int64),
+                    params=manifest_params,
                     labels=lambda m: {"pc_death": [str(t) for t in range(DEATH_BINS)]},
                     game="encounter", extra=starting)
 

@@ -101,6 +101,12 @@ def policy_vector(table: dict) -> tuple[np.ndarray, list[tuple[str, str]]]:
     return v, bad
 
 
+def manifest_params(values: list) -> np.ndarray:
+    """A policy vector from a manifest; one written before cycle_quests holds one value
+    fewer: its runs never sent a quest to make room (0, off), and replay so."""
+    return np.array([*values, *[0] * (N_PARAMS - len(values))], dtype=np.int64)
+
+
 def load_policies(path: Path | str) -> dict[str, np.ndarray]:
     """policies.toml -> {name: parameter vector}."""
     def read(name, table):
