@@ -43,7 +43,7 @@ def test_the_striker_is_warded_only_when_survivors_return(after, ward):
     C, g = build(strikers=(("Goblin", 0, 0),), rules={"strikers_after": after})
     C[3][S.C_STRIKER], C[3][S.C_DEF] = 0, -1
     g.combat = (g.strikers[0], g.seats[0].pc)
-    assert twin(Ef.maneuver_score)(C, 1, K.WARD, 1) == ward
+    assert twin(Ef.maneuver_score)(C, 1, K.WARD, 1, 1) == ward
     assert g.player(g.seats[1]).maneuver_score(K.WARD, 1) == ward
 
 
@@ -151,5 +151,5 @@ def test_might_is_played_only_to_win(tie, might_1):
     g.combat = (g.strikers[0], g.seats[0].party[0])
     player = g.player(g.seats[0])
     for n, want in ((1, might_1), (2, 100)):
-        assert twin(Ef.maneuver_score)(C, 0, K.MIGHT, n) == want
+        assert twin(Ef.maneuver_score)(C, 0, K.MIGHT, n, 1) == want
         assert player.maneuver_score(K.MIGHT, n) == want

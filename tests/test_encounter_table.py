@@ -342,10 +342,11 @@ def test_the_quest_line_names_the_opponent_whose_budget_it_gives():
     assert seen > 0
 
 
-def test_a_manifest_written_before_max_rounds_and_cycle_quests_plays_as_it_did():
-    """A run made before the two settings recorded max_turns = 60 and policy vectors one
-    value short: rebuilt from its manifest it caps all the players' turns at 60 and never
-    sends a quest to make room, whatever today's defaults say (a table of four: the cap of
+def test_a_manifest_written_before_max_rounds_and_the_newer_habits_plays_as_it_did():
+    """A run made before these settings recorded max_turns = 60 and policy vectors that
+    end before cycle_quests: rebuilt from its manifest it caps all the players' turns at 60,
+    never sends a quest to make room, counts an in-play Might for nothing and plans one use
+    of an ability at a time, whatever today's defaults say (a table of four: the cap of
     turns cuts it at 15 rounds, before max_rounds' 30)."""
     from sim.encounter.params import M_CYCLE
 
@@ -356,12 +357,13 @@ def test_a_manifest_written_before_max_rounds_and_cycle_quests_plays_as_it_did()
     for p in old["policies"]:
         p["params"] = p["params"][:M_CYCLE]
     back = GAME.from_manifest(old)
-    assert back.rules.values["max_turns"] == 60 and not any(v[M_CYCLE] for v in back.policies)
+    assert back.rules.values["max_turns"] == 60
+    assert not any(v[M_CYCLE:].any() for v in back.policies)
     rec = GAME.run_batch(back, 40, 2)
     assert (rec.column("turns") <= 60).all()
     then = [v.copy() for v in m.policies]
     for v in then:
-        v[M_CYCLE] = 0
+        v[M_CYCLE:] = 0
     want = GAME.run_batch(dataclasses.replace(with_rules(m, {"max_turns": 60}),
                                               policies=tuple(then)), 40, 2)
     assert rec.same_as(want)

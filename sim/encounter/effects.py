@@ -13,6 +13,7 @@ from sim.encounter.policy import (
     OPT_ABILITY,
     OPT_HAND,
     discard_pick,
+    might_uses,
     pick_option,
     survivors_return,
 )
@@ -213,10 +214,11 @@ def list_maneuvers(C, p, step, n):
 
 
 @njit
-def maneuver_score(C, p, kw, arg):
+def maneuver_score(C, p, kw, arg, uses):
     """maneuver for careful and aggressive: Might or Ward to turn a loss or save a kill (a
     striker's only when survivors return to hand), Cancel and Wound whenever they have a
-    target."""
+    target. A Might counts `uses` times: an in-play ability used again and again closes a
+    gap one use does not, and is used while the combat is still lost."""
     T, G = C[0], C[3]
     if C[7][p, M_STYLE] == RANDOM:
         return 0  # random never reads a score
@@ -229,8 +231,8 @@ def maneuver_score(C, p, kw, arg):
         if mine == 1:
             return -1
         if kw == K.MIGHT:
-            ma = G[S.MIGHT_A] + (arg if p == G[S.ACTIVE] else 0)
-            mb = G[S.MIGHT_B] + (arg if p != G[S.ACTIVE] else 0)
+            ma = G[S.MIGHT_A] + (arg * uses if p == G[S.ACTIVE] else 0)
+            mb = G[S.MIGHT_B] + (arg * uses if p != G[S.ACTIVE] else 0)
             after = combat_winner(C, k, who, ma, mb)
             return 100 if (after if p == G[S.ACTIVE] else -after) == 1 else -1
         if mine == 0:
@@ -296,7 +298,10 @@ def window(C, step):
         for i in range(n):
             c = OP[i, O_CARD]
             j = 0 if OP[i, O_KIND] == OPT_HAND else OP[i, O_WHERE]
-            OP[i, O_SCORE] = maneuver_score(C, p, T[c, K.C_AB1 + 2 * j], T[c, K.C_ARG1 + 2 * j])
+            uses = 1 if OP[i, O_KIND] == OPT_HAND else might_uses(C, p, T[c, K.C_ABCOST],
+                                                                     P[p, S.POOL])
+            OP[i, O_SCORE] = maneuver_score(C, p, T[c, K.C_AB1 + 2 * j],
+                                            T[c, K.C_ARG1 + 2 * j], uses)
         pick = pick_option(C, p, n)
         if pick < 0:
             passes += 1

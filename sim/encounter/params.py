@@ -18,8 +18,8 @@ RANDOM, CAREFUL, AGGRESSIVE = 0, 1, 2
 # them in the kernel. A weight is held in thousandths of a strength point.
 (M_STYLE, M_RATIO, M_FIRST, M_CANCEL, M_WOUND_S, M_WOUND_P, M_REVIVE, M_WARD, M_HEAL,
  M_GEAR, M_DEFEAT, M_HEAL_VALUE, M_MIND, M_TOUGH, M_SNEAK, M_BUDGET, M_DRAW, M_HEX,
- M_RESERVE, M_DENY, M_STAYS_ON, M_CYCLE) = range(22)
-N_PARAMS = 22
+ M_RESERVE, M_DENY, M_STAYS_ON, M_CYCLE, M_MIGHT, M_REPEAT) = range(24)
+N_PARAMS = 24
 PICK_RANDOM = 0
 # name: (slot, words, the random policy's default, careful's and aggressive's default);
 # words None: a number (weights in thousandths, reserve a whole number, the checks bools).
@@ -46,6 +46,8 @@ PARAMS = {
     "deny_defeat": (M_DENY, None, False, False),
     "stays_on": (M_STAYS_ON, ("random", "pc", "strongest"), "random", "pc"),
     "cycle_quests": (M_CYCLE, None, False, True),
+    "might_value": (M_MIGHT, None, 0.5, 0.5),
+    "repeat": (M_REPEAT, None, 3, 3),
 }
 FIRST, SECOND, BEHIND = 1, 2, 3
 HEAL_MOST, HEAL_PC = 1, 2
@@ -54,7 +56,8 @@ STAYS_PC, STAYS_STRONGEST = 1, 2
 RANGES = {"cost_ratio": (0.0, 100.0), "heal_value": (0.0, 100.0), "mind_value": (0.0, 100.0),
           "tough_value": (0.0, 100.0), "sneak_value": (0.0, 100.0),
           "budget_value": (0.0, 100.0), "draw_value": (0.0, 100.0),
-          "hex_value": (0.0, 100.0), "reserve": (0, 99)}
+          "hex_value": (0.0, 100.0), "might_value": (0.0, 100.0), "reserve": (0, 99),
+          "repeat": (1, 256)}
 
 
 def _number(name: str, value) -> int | None:
@@ -64,7 +67,7 @@ def _number(name: str, value) -> int | None:
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
     lo, hi = RANGES[name]
-    if name == "reserve":
+    if name in ("reserve", "repeat"):
         return int(value) if isinstance(value, int) and lo <= value <= hi else None
     if lo <= value <= hi:
         return round(value * 1000)
@@ -102,8 +105,10 @@ def policy_vector(table: dict) -> tuple[np.ndarray, list[tuple[str, str]]]:
 
 
 def manifest_params(values: list) -> np.ndarray:
-    """A policy vector from a manifest; one written before cycle_quests holds one value
-    fewer: its runs never sent a quest to make room (0, off), and replay so."""
+    """A policy vector from a manifest; one written before cycle_quests, might_value and
+    repeat holds fewer values: its runs never sent a quest to make room, counted an in-play
+    Might for nothing at the boost step and planned one use of an ability at a time (0 for
+    each; a repeat of 0 plans one), and replay so."""
     return np.array([*values, *[0] * (N_PARAMS - len(values))], dtype=np.int64)
 
 

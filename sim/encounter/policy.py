@@ -20,8 +20,10 @@ from sim.encounter.params import (
     M_FIRST,
     M_HEAL_VALUE,
     M_HEX,
+    M_MIGHT,
     M_MIND,
     M_RATIO,
+    M_REPEAT,
     M_RESERVE,
     M_SNEAK,
     M_STYLE,
@@ -190,6 +192,21 @@ def held_back(C, p, cost):
 
 
 @njit
+def might_uses(C, p, cost, pool):
+    """How many uses in a row of an in-play ability of this cost p plans for, with `pool`
+    to pay them: one, unless ability_limit = unlimited, where a pool (cost_currency = pool)
+    pays as many as it holds costs; at least one, at most the policy's `repeat`."""
+    most = max(1, C[7][p, M_REPEAT])
+    if C[1][K.R_ABILITY] != K.AB_UNLIMITED:
+        return 1
+    if cost == 0:
+        return most
+    if C[1][K.R_CURRENCY] != K.CUR_POOL:
+        return 1
+    return max(1, min(most, pool // cost))
+
+
+@njit
 def boost_score(C, p, kind, card, kw, arg):
     """Worth of one boost option for careful and aggressive; <= 0: not worth playing.
     Weights in thousandths of a strength point (the policy's *_value parameters)."""
@@ -225,6 +242,9 @@ def boost_score(C, p, kind, card, kw, arg):
     gain += (T[card, K.C_TOUGH] * M[p, M_TOUGH] + damage * 500 + card_kw(T, card, K.SNEAK)
              * M[p, M_SNEAK] + card_kw(T, card, K.BUDGET) * M[p, M_BUDGET])
     gain += card_kw(T, card, K.HEAL) * M[p, M_HEAL_VALUE]  # a wound healed a turn
+    # Might on a card that stays in play is an ability, used each combat as often as paid.
+    gain += card_kw(T, card, K.MIGHT) * M[p, M_MIGHT] * might_uses(C, p, T[card, K.C_ABCOST],
+                                                                  C[1][K.R_POOL])
     if T[card, K.C_KIND] == K.LOCATION and P[p, S.LOC] >= 0:
         old = P[p, S.LOC]
         gain -= (T[old, K.C_STR] * 1000 + (T[old, K.C_INT] + T[old, K.C_DEX]) * mind) * reach

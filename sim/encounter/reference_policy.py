@@ -146,6 +146,10 @@ class Player:
         worth += (card.keyword(K.SNEAK) * w["sneak_value"]
                   + card.keyword(K.BUDGET) * w["budget_value"]
                   + card.keyword(K.HEAL) * w["heal_value"])
+        # Might on a card that stays in play is an ability, used each combat as often as
+        # paid.
+        worth += card.keyword(K.MIGHT) * w["might_value"] * self.uses(
+            card.ability_cost, self.g.rules["pool_per_turn"])
         if card.kind == K.LOCATION and seat.location is not None:
             if seat.location.terrain == card.terrain:
                 return -1
@@ -242,9 +246,24 @@ class Player:
     def maneuver(self, options: list):
         if self.is_random:
             return self.uniform(options, with_pass=True)
-        return self.best_above_zero(options, lambda o: self.maneuver_score(*o.keyword))
+        return self.best_above_zero(options, lambda o: self.maneuver_score(
+            *o.keyword, 1 if o.from_hand else self.uses(o.card.ability_cost, self.seat.pool)))
 
-    def maneuver_score(self, kw: int, n: int) -> int:
+    def uses(self, cost: int, pool: int) -> int:
+        """How many uses in a row of an in-play ability of this cost the policy plans for,
+        with `pool` to pay them: one, unless abilities are repeatable, where a pool
+        (cost_currency = pool) pays as many as it holds costs; at least one, at most
+        `repeat`."""
+        most = max(1, self.words["repeat"])
+        if not self.repeatable():
+            return 1
+        if cost == 0:
+            return most
+        if self.g.rules["cost_currency"] != "pool":
+            return 1
+        return max(1, min(most, pool // cost))
+
+    def maneuver_score(self, kw: int, n: int, uses: int = 1) -> int:
         if kw in (K.CANCEL, K.WOUND):
             return 80
         if kw not in (K.MIGHT, K.WARD) or self.g.combat is None:
@@ -257,7 +276,7 @@ class Player:
             return -1
         if kw == K.MIGHT:
             more = list(g.might)
-            more[0 if mine == 1 else 1] += n
+            more[0 if mine == 1 else 1] += n * uses
             return 100 if mine * g.combat_result(striker, defender, *more) == 1 else -1
         if now == 0:
             return -1
