@@ -108,11 +108,14 @@ def build_report(run_path: Path | str) -> tuple[Path, Path]:
     else:
         page.section("Seats", f"A table of {run.seats}: each seat's win rate, wins by turn "
                      "position (0 the first player) with the edge over a fair share "
-                     f"1/{run.seats}, and deck A's win rate by which seat was the "
-                     f"{schema['first_player_label']}.")
+                     f"1/{run.seats} in the run's own seating (each position read with the "
+                     "deck that sat there; every seating below), and deck A's win rate by "
+                     f"which seat was the {schema['first_player_label']}.")
         page.table(metrics.seat_wins(run))
         page.table(metrics.position_edge(run))
     page.table(metrics.seat_matrix(run))
+    if run.seats > 2:
+        _seatings_section(page, run)
 
     for title, note, rates in schema.get("sections", ()):
         table = metrics.section_rates(run, rates)
@@ -175,6 +178,24 @@ def _survival_section(page: Page, run, measure: str, spec: dict, seats) -> None:
     page.figure(plots.plot_hazard(curve, labels=labels, xlabel=xlabel, ylabel=hazard),
                 f"{measure} hazard")
     page.table(survival.survival_table(curve, seats, value=xlabel))
+
+
+def _seatings_section(page: Page, run) -> None:
+    """Wins by turn position over every seating of the decks, where the run has them
+    (`seatings.parquet`, played on the run's own seeds), so that a position is not read for
+    the deck that sat there."""
+    path = run.path / "seatings.parquet"
+    if path.exists():
+        table = pd.read_parquet(path)
+        page.section("Turn position over every seating",
+                     f"The run's decks in all {int(table.seatings.iloc[0])} seatings, each "
+                     "on the run's seeds: wins by turn position with the edge over a fair "
+                     f"share 1/{run.seats} (95% intervals, a match's seatings counted as "
+                     "one observation), then which deck held each position and how it did "
+                     "there. A deck that holds a position in every seating is put there by "
+                     "the rules (the chooser going first), not by the seats.")
+        page.table(table.drop(columns=["seatings"]))
+        page.table(pd.read_parquet(run.path / "seating_decks.parquet"))
 
 
 def _card_sections(page: Page, run) -> None:

@@ -278,6 +278,10 @@ def test_simulate_and_report_a_table_of_four(tmp_path):
     md = (tmp_path / "t4" / "report.md").read_text()
     seats_part = md[md.index("## Seats"):md.index("## ", md.index("## Seats") + 3)]
     assert "A table of 4" in seats_part and "| position |" in seats_part.replace("  ", "")
+    # Every seating of the four decks (orc-warband twice) on the run's seeds: 24 of them,
+    # so each position is counted over 24 x 300 = 7,200 matches.
+    over = md[md.index("## Turn position over every seating"):]
+    assert "all 24 seatings" in over and re.search(r"\|\s*7,200\s*\|", over)
     for letter in "ABCD":
         assert re.search(rf"^\| {letter} +\| orc|^\| {letter} +\| grey", md, re.M), letter
 

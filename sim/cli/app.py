@@ -318,12 +318,25 @@ def report(run: str = typer.Argument(..., help="run id, or a run folder"),
            verdict_start: VerdictStart = 2000,
            verdict_max: VerdictMax = 64_000,
            field_matches: FieldMatches = 4000,
+           with_seatings: Annotated[bool, typer.Option(
+               "--seatings/--no-seatings",
+               help="at a table of three or more, play the run's decks in every seating on "
+               "its seeds (once; saved beside it) for the wins by turn position")] = True,
            quiet: Quiet = False):
     """Write report.html (figures embedded) and report.md into the run folder, with the
-    causal card verdicts (computed first when the run has none: see `cardlab verdicts`)."""
+    causal card verdicts (computed first when the run has none: see `cardlab verdicts`)
+    and, at a table of three or more, the wins by turn position over every seating of its
+    decks (played first when the run has none)."""
+    import json
+
     from analysis.report import build_report
 
     path = run_folder(run, results)
+    seats = len(json.loads((path / "manifest.json").read_text(encoding="utf-8"))["decks"])
+    if with_seatings and seats > 2 and not (path / "seatings.parquet").exists():
+        from sim.experiments.seatings import for_run as seat_run
+
+        guarded(lambda: seat_run(path))
     if with_verdicts and not (path / "verdicts.parquet").exists():
         compute_verdicts(path, precision_of(margin_share, verdict_start, verdict_max,
                                             policies), None, quiet, field_matches)
