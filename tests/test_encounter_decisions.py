@@ -260,10 +260,10 @@ def test_a_character_action_goes_on_a_party_character_and_leaves_with_it():
     blade = card("Sharp Blade")
 
     def kernel(C):
-        return party_name(C, 0, twin(Ta.gear_target)(C, 0))
+        return party_name(C, 0, twin(Ta.gear_target)(C, 0, blade))
 
     def reference(g):
-        return ref_name(g.player(g.seats[0]).gear())
+        return ref_name(g.player(g.seats[0]).gear(g.cards[blade]))
 
     C, g = build(party=(("Squire", 0),))
     assert both(C, g, 0, kernel, reference) == ("PC", "PC")

@@ -135,8 +135,8 @@ def test_a_dominated_card_in_a_copy_of_the_folder_is_found(tmp_path):
     cards = folder / "cards.csv"
     # Goblin: strike NPC, cost 1, int 0, str 4, tough 1. Runt costs more for the same;
     # Chief costs as much for more strength, so nothing of its kind dominates it.
-    runt = "goblin-runt,Goblin Runt,npc,strike,0,,,2,,,0,4,1,,,,,,,,,,,,,,,Strike NPC."
-    chief = "goblin-chief,Goblin Chief,npc,strike,0,,,1,,,1,5,1,,,,,,,,,,,,,,,Strike NPC."
+    runt = "goblin-runt,Goblin Runt,npc,strike,0,,,2,,,0,4,1,,,,,,,,,,,,,,,,Strike NPC."
+    chief = "goblin-chief,Goblin Chief,npc,strike,0,,,1,,,1,5,1,,,,,,,,,,,,,,,,Strike NPC."
     cards.write_text(cards.read_text(encoding="utf-8") + f"{runt}\n{chief}\n",
                      encoding="utf-8")
     res = lint(folder, ["careful"], {}, 20, 1)

@@ -25,8 +25,11 @@ STEP_KEYWORDS = (MIGHT, WARD, HEAL, DRAW, REVIVE, CANCEL, WOUND)
  C_AB1, C_ARG1, C_AB2, C_ARG2) = range(23)
 C_ABCOST = 23  # what one use of the card's in-play ability costs
 C_STAYS = 24  # a strike action's placement when it stays in play (STAYS), 0: discarded
-N_COLS = 25
+C_ATTACH = 25  # the characters a character action may attach to (ATTACH), 0: any of them
+N_COLS = 26
 STAYS = ("", "bulwark", "character")
+ATTACH = ("", "pc", "party")
+ATTACH_PC, ATTACH_PARTY = 1, 2
 STAY_BULWARK, STAY_CHARACTER = 1, 2
 STAT_COLS = (C_DEX, C_INT, C_STR, C_TOUGH)
 

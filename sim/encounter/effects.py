@@ -336,7 +336,7 @@ def play_from_hand(C, p, i):
         push(P, p, S.BULW, S.BULW_N, c)
         played(C, p, c, True)
     else:
-        P[p, S.ATT_ON + P[p, S.ATT_N]] = gear_target(C, p)
+        P[p, S.ATT_ON + P[p, S.ATT_N]] = gear_target(C, p, c)
         P[p, S.ATT_BY + P[p, S.ATT_N]] = p
         push(P, p, S.ATT, S.ATT_N, c)
         played(C, p, c, True)
@@ -351,6 +351,9 @@ def boost_playable(C, p, c):
         return False
     if kind == K.LOCATION:
         return P[p, S.LOC_PLAYED] == 0
+    if kind == K.ACTION and nat == K.CHARACTER and (
+            T[c, K.C_ATTACH] == K.ATTACH_PARTY and P[p, S.PARTY_N] == 0):
+        return False  # it may attach to a party NPC only, and there is none
     if kind == K.CHARACTERISTIC or (kind == K.NPC and nat != K.STRIKE) or (
             kind == K.ACTION and (nat == K.BULWARK or nat == K.CHARACTER)):
         return can_pay(C, p, T[c, K.C_COST], 1)

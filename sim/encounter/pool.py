@@ -117,6 +117,9 @@ def check_card(r) -> list[str]:
     if kind == K.ACTION and nat in (K.INSTANT, K.STRIKE_ACTION) and r[K.C_AB1] == 0 and not r[
             K.C_STAYS]:
         bad("an instant or strike action needs a keyword")
+    if r[K.C_ATTACH] and not (kind == K.ACTION and nat == K.CHARACTER):
+        bad("only a character action names the characters it attaches to (attach = pc or "
+            "party)")
     return out + stays_problems(r)
 
 
@@ -183,6 +186,7 @@ CARDS = Cards(
              Column("arg2", K.C_ARG2, default=0),
              Column("ability_cost", K.C_ABCOST, default=0),
              Column("stays", K.C_STAYS, K.STAYS, what="placement", fold=str.lower),
+             Column("attach", K.C_ATTACH, K.ATTACH, what="target", fold=str.lower),
              Column("text")),
     width=K.N_COLS, kind_slot=K.C_KIND, kinds=K.KINDS, check=check_card)
 

@@ -74,6 +74,9 @@ class Effects(Match):
             return False
         if card.kind == K.LOCATION:
             return not seat.location_played
+        if (card.kind == K.ACTION and card.nature == K.CHARACTER and card.attach == "party"
+                and not seat.party):
+            return False  # it may attach to a party NPC only, and there is none
         if card.kind == K.CHARACTERISTIC or (card.kind == K.NPC and card.nature != K.STRIKE) or (
                 card.kind == K.ACTION and card.nature in (K.BULWARK, K.CHARACTER)):
             return self.can_pay(seat, card.cost, True)
@@ -98,7 +101,7 @@ class Effects(Match):
         elif card.nature == K.BULWARK:
             seat.bulwark.append(card)
         else:
-            seat.gear.append((card, self.player(seat).gear()))
+            seat.gear.append((card, self.player(seat).gear(card)))
         self.played(seat, card, True)
 
     def stay(self, b: Seat, card: Card):

@@ -358,7 +358,10 @@ class Player:
             return self.seat.pc
         return self.target("heal", hurt, lambda ch: ch.wounds)
 
-    def gear(self) -> Character:
+    def gear(self, card: Card) -> Character:
+        """The character a character action goes on, among those its `attach` allows."""
+        seat = self.seat
+        allowed = {"": self.characters(seat), "pc": [seat.pc], "party": seat.party}[card.attach]
         if self.words["gear"] == "random":
-            return self.target("gear", self.characters(self.seat), None)
-        return self.seat.pc
+            return self.target("gear", allowed, None)
+        return seat.party[0] if card.attach == "party" else seat.pc

@@ -31,6 +31,7 @@ class Card:
         self.abilities = [(v[K.C_AB1], v[K.C_ARG1]), (v[K.C_AB2], v[K.C_ARG2])]  # two slots
         self.ability_cost = v[K.C_ABCOST]  # paid on each use of an in-play ability
         self.stays = K.STAYS[v[K.C_STAYS]]  # a strike action's placement, "" discarded
+        self.attach = K.ATTACH[v[K.C_ATTACH]]  # a character action's bearers, "" any
 
     def keyword(self, kw: int) -> int:
         """The argument this card gives a keyword (0 without it)."""

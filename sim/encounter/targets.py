@@ -225,12 +225,19 @@ def heal_target(C, p):
 
 
 @njit
-def gear_target(C, p):
-    """The party character a character action p plays goes on (-1 the PC, k party slot k;
-    pc: the PC)."""
+def gear_target(C, p, c):
+    """The party character the character action c that p plays goes on (-1 the PC, k party
+    slot k), among those its `attach` allows (any: the PC and the party NPCs; pc: the PC;
+    party: the party NPCs). random: uniform over them; pc: the PC where allowed, else the
+    first party NPC."""
+    how, n = C[0][c, K.C_ATTACH], C[2][p, S.PARTY_N]
     if C[7][p, M_GEAR] == PICK_RANDOM:
-        return rand(C, S.POLICY, p, 1 + C[2][p, S.PARTY_N]) - 1
-    return -1
+        if how == K.ATTACH_PC:
+            return rand(C, S.POLICY, p, 1) - 1
+        if how == K.ATTACH_PARTY:
+            return rand(C, S.POLICY, p, n)
+        return rand(C, S.POLICY, p, 1 + n) - 1
+    return 0 if how == K.ATTACH_PARTY else -1
 
 
 @njit

@@ -255,8 +255,12 @@ class CardTable:
 
     @classmethod
     def from_words(cls, path, ids, names, texts, table, sha256: str = "") -> CardTable:
-        """A table rebuilt from a manifest's words and values (no file read)."""
-        table = np.array(table, dtype=np.int64).reshape(len(ids), cls.CARDS.width)
+        """A table rebuilt from a manifest's words and values (no file read). A table
+        recorded before a column was added is narrower: the columns after its own read 0,
+        each column's default, as its run played them."""
+        table = np.array(table, dtype=np.int64).reshape(len(ids), -1)
+        if table.shape[1] < cls.CARDS.width:
+            table = np.pad(table, ((0, 0), (0, cls.CARDS.width - table.shape[1])))
         table.setflags(write=False)
         return cls(str(path), tuple(ids), tuple(names),
                    tuple(texts) if texts else ("",) * len(ids), table, sha256)
