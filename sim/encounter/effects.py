@@ -183,7 +183,8 @@ def list_maneuvers(C, p, step, n):
     ability_cost it can pay."""
     T, R, P, X, OP = C[0], C[1], C[2], C[4], C[9]
     in_hand, in_play = not lacks(P, p, step), not lacks(P, p, S.PLAY_BIT + step)
-    limited = R[K.R_ABILITY] != K.AB_UNLIMITED
+    # A start-of-turn maneuver may be performed only once a turn, whatever ability_limit.
+    limited = R[K.R_ABILITY] != K.AB_UNLIMITED or step == K.S_START
     if not in_hand and not in_play:
         return n  # most windows: no card of p's acts in this step
     for i in range(P[p, S.HAND_N] if in_hand else 0):

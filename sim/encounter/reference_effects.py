@@ -207,7 +207,8 @@ class Effects(Match):
                                                                           step)):
                 out.append(Option(True, i, c))
         listed = set()
-        limited = self.rules["ability_limit"] != "unlimited"
+        # A start-of-turn maneuver may be performed only once a turn, whatever ability_limit.
+        limited = self.rules["ability_limit"] != "unlimited" or step == K.S_START
         for c in seat.ability_cards():
             if c.step != step or not self.can_pay(seat, c.ability_cost, False):
                 continue

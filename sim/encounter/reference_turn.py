@@ -120,7 +120,9 @@ class Encounter(Scoring):
             a.pool = self.rules["pool_per_turn"]
             a.location_played = False
             self.abilities_come_back()
-            self.draw_step()
+            self.start_of_turn()
+            if not self.over:
+                self.draw_step()
             if not self.over:
                 self.boost_step()
             if not self.over and self.quest_step():
@@ -133,6 +135,23 @@ class Encounter(Scoring):
             elif self.turn_ends:
                 self.strikers_leave()
         self.end_turn()
+
+    # -- 0. the start of the turn --------------------------------------------------------------
+    def start_of_turn(self):
+        """A alone performs its start-of-turn maneuvers (cards of step start), one at a time
+        until it passes, each once a turn, chosen as boost maneuvers are; no moment at all
+        when A has none."""
+        a = self.a
+        for _ in range(MAX_ACTIONS):
+            if self.over:
+                return
+            options = self.maneuvers(a, K.S_START)
+            if not options:
+                return
+            o = self.player(a).boost(options)
+            if o is None:
+                return
+            self.use(a, o)
 
     # -- 1. draw -------------------------------------------------------------------------------
     def draw_step(self):

@@ -55,6 +55,31 @@ from sim.encounter.wounds import heal, wound, wound_striker
 
 
 @njit
+def start_of_turn(C):
+    """The start of A's turn, before the draw step: A alone performs its start-of-turn
+    maneuvers (cards of step start: instants in hand, abilities in play), one at a time
+    until it passes, each once a turn, scored as boost maneuvers are. A turn in which A has
+    none to perform has no such moment (no policy draw)."""
+    T, G, OP = C[0], C[3], C[9]
+    a = G[S.ACTIVE]
+    for _ in range(4 * S.CAP):
+        if G[S.OVER]:
+            return
+        n = list_maneuvers(C, a, K.S_START, 0)
+        if n == 0:
+            return
+        for i in range(n):
+            c = OP[i, O_CARD]
+            j = 0 if OP[i, O_KIND] == OPT_HAND else OP[i, O_WHERE]
+            OP[i, O_SCORE] = boost_score(C, a, OP[i, O_KIND], c, T[c, K.C_AB1 + 2 * j],
+                                        T[c, K.C_ARG1 + 2 * j])
+        pick = pick_option(C, a, n)
+        if pick < 0:
+            return
+        use_option(C, a, pick)
+
+
+@njit
 def draw_step(C):
     """Window, then draw or discard to exactly hand_size (deck_out when the deck is empty)."""
     R, P, G = C[1], C[2], C[3]
@@ -348,7 +373,9 @@ def take_turn(C):
     P[a, S.LOC_PLAYED] = 0
     for p in range(R[K.R_PLAYERS]):
         reset_uses(C, p)
-    draw_step(C)
+    start_of_turn(C)
+    if G[S.OVER] == 0:
+        draw_step(C)
     if G[S.OVER] == 0:
         boost_step(C)
     if G[S.OVER] == 0 and quest_step(C):
