@@ -79,3 +79,75 @@ def test_the_engines_agree_and_the_start_of_turn_changes_the_records():
         table[surgeon, K.C_STEP] = K.S_BOOST
         boost = replace(m, pool=m.pool.with_table(table))
         assert not rec.same_as(game.run_batch(boost, 80, 5, 0, 80))
+
+
+def tower_in_play(b, p):
+    from sim.encounter import rules as Ru
+
+    from .test_encounter_decisions import card
+
+    twin(Ru.push)(b.P, p, S.BULW, S.BULW_N, card("Lookout Tower"))
+    b.g.seats[p].bulwark.append(b.g.cards[card("Lookout Tower")])
+
+
+@pytest.mark.parametrize("limit", ["unlimited", "turn"])
+def test_each_player_may_act_at_the_start_of_the_quest_step_once_a_turn(limit):
+    """"Before playing a quest, each player (starting with the active player and moving
+    counter-clockwise) may perform maneuvers that take place at the start of the quest step.
+    You may perform each such maneuver only once per turn." Both players have Lookout Tower
+    (Draw 1 at the start of the quest step) in their bulwark and three cards in their draw
+    decks: in the window each draws once, the active player first, and no more, even where
+    abilities may be used as often as paid."""
+    from sim.encounter import codes as K
+    from sim.encounter import effects as Ef
+
+    b = Both(rules={"ability_limit": limit})
+    for p in (0, 1):
+        tower_in_play(b, p)
+        b.deck(p, "Goblin", "Troll", "Dragon")
+    b.step(lambda C: twin(Ef.window)(C, K.S_QSTART), lambda g: g.window(K.S_QSTART))
+    assert b.same(0)[0] == ["Goblin"] and b.same(1)[0] == ["Goblin"]
+    draws = [(int(r[1]), int(r[2])) for r in b.C[8][: b.G[S.LOG_N]] if r[2] == S.EV_DRAW]
+    assert [p for p, _ in draws] == [0, 1]
+
+
+def test_no_maneuver_at_the_start_of_the_quest_step_no_moment():
+    """Nobody holds such a card: the window does not open, and random players draw nothing
+    from their streams."""
+    from sim.encounter import codes as K
+    from sim.encounter import effects as Ef
+
+    b = Both(({"style": "random"}, {"style": "random"}))
+    b.step(lambda C: twin(Ef.window)(C, K.S_QSTART), lambda g: g.window(K.S_QSTART))
+    for p in (0, 1):
+        assert int(b.G[S.CTR + POLICY_STREAM + p]) == b.g.counters[POLICY_STREAM + p] == 0
+
+
+@pytest.mark.parametrize("policy", ["careful", "random"])
+def test_the_engines_agree_and_the_quest_start_changes_the_records(policy):
+    """Grey Expedition with two Lookout Towers for its two Insights, against Orc Warband:
+    both engines play the same matches, the Towers are played and used at the start of
+    quest steps, and with their step made boost the records differ."""
+    from dataclasses import replace
+
+    from sim.encounter import codes as K
+    from sim.encounter.batch import load_matchup
+    from sim.kit.game import get
+
+    game = get("encounter")
+    folder = Path(__file__).resolve().parents[1] / "decks" / "encounter"
+    m = load_matchup(folder, "grey-expedition", "orc-warband", policy, policy)
+    counts = game.building.counts(m, 0)
+    counts["insight"] -= 2
+    counts["lookout-tower"] = 2
+    m = game.building.with_counts(m, 0, counts, "grey-expedition-tower")
+    rec = game.run_batch(m, 80, 5, 0, 80)
+    assert rec.same_as(game.reference_batch(m, 80, 5, 0, 80))
+    tower = m.pool.ids.index("lookout-tower")
+    used = sum(int(r[3]) == tower and r[2] == S.EV_MANEUVER
+               for i in range(80) for r in rec.log[i, : rec.log_n[i]])
+    assert used > 0
+    table = m.pool.table.copy()
+    table[tower, K.C_STEP] = K.S_BOOST
+    boost = replace(m, pool=m.pool.with_table(table))
+    assert not rec.same_as(game.run_batch(boost, 80, 5, 0, 80))

@@ -8,9 +8,11 @@ PC, CHARACTERISTIC, NPC, ACTION, LOCATION, LOOT, QUEST, BLANK = range(8)
 NATURES = ("", "party", "support", "strike", "bulwark", "character", "instant", "strike")
 PARTY, SUPPORT, STRIKE, BULWARK, CHARACTER, INSTANT, STRIKE_ACTION = range(1, 8)
 RACES = ("", "cyborg", "elf", "grey", "human", "orc")
-STEPS = ("", "draw", "boost", "quest", "encounter", "combat", "score", "settle", "start")
+STEPS = ("", "draw", "boost", "quest", "encounter", "combat", "score", "settle", "start",
+         "quest_start")
 S_DRAW, S_BOOST, S_QUEST, S_ENCOUNTER, S_COMBAT, S_SCORE, S_SETTLE = range(1, 8)
 S_START = 8  # the start of the turn, before the draw step
+S_QSTART = 9  # the start of the quest step, before the quest is played
 OBJECTIVES = ("", "INT", "DEX", "STR", "UNHURT", "PARTY", "PLACE", "DEFEAT")
 O_INT, O_DEX, O_STR, O_UNHURT, O_PARTY, O_PLACE, O_DEFEAT = range(1, 8)
 KEYWORDS = ("", "Might", "Ward", "Heal", "Draw", "Revive", "Cancel", "Wound", "Hex", "Ambush",

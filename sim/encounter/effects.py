@@ -12,6 +12,7 @@ from sim.encounter.policy import (
     O_WHERE,
     OPT_ABILITY,
     OPT_HAND,
+    boost_score,
     discard_pick,
     might_uses,
     pick_option,
@@ -183,8 +184,9 @@ def list_maneuvers(C, p, step, n):
     ability_cost it can pay."""
     T, R, P, X, OP = C[0], C[1], C[2], C[4], C[9]
     in_hand, in_play = not lacks(P, p, step), not lacks(P, p, S.PLAY_BIT + step)
-    # A start-of-turn maneuver may be performed only once a turn, whatever ability_limit.
-    limited = R[K.R_ABILITY] != K.AB_UNLIMITED or step == K.S_START
+    # A start-of-turn or start-of-quest-step maneuver may be performed only once a turn,
+    # whatever ability_limit.
+    limited = R[K.R_ABILITY] != K.AB_UNLIMITED or step == K.S_START or step == K.S_QSTART
     if not in_hand and not in_play:
         return n  # most windows: no card of p's acts in this step
     for i in range(P[p, S.HAND_N] if in_hand else 0):
@@ -277,11 +279,24 @@ def use_option(C, p, i):
 
 
 @njit
+def anyone_may(C, step):
+    """Whether a player still in has a maneuver of this step now."""
+    for q in range(C[1][K.R_PLAYERS]):
+        if C[2][q, S.OUT] == 0 and list_maneuvers(C, q, step, 0) > 0:
+            return True
+    return False
+
+
+@njit
 def window(C, step):
     """A maneuver window: players act in turn, A first, then counterclockwise (a combat's:
     A and the striker's owner only), one maneuver or a pass each; once every player in it
-    has passed in a row it closes."""
+    has passed in a row it closes. The start of the quest step's window (quest_start) opens
+    only when a player has such a maneuver (no policy draw otherwise), and its maneuvers
+    are chosen as boost maneuvers are."""
     T, P, G, OP = C[0], C[2], C[3], C[9]
+    if step == K.S_QSTART and not anyone_may(C, step):
+        return
     G[S.STEP] = step
     a = p = G[S.ACTIVE]
     b = G[S.SOWNER + G[S.C_STRIKER]] if step == K.S_COMBAT else -1
@@ -299,10 +314,13 @@ def window(C, step):
         for i in range(n):
             c = OP[i, O_CARD]
             j = 0 if OP[i, O_KIND] == OPT_HAND else OP[i, O_WHERE]
+            kw, arg = T[c, K.C_AB1 + 2 * j], T[c, K.C_ARG1 + 2 * j]
+            if step == K.S_QSTART:
+                OP[i, O_SCORE] = boost_score(C, p, OP[i, O_KIND], c, kw, arg)
+                continue
             uses = 1 if OP[i, O_KIND] == OPT_HAND else might_uses(C, p, T[c, K.C_ABCOST],
                                                                      P[p, S.POOL])
-            OP[i, O_SCORE] = maneuver_score(C, p, T[c, K.C_AB1 + 2 * j],
-                                            T[c, K.C_ARG1 + 2 * j], uses)
+            OP[i, O_SCORE] = maneuver_score(C, p, kw, arg, uses)
         pick = pick_option(C, p, n)
         if pick < 0:
             passes += 1

@@ -242,6 +242,7 @@ def boost_score(C, p, kind, card, kw, arg):
     gain += (T[card, K.C_TOUGH] * M[p, M_TOUGH] + damage * 500 + card_kw(T, card, K.SNEAK)
              * M[p, M_SNEAK] + card_kw(T, card, K.BUDGET) * M[p, M_BUDGET])
     gain += card_kw(T, card, K.HEAL) * M[p, M_HEAL_VALUE]  # a wound healed a turn
+    gain += card_kw(T, card, K.DRAW) * M[p, M_DRAW]  # a card drawn a turn
     # Might on a card that stays in play is an ability, used each combat as often as paid.
     gain += card_kw(T, card, K.MIGHT) * M[p, M_MIGHT] * might_uses(C, p, T[card, K.C_ABCOST],
                                                                   C[1][K.R_POOL])

@@ -207,8 +207,10 @@ class Effects(Match):
                                                                           step)):
                 out.append(Option(True, i, c))
         listed = set()
-        # A start-of-turn maneuver may be performed only once a turn, whatever ability_limit.
-        limited = self.rules["ability_limit"] != "unlimited" or step == K.S_START
+        # A start-of-turn or start-of-quest-step maneuver may be performed only once a turn,
+        # whatever ability_limit.
+        limited = (self.rules["ability_limit"] != "unlimited"
+                   or step in (K.S_START, K.S_QSTART))
         for c in seat.ability_cards():
             if c.step != step or not self.can_pay(seat, c.ability_cost, False):
                 continue
@@ -244,10 +246,14 @@ class Effects(Match):
         has passed in a row."""
         seat, passes = self.a, 0
         sides = [self.a, self.combat[0].owner] if step == K.S_COMBAT else self.in_game()
+        if step == K.S_QSTART and not any(self.maneuvers(s, step) for s in sides):
+            return  # nobody has such a maneuver: no moment, no policy draw
         for _ in range(MAX_ACTIONS):
             if passes >= len(sides) or self.over:
                 break
-            o = self.player(seat).maneuver(self.maneuvers(seat, step))
+            player = self.player(seat)
+            choose = player.boost if step == K.S_QSTART else player.maneuver
+            o = choose(self.maneuvers(seat, step))
             if o is None:
                 passes += 1
             else:

@@ -145,7 +145,8 @@ class Player:
             worth += card.keyword(K.DAMAGE) * 500
         worth += (card.keyword(K.SNEAK) * w["sneak_value"]
                   + card.keyword(K.BUDGET) * w["budget_value"]
-                  + card.keyword(K.HEAL) * w["heal_value"])
+                  + card.keyword(K.HEAL) * w["heal_value"]
+                  + card.keyword(K.DRAW) * w["draw_value"])
         # Might on a card that stays in play is an ability, used each combat as often as
         # paid.
         worth += card.keyword(K.MIGHT) * w["might_value"] * self.uses(

@@ -203,6 +203,11 @@ class Encounter(Scoring):
         plays no quest."""
         a = self.a
         self.start_step()
+        # "Before playing a quest, each player ... may perform maneuvers that take place at
+        # the start of the quest step."
+        self.window(K.S_QSTART)
+        if self.over:
+            return False
         playable = [i for i, c in enumerate(a.hand) if c.kind == K.QUEST and self.race_ok(a, c)]
         i = self.player(a).quest(playable, self.rules["quest_mandatory"])
         if i is None:

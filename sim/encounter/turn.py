@@ -146,6 +146,11 @@ def quest_step(C):
     R, P, G = C[1], C[2], C[3]
     a = G[S.ACTIVE]
     start_step(C, K.S_QUEST)
+    # "Before playing a quest, each player ... may perform maneuvers that take place at the
+    # start of the quest step."
+    window(C, K.S_QSTART)
+    if G[S.OVER]:
+        return False
     i = quest_pick(C, a, R[K.R_QMAND] == 1)
     if i < 0:
         return False
