@@ -16,10 +16,10 @@ S_QSTART = 9  # the start of the quest step, before the quest is played
 OBJECTIVES = ("", "INT", "DEX", "STR", "UNHURT", "PARTY", "PLACE", "DEFEAT")
 O_INT, O_DEX, O_STR, O_UNHURT, O_PARTY, O_PLACE, O_DEFEAT = range(1, 8)
 KEYWORDS = ("", "Might", "Ward", "Heal", "Draw", "Revive", "Cancel", "Wound", "Hex", "Ambush",
-            "Damage", "Budget", "Sneak")
+            "Damage", "Budget", "Sneak", "Capture")
 (MIGHT, WARD, HEAL, DRAW, REVIVE, CANCEL, WOUND, HEX, AMBUSH, DAMAGE, BUDGET,
- SNEAK) = range(1, 13)
-STATIC_KEYWORDS = (DAMAGE, BUDGET, SNEAK)
+ SNEAK, CAPTURE) = range(1, 14)
+STATIC_KEYWORDS = (DAMAGE, BUDGET, SNEAK, CAPTURE)
 STEP_KEYWORDS = (MIGHT, WARD, HEAL, DRAW, REVIVE, CANCEL, WOUND)
 
 # Columns of the card table.
@@ -53,5 +53,5 @@ CHOOSE_ONCE, CHOOSE_EACH_TURN = 0, 1
 AB_TURN, AB_STEP, AB_UNLIMITED = 0, 1, 2
 
 # How a match ended.
-END_REASONS = ("points", "pc_killed", "deck_out", "turn_cap")
-END_POINTS, END_KILLED, END_DECKOUT, END_CAP = range(4)
+END_REASONS = ("points", "pc_killed", "deck_out", "turn_cap", "pc_captured")
+END_POINTS, END_KILLED, END_DECKOUT, END_CAP, END_CAPTURED = range(5)

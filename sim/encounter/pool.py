@@ -114,6 +114,8 @@ def check_card(r) -> list[str]:
             bad("a quest's reward keyword is Heal or Draw")
         if kw in (K.HEX, K.AMBUSH) and nat != K.STRIKE_ACTION:
             bad(f"{K.KEYWORDS[kw]} is a strike action's keyword")
+        if kw == K.CAPTURE and not (kind == K.NPC and nat == K.STRIKE):
+            bad("Capture is a strike NPC's keyword (it captures the PC it beats)")
     if kind == K.ACTION and nat in (K.INSTANT, K.STRIKE_ACTION) and r[K.C_AB1] == 0 and not r[
             K.C_STAYS]:
         bad("an instant or strike action needs a keyword")

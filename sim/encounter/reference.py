@@ -122,6 +122,7 @@ _SENTENCES = {
     S.EV_MULLIGAN: "{who} takes mulligan {a}",
     S.EV_ASIDE: "{who} sets {card} aside from the top of its {pile} deck",
     S.EV_STAY: "strike: {card} stays {where}",
+    S.EV_CAPTURE: "capture: {card} captures the PC",
 }
 
 

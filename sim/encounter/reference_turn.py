@@ -326,7 +326,12 @@ class Encounter(Scoring):
             self.wound_striker(striker, 1 + self.damage(defender, a))
         elif result == -1:
             self.note(b.index, striker.card, S.ST_SUCCEEDED)
-            self.wound(a, defender, 1 + striker.card.keyword(K.DAMAGE))
+            if defender.is_pc and striker.card.keyword(K.CAPTURE) > 0:
+                # "If your PC is killed (or captured), you lose the game."
+                self.say(a.index, S.EV_CAPTURE, striker.card.id, defender.card.id)
+                self.lose(a, K.END_CAPTURED)
+            else:
+                self.wound(a, defender, 1 + striker.card.keyword(K.DAMAGE))
         self.combat, self.might = None, [0, 0]
 
     # -- 6. settle -------------------------------------------------------------------------

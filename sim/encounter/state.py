@@ -122,6 +122,7 @@ LOG_COLS = 6
  EV_END, EV_FIRST, EV_CANCEL, EV_HEAL, EV_REVIVE, EV_DECKOUT, EV_MULLIGAN,
  EV_ASIDE) = range(24)
 EV_STAY = 24  # a strike card stays in play (a: its placement, STAYS; b: the bearer)
+EV_CAPTURE = 25  # a striker with Capture beat the PC: its player loses
 # EV_TURN carries every seat's points at the turn's start: a = A + B * POINTS_BASE,
 # b = C + D * POINTS_BASE (0 for a seat the table does not have; points stay under it).
 POINTS_BASE = 10_000

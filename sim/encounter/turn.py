@@ -258,7 +258,12 @@ def combat(C, k, who):
         wound_striker(C, k, 1 + damage_of(C, a, who))
     elif res == -1:
         note(C, b, sc, S.ST_SUCCEEDED)
-        wound(C, a, who, 1 + card_kw(T, sc, K.DAMAGE))
+        if who < 0 and card_kw(T, sc, K.CAPTURE) > 0:
+            # "If your PC is killed (or captured), you lose the game."
+            log(C, a, S.EV_CAPTURE, sc, dc, 0)
+            lose(C, a, K.END_CAPTURED)
+        else:
+            wound(C, a, who, 1 + card_kw(T, sc, K.DAMAGE))
     G[S.C_STRIKER], G[S.C_DEF], G[S.MIGHT_A], G[S.MIGHT_B] = -1, -2, 0, 0
 
 
