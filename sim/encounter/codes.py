@@ -16,11 +16,11 @@ S_QSTART = 9  # the start of the quest step, before the quest is played
 OBJECTIVES = ("", "INT", "DEX", "STR", "UNHURT", "PARTY", "PLACE", "DEFEAT")
 O_INT, O_DEX, O_STR, O_UNHURT, O_PARTY, O_PLACE, O_DEFEAT = range(1, 8)
 KEYWORDS = ("", "Might", "Ward", "Heal", "Draw", "Revive", "Cancel", "Wound", "Hex", "Ambush",
-            "Damage", "Budget", "Sneak", "Capture")
+            "Damage", "Budget", "Sneak", "Capture", "Escape")
 (MIGHT, WARD, HEAL, DRAW, REVIVE, CANCEL, WOUND, HEX, AMBUSH, DAMAGE, BUDGET,
- SNEAK, CAPTURE) = range(1, 14)
+ SNEAK, CAPTURE, ESCAPE) = range(1, 15)
 STATIC_KEYWORDS = (DAMAGE, BUDGET, SNEAK, CAPTURE)
-STEP_KEYWORDS = (MIGHT, WARD, HEAL, DRAW, REVIVE, CANCEL, WOUND)
+STEP_KEYWORDS = (MIGHT, WARD, HEAL, DRAW, REVIVE, CANCEL, WOUND, ESCAPE)
 
 # Columns of the card table.
 (C_KIND, C_NATURE, C_UNIQUE, C_RACE, C_REQUIRES, C_COST, C_STEP, C_DEX, C_INT, C_STR,

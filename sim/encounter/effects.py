@@ -143,8 +143,8 @@ def resolve(C, p, kw, arg, src):
             P[p, S.DISC_N] -= 1
             enter_npc(C, p, card)
             log(C, p, S.EV_REVIVE, card, 0, 0)
-    elif kw == K.CANCEL:
-        k = cancel_target(C, p, arg) if p == a else -1
+    elif kw == K.CANCEL or kw == K.ESCAPE:
+        k = cancel_target(C, p, arg, kw) if p == a else -1
         if k >= 0:
             G[S.SSTATE + k] = 2
             discard(P, G[S.SOWNER + k], G[S.SCARD + k])
@@ -168,8 +168,8 @@ def usable(C, p, kw, arg, step):
     G = C[3]
     if step == K.S_COMBAT:
         return kw == K.MIGHT or kw == K.WARD
-    if kw == K.CANCEL:
-        return p == G[S.ACTIVE] and cancel_count(C, arg) > 0
+    if kw == K.CANCEL or kw == K.ESCAPE:
+        return p == G[S.ACTIVE] and cancel_count(C, arg, kw) > 0
     if kw == K.WOUND:
         return p != G[S.ACTIVE] or striker_count(C) > 0
     if kw == K.REVIVE:
@@ -252,7 +252,7 @@ def maneuver_score(C, p, kw, arg, uses):
             return -1
         hit = 1 - G[S.SWARD + k] if again else 1
         return 50 if T[G[S.SCARD + k], K.C_TOUGH] - G[S.SWOUND + k] <= hit else -1
-    if kw == K.CANCEL or kw == K.WOUND:
+    if kw == K.CANCEL or kw == K.WOUND or kw == K.ESCAPE:
         return 80
     return -1
 

@@ -141,8 +141,8 @@ class Effects(Match):
                 card = seat.discard.pop(i)
                 self.enter_npc(seat, card)
                 self.say(seat.index, S.EV_REVIVE, card.id)
-        elif kw == K.CANCEL:
-            s = self.player(seat).cancel(self.cancel_options(arg)) if mine else None
+        elif kw in (K.CANCEL, K.ESCAPE):
+            s = self.player(seat).cancel(self.cancel_options(arg, kw)) if mine else None
             if s is not None:
                 s.state = GONE
                 s.owner.discard.append(s.card)
@@ -159,8 +159,13 @@ class Effects(Match):
         elif kw == K.AMBUSH:
             self.ambush += arg
 
-    def cancel_options(self, arg: int) -> list:
-        """Strikers a Cancel n may discard: still to fight, strike cost <= n."""
+    def cancel_options(self, arg: int, kw: int = K.CANCEL) -> list:
+        """Strikers a Cancel n may discard: still to fight, strike cost <= n; an Escape n:
+        still to fight, printed intelligence at least n under the active PC's now."""
+        if kw == K.ESCAPE:
+            wits = self.stat(self.a, self.a.pc, "int")
+            return [s for s in self.strikers if s.state == WAITING
+                    and s.card.stats["int"] <= wits - arg]
         return [s for s in self.strikers if s.state == WAITING and s.card.cost <= arg]
 
     def striker_options(self) -> list:
@@ -177,8 +182,8 @@ class Effects(Match):
         """Whether a maneuver keyword has anything to act on now."""
         if step == K.S_COMBAT:
             return kw in (K.MIGHT, K.WARD)
-        if kw == K.CANCEL:
-            return seat is self.a and len(self.cancel_options(arg)) > 0
+        if kw in (K.CANCEL, K.ESCAPE):
+            return seat is self.a and len(self.cancel_options(arg, kw)) > 0
         if kw == K.WOUND:
             return seat is not self.a or len(self.striker_options()) > 0
         if kw == K.REVIVE:

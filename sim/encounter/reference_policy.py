@@ -265,7 +265,7 @@ class Player:
         return max(1, min(most, pool // cost))
 
     def maneuver_score(self, kw: int, n: int, uses: int = 1) -> int:
-        if kw in (K.CANCEL, K.WOUND):
+        if kw in (K.CANCEL, K.WOUND, K.ESCAPE):
             return 80
         if kw not in (K.MIGHT, K.WARD) or self.g.combat is None:
             return -1

@@ -27,33 +27,39 @@ from sim.encounter.wounds import tough_left
 
 
 @njit(inline="always")
-def cancel_may(C, k, arg):
-    """Cancel n may discard striker k: still to fight, strike cost <= n."""
+def cancel_may(C, k, arg, kw=K.CANCEL):
+    """Cancel n may discard striker k: still to fight, strike cost <= n. Escape n: still
+    to fight, its printed intelligence at least n under the active PC's now (the PC, the
+    smarter, escapes it)."""
     T, G = C[0], C[3]
-    return G[S.SSTATE + k] == 0 and T[G[S.SCARD + k], K.C_COST] <= arg
+    if G[S.SSTATE + k] != 0:
+        return False
+    if kw == K.ESCAPE:
+        return T[G[S.SCARD + k], K.C_INT] <= stat(C, G[S.ACTIVE], -1, K.C_INT) - arg
+    return T[G[S.SCARD + k], K.C_COST] <= arg
 
 
 @njit
-def cancel_count(C, arg):
+def cancel_count(C, arg, kw=K.CANCEL):
     n = 0
     for k in range(C[3][S.S_N]):
-        if cancel_may(C, k, arg):
+        if cancel_may(C, k, arg, kw):
             n += 1
     return n
 
 
 @njit
-def cancel_target(C, p, arg):
-    """p's Cancel n: the striker it discards (strongest: the strongest, first of equals),
-    -1 when none may be."""
+def cancel_target(C, p, arg, kw=K.CANCEL):
+    """p's Cancel n (or Escape n): the striker it discards (strongest: the strongest, first
+    of equals), -1 when none may be."""
     T, G = C[0], C[3]
-    n = cancel_count(C, arg)
+    n = cancel_count(C, arg, kw)
     if n == 0:
         return -1
     j = rand(C, S.POLICY, p, n) if C[7][p, M_CANCEL] == PICK_RANDOM else -1
     best, bv = -1, -1
     for k in range(G[S.S_N]):
-        if not cancel_may(C, k, arg):
+        if not cancel_may(C, k, arg, kw):
             continue
         if j >= 0:
             if j == 0:
