@@ -9,10 +9,11 @@ NATURES = ("", "party", "support", "strike", "bulwark", "character", "instant", 
 PARTY, SUPPORT, STRIKE, BULWARK, CHARACTER, INSTANT, STRIKE_ACTION = range(1, 8)
 RACES = ("", "cyborg", "elf", "grey", "human", "orc")
 STEPS = ("", "draw", "boost", "quest", "encounter", "combat", "score", "settle", "start",
-         "quest_start")
+         "quest_start", "response")
 S_DRAW, S_BOOST, S_QUEST, S_ENCOUNTER, S_COMBAT, S_SCORE, S_SETTLE = range(1, 8)
 S_START = 8  # the start of the turn, before the draw step
 S_QSTART = 9  # the start of the quest step, before the quest is played
+S_RESPONSE = 10  # in response to a strike NPC played against the active player's quest
 OBJECTIVES = ("", "INT", "DEX", "STR", "UNHURT", "PARTY", "PLACE", "DEFEAT")
 O_INT, O_DEX, O_STR, O_UNHURT, O_PARTY, O_PLACE, O_DEFEAT = range(1, 8)
 KEYWORDS = ("", "Might", "Ward", "Heal", "Draw", "Revive", "Cancel", "Wound", "Hex", "Ambush",

@@ -256,6 +256,7 @@ class Encounter(Scoring):
         if card.nature == K.STRIKE:
             self.strikers.append(Striker(card, b))
             self.note(b.index, card, S.ST_PLAYED)
+            self.respond()
             return False
         self.played(b, card, True)
         if card.stays:
@@ -264,6 +265,22 @@ class Encounter(Scoring):
         b.discard.append(card)
         self.resolve(b, *card.abilities[0], card)
         return self.over
+
+    def respond(self):
+        """A's responses to a strike NPC just played against its quest: maneuvers of step
+        response, one at a time until A passes, chosen as window maneuvers are; none to
+        perform, no moment."""
+        a = self.a
+        for _ in range(S.CAP):
+            if self.over:
+                return
+            options = self.maneuvers(a, K.S_RESPONSE)
+            if not options:
+                return
+            o = self.player(a).maneuver(options)
+            if o is None:
+                return
+            self.use(a, o)
 
     # -- 4. encounter ----------------------------------------------------------------------
     def encounter_step(self):

@@ -41,8 +41,8 @@ OPEN_Q = 29  # quests in the opening hand (after mulligans)
 # play with an ability of step s, bit KW_BIT + k for keyword k. Cards never change owner, so
 # what p's decks lack need not be looked for in p's zones.
 MAY = 30
-PLAY_BIT = 10
-KW_BIT = 20
+PLAY_BIT = 11
+KW_BIT = 22
 ASIDE = 31  # Blanks set aside out of the game (met on top of the draw or loot deck)
 SENT = 32  # strike NPCs sent against p's own last quest, -1 before any
 LEFT = 33  # twilight: the strike budget p has left this turn as an opponent, pays its costs

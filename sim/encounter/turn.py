@@ -10,6 +10,7 @@ from sim.encounter.effects import (
     O_SCORE,
     boost_playable,
     list_maneuvers,
+    maneuver_score,
     play_from_hand,
     played,
     resolve,
@@ -189,6 +190,29 @@ def quest_step(C):
 
 
 @njit
+def respond(C, a):
+    """A's responses to a strike NPC just played against its quest: its maneuvers of step
+    response (instants in hand, abilities in play), one at a time until it passes, chosen
+    as window maneuvers are. None to perform: no moment (no policy draw)."""
+    T, G, OP = C[0], C[3], C[9]
+    for _ in range(S.CAP):
+        if G[S.OVER]:
+            return
+        n = list_maneuvers(C, a, K.S_RESPONSE, 0)
+        if n == 0:
+            return
+        for i in range(n):
+            c = OP[i, O_CARD]
+            j = 0 if OP[i, O_KIND] == OPT_HAND else OP[i, O_WHERE]
+            OP[i, O_SCORE] = maneuver_score(C, a, T[c, K.C_AB1 + 2 * j],
+                                            T[c, K.C_ARG1 + 2 * j], 1)
+        pick = pick_option(C, a, n)
+        if pick < 0:
+            return
+        use_option(C, a, pick)
+
+
+@njit
 def strike_cards(C, b):
     """Opponent b's quest step: strike cards one at a time while their strike cost fits the
     budget left; True when one ended the game or A's turn."""
@@ -215,6 +239,7 @@ def strike_cards(C, b):
             G[S.SOWNER + k] = b
             G[S.S_N] = k + 1
             note(C, b, c, S.ST_PLAYED)
+            respond(C, G[S.ACTIVE])
         elif T[c, K.C_STAYS] != 0:
             stay(C, b, c)  # to b's bulwark or a character of A's, not discarded
         else:
