@@ -9,6 +9,7 @@ from sim.encounter import effects as Ef
 from sim.encounter import policy as Po
 from sim.encounter import rules as Ru
 from sim.encounter import state as S
+from sim.encounter import striking as St
 from sim.encounter import targets as Ta
 from sim.encounter import turn as Tu
 from sim.encounter.params import policy_vector
@@ -115,7 +116,7 @@ def test_the_weights_price_what_a_card_brings():
         insight = card("Insight")
         got.append(twin(Po.boost_score)(C, 0, Po.OPT_HAND, insight, K.DRAW, 2))
         ref.append(g.player(a).boost_score(Option(True, 0, g.cards[insight])))
-        got.append(twin(Po.strike_score)(C, 1, card("Mind Fog")))
+        got.append(twin(St.strike_score)(C, 1, card("Mind Fog")))
         ref.append(g.player(b).strike_score(g.cards[card("Mind Fog")]))
         assert tuple(got) == tuple(ref) == want
 

@@ -47,23 +47,11 @@ def test_the_engines_agree_and_responses_change_the_records(policy):
     """Grey Expedition with two Quick Retorts for its two Banishes, against Orc Warband:
     both engines play the same matches, the Retorts are played, and as an encounter-step
     Cancel 3 instead the records differ."""
-    from dataclasses import replace
-
     from sim.encounter import state as S
-    from sim.encounter.batch import load_matchup
-    from sim.kit.game import get
 
-    game = get("encounter")
-    m = load_matchup(FOLDER, "grey-expedition", "orc-warband", policy, policy)
-    counts = game.building.counts(m, 0)
-    counts["banish"] -= 2
-    counts["quick-retort"] = 2
-    m = game.building.with_counts(m, 0, counts, "grey-expedition-retort")
-    rec = game.run_batch(m, 120, 5, 0, 2)
-    assert rec.same_as(game.reference_batch(m, 120, 5, 0, 2))
-    retort = m.pool.ids.index("quick-retort")
-    assert rec.card_stats[0, retort, S.ST_PLAYED] > 0
-    table = m.pool.table.copy()
-    table[retort, K.C_STEP] = K.S_ENCOUNTER
-    later = replace(m, pool=m.pool.with_table(table))
-    assert not rec.same_as(game.run_batch(later, 120, 5, 0, 2))
+    from .encounter_swap import agree_and_matter, swapped
+
+    m = swapped("grey-expedition", "orc-warband", policy, 0,
+                {"banish": -2, "quick-retort": 2})
+    rec = agree_and_matter(m, "quick-retort", {K.C_STEP: K.S_ENCOUNTER}, 120)
+    assert rec.card_stats[0, m.pool.ids.index("quick-retort"), S.ST_PLAYED] > 0

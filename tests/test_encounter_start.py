@@ -3,19 +3,18 @@ your turn. Play these cards before beginning your draw step. Each start of turn 
 be performed only once per turn." Cards of step `start`; Field Surgeon (support NPC, cost 2)
 has Heal 1 at the start of its player's turn. Each state is built in both engines."""
 
-from pathlib import Path
 
 import pytest
 
+from sim.encounter import moments as Mo
 from sim.encounter import state as S
-from sim.encounter import turn as Tu
 
 from .test_encounter_decisions import POLICY_STREAM, twin
 from .test_encounter_scenarios import Both
 
 
 def start(b):
-    b.step(twin(Tu.start_of_turn), lambda g: g.start_of_turn())
+    b.step(twin(Mo.start_of_turn), lambda g: g.start_of_turn())
 
 
 def pc_wounds(b):
@@ -51,34 +50,24 @@ def test_nothing_to_heal_no_use_and_no_card_no_moment():
     assert pc_wounds(b) == 1
 
 
-def test_the_engines_agree_and_the_start_of_turn_changes_the_records():
-    """Grey Expedition with Field Surgeon for its Medic against Orc Warband, careful and
-    random: both engines play the same matches, the Surgeon's Heal is used at the start of
-    turns (EV_MANEUVER rows of its card), and with its step made boost the records differ."""
-    from dataclasses import replace
-
+@pytest.mark.parametrize("policy", ["careful", "random"])
+def test_the_engines_agree_and_the_start_of_turn_changes_the_records(policy):
+    """Grey Expedition with Field Surgeon for its Medic against Orc Warband: both engines
+    play the same matches, the Surgeon's Heal is used at the start of turns (EV_MANEUVER
+    rows of its card), and with its step made boost the records differ."""
     from sim.encounter import codes as K
-    from sim.encounter.batch import load_matchup
-    from sim.kit.game import get
 
-    game = get("encounter")
-    folder = Path(__file__).resolve().parents[1] / "decks" / "encounter"
-    for policy in ("careful", "random"):
-        m = load_matchup(folder, "grey-expedition", "orc-warband", policy, policy)
-        counts = game.building.counts(m, 0)
-        counts["medic"] -= 1
-        counts["field-surgeon"] = 1
-        m = game.building.with_counts(m, 0, counts, "grey-expedition-surgeon")
-        rec = game.run_batch(m, 80, 5, 0, 80)
-        assert rec.same_as(game.reference_batch(m, 80, 5, 0, 80))
-        surgeon = m.pool.ids.index("field-surgeon")
-        used = sum(int(r[3]) == surgeon and r[2] == S.EV_MANEUVER
-                   for i in range(80) for r in rec.log[i, : rec.log_n[i]])
-        assert used > 0, policy
-        table = m.pool.table.copy()
-        table[surgeon, K.C_STEP] = K.S_BOOST
-        boost = replace(m, pool=m.pool.with_table(table))
-        assert not rec.same_as(game.run_batch(boost, 80, 5, 0, 80))
+    from .encounter_swap import agree_and_matter, swapped
+
+    m = swapped("grey-expedition", "orc-warband", policy, 0, {"medic": -1, "field-surgeon": 1})
+    rec = agree_and_matter(m, "field-surgeon", {K.C_STEP: K.S_BOOST}, 80, logs=80)
+    assert uses(rec, m.pool.ids.index("field-surgeon")) > 0
+
+
+def uses(rec, card):
+    """EV_MANEUVER rows of this card in the logged matches."""
+    return sum(int(r[3]) == card and r[2] == S.EV_MANEUVER
+               for i in range(len(rec.log_n)) for r in rec.log[i, : rec.log_n[i]])
 
 
 def tower_in_play(b, p):
@@ -126,28 +115,13 @@ def test_no_maneuver_at_the_start_of_the_quest_step_no_moment():
 @pytest.mark.parametrize("policy", ["careful", "random"])
 def test_the_engines_agree_and_the_quest_start_changes_the_records(policy):
     """Grey Expedition with two Lookout Towers for its two Insights, against Orc Warband:
-    both engines play the same matches, the Towers are played and used at the start of
-    quest steps, and with their step made boost the records differ."""
-    from dataclasses import replace
-
+    both engines play the same matches, the Towers are used at the start of quest steps,
+    and with their step made boost the records differ."""
     from sim.encounter import codes as K
-    from sim.encounter.batch import load_matchup
-    from sim.kit.game import get
 
-    game = get("encounter")
-    folder = Path(__file__).resolve().parents[1] / "decks" / "encounter"
-    m = load_matchup(folder, "grey-expedition", "orc-warband", policy, policy)
-    counts = game.building.counts(m, 0)
-    counts["insight"] -= 2
-    counts["lookout-tower"] = 2
-    m = game.building.with_counts(m, 0, counts, "grey-expedition-tower")
-    rec = game.run_batch(m, 80, 5, 0, 80)
-    assert rec.same_as(game.reference_batch(m, 80, 5, 0, 80))
-    tower = m.pool.ids.index("lookout-tower")
-    used = sum(int(r[3]) == tower and r[2] == S.EV_MANEUVER
-               for i in range(80) for r in rec.log[i, : rec.log_n[i]])
-    assert used > 0
-    table = m.pool.table.copy()
-    table[tower, K.C_STEP] = K.S_BOOST
-    boost = replace(m, pool=m.pool.with_table(table))
-    assert not rec.same_as(game.run_batch(boost, 80, 5, 0, 80))
+    from .encounter_swap import agree_and_matter, swapped
+
+    m = swapped("grey-expedition", "orc-warband", policy, 0,
+                {"insight": -2, "lookout-tower": 2})
+    rec = agree_and_matter(m, "lookout-tower", {K.C_STEP: K.S_BOOST}, 80, logs=80)
+    assert uses(rec, m.pool.ids.index("lookout-tower")) > 0

@@ -6,7 +6,7 @@ from __future__ import annotations
 from sim.encounter import codes as K
 from sim.encounter import state as S
 from sim.encounter.reference_effects import MAX_ACTIONS, Option
-from sim.encounter.reference_scoring import Scoring
+from sim.encounter.reference_moments import Moments
 from sim.encounter.reference_state import (
     DICE,
     FOUGHT,
@@ -20,7 +20,7 @@ from sim.encounter.reference_state import (
 )
 
 
-class Encounter(Scoring):
+class Encounter(Moments):
     """One match of Encounter RPCCG, played step by step."""
 
     def shuffle(self, seat: Seat, cards: list, purpose: int):
@@ -136,23 +136,6 @@ class Encounter(Scoring):
                 self.strikers_leave()
         self.end_turn()
 
-    # -- 0. the start of the turn --------------------------------------------------------------
-    def start_of_turn(self):
-        """A alone performs its start-of-turn maneuvers (cards of step start), one at a time
-        until it passes, each once a turn, chosen as boost maneuvers are; no moment at all
-        when A has none."""
-        a = self.a
-        for _ in range(MAX_ACTIONS):
-            if self.over:
-                return
-            options = self.maneuvers(a, K.S_START)
-            if not options:
-                return
-            o = self.player(a).boost(options)
-            if o is None:
-                return
-            self.use(a, o)
-
     # -- 1. draw -------------------------------------------------------------------------------
     def draw_step(self):
         """A window, then discard or draw to exactly hand_size (deck_out on an empty deck)."""
@@ -265,22 +248,6 @@ class Encounter(Scoring):
         b.discard.append(card)
         self.resolve(b, *card.abilities[0], card)
         return self.over
-
-    def respond(self):
-        """A's responses to a strike NPC just played against its quest: maneuvers of step
-        response, one at a time until A passes, chosen as window maneuvers are; none to
-        perform, no moment."""
-        a = self.a
-        for _ in range(S.CAP):
-            if self.over:
-                return
-            options = self.maneuvers(a, K.S_RESPONSE)
-            if not options:
-                return
-            o = self.player(a).maneuver(options)
-            if o is None:
-                return
-            self.use(a, o)
 
     # -- 4. encounter ----------------------------------------------------------------------
     def encounter_step(self):

@@ -10,7 +10,6 @@ from sim.encounter.effects import (
     O_SCORE,
     boost_playable,
     list_maneuvers,
-    maneuver_score,
     play_from_hand,
     played,
     resolve,
@@ -19,6 +18,7 @@ from sim.encounter.effects import (
     window,
 )
 from sim.encounter.encounter_mode import encounter_turn
+from sim.encounter.moments import respond, start_of_turn
 from sim.encounter.policy import (
     O_CARD,
     O_KIND,
@@ -26,11 +26,8 @@ from sim.encounter.policy import (
     OPT_HAND,
     boost_score,
     discard_pick,
-    pick_defender,
     pick_option,
-    pick_striker,
     quest_pick,
-    strike_score,
 )
 from sim.encounter.rules import (
     card_kw,
@@ -52,32 +49,8 @@ from sim.encounter.rules import (
     unique_ok,
 )
 from sim.encounter.scoring import score_step
+from sim.encounter.striking import pick_defender, pick_striker, strike_score
 from sim.encounter.wounds import heal, wound, wound_striker
-
-
-@njit
-def start_of_turn(C):
-    """The start of A's turn, before the draw step: A alone performs its start-of-turn
-    maneuvers (cards of step start: instants in hand, abilities in play), one at a time
-    until it passes, each once a turn, scored as boost maneuvers are. A turn in which A has
-    none to perform has no such moment (no policy draw)."""
-    T, G, OP = C[0], C[3], C[9]
-    a = G[S.ACTIVE]
-    for _ in range(4 * S.CAP):
-        if G[S.OVER]:
-            return
-        n = list_maneuvers(C, a, K.S_START, 0)
-        if n == 0:
-            return
-        for i in range(n):
-            c = OP[i, O_CARD]
-            j = 0 if OP[i, O_KIND] == OPT_HAND else OP[i, O_WHERE]
-            OP[i, O_SCORE] = boost_score(C, a, OP[i, O_KIND], c, T[c, K.C_AB1 + 2 * j],
-                                        T[c, K.C_ARG1 + 2 * j])
-        pick = pick_option(C, a, n)
-        if pick < 0:
-            return
-        use_option(C, a, pick)
 
 
 @njit
@@ -190,29 +163,6 @@ def quest_step(C):
 
 
 @njit
-def respond(C, a):
-    """A's responses to a strike NPC just played against its quest: its maneuvers of step
-    response (instants in hand, abilities in play), one at a time until it passes, chosen
-    as window maneuvers are. None to perform: no moment (no policy draw)."""
-    T, G, OP = C[0], C[3], C[9]
-    for _ in range(S.CAP):
-        if G[S.OVER]:
-            return
-        n = list_maneuvers(C, a, K.S_RESPONSE, 0)
-        if n == 0:
-            return
-        for i in range(n):
-            c = OP[i, O_CARD]
-            j = 0 if OP[i, O_KIND] == OPT_HAND else OP[i, O_WHERE]
-            OP[i, O_SCORE] = maneuver_score(C, a, T[c, K.C_AB1 + 2 * j],
-                                            T[c, K.C_ARG1 + 2 * j], 1)
-        pick = pick_option(C, a, n)
-        if pick < 0:
-            return
-        use_option(C, a, pick)
-
-
-@njit
 def strike_cards(C, b):
     """Opponent b's quest step: strike cards one at a time while their strike cost fits the
     budget left; True when one ended the game or A's turn."""
@@ -239,7 +189,7 @@ def strike_cards(C, b):
             G[S.SOWNER + k] = b
             G[S.S_N] = k + 1
             note(C, b, c, S.ST_PLAYED)
-            respond(C, G[S.ACTIVE])
+            respond(C)
         elif T[c, K.C_STAYS] != 0:
             stay(C, b, c)  # to b's bulwark or a character of A's, not discarded
         else:
