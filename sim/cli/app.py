@@ -327,13 +327,10 @@ def report(run: str = typer.Argument(..., help="run id, or a run folder"),
     causal card verdicts (computed first when the run has none: see `cardlab verdicts`)
     and, at a table of three or more, the wins by turn position over every seating of its
     decks (played first when the run has none)."""
-    import json
-
     from analysis.report import build_report
 
     path = run_folder(run, results)
-    seats = len(json.loads((path / "manifest.json").read_text(encoding="utf-8"))["decks"])
-    if with_seatings and seats > 2 and not (path / "seatings.parquet").exists():
+    if with_seatings and not (path / "seatings.parquet").exists():
         from sim.experiments.seatings import for_run as seat_run
 
         guarded(lambda: seat_run(path))

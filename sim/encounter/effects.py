@@ -318,8 +318,9 @@ def window(C, step):
             if step == K.S_QSTART:
                 OP[i, O_SCORE] = boost_score(C, p, OP[i, O_KIND], c, kw, arg)
                 continue
-            uses = 1 if OP[i, O_KIND] == OPT_HAND else might_uses(C, p, T[c, K.C_ABCOST],
-                                                                     P[p, S.POOL])
+            uses = 1  # how many uses a Might in play counts for (might_uses)
+            if kw == K.MIGHT and OP[i, O_KIND] != OPT_HAND:
+                uses = might_uses(C, p, T[c, K.C_ABCOST], P[p, S.POOL])
             OP[i, O_SCORE] = maneuver_score(C, p, kw, arg, uses)
         pick = pick_option(C, p, n)
         if pick < 0:

@@ -239,9 +239,11 @@ def boost_score(C, p, kind, card, kw, arg):
              * M[p, M_SNEAK] + card_kw(T, card, K.BUDGET) * M[p, M_BUDGET])
     gain += card_kw(T, card, K.HEAL) * M[p, M_HEAL_VALUE]  # a wound healed a turn
     gain += card_kw(T, card, K.DRAW) * M[p, M_DRAW]  # a card drawn a turn
-    # Might on a card that stays in play is an ability, used each combat as often as paid.
-    gain += card_kw(T, card, K.MIGHT) * M[p, M_MIGHT] * might_uses(C, p, T[card, K.C_ABCOST],
-                                                                  C[1][K.R_POOL])
+    might = card_kw(T, card, K.MIGHT)
+    if might:
+        # Might on a card that stays in play is an ability, used each combat as often as
+        # paid.
+        gain += might * M[p, M_MIGHT] * might_uses(C, p, T[card, K.C_ABCOST], C[1][K.R_POOL])
     if T[card, K.C_KIND] == K.LOCATION and P[p, S.LOC] >= 0:
         old = P[p, S.LOC]
         gain -= (T[old, K.C_STR] * 1000 + (T[old, K.C_INT] + T[old, K.C_DEX]) * mind) * reach

@@ -247,8 +247,12 @@ class Player:
     def maneuver(self, options: list):
         if self.is_random:
             return self.uniform(options, with_pass=True)
-        return self.best_above_zero(options, lambda o: self.maneuver_score(
-            *o.keyword, 1 if o.from_hand else self.uses(o.card.ability_cost, self.seat.pool)))
+        def uses(o) -> int:  # how many uses a Might in play counts for
+            if o.from_hand or o.keyword[0] != K.MIGHT:
+                return 1
+            return self.uses(o.card.ability_cost, self.seat.pool)
+
+        return self.best_above_zero(options, lambda o: self.maneuver_score(*o.keyword, uses(o)))
 
     def uses(self, cost: int, pool: int) -> int:
         """How many uses in a row of an in-play ability of this cost the policy plans for,

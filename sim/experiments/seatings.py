@@ -11,7 +11,7 @@ import itertools
 import numpy as np
 import pandas as pd
 
-from sim.core.stats import Z95
+from sim.core.stats import Z95, with_rate
 
 
 def seated(m, order: tuple[int, ...]):
@@ -49,8 +49,6 @@ def deck_positions(wins: np.ndarray, held: np.ndarray, names: list[str]) -> pd.D
     the matches x seatings) and its wins there (Wilson 95% interval). Where the rules tie
     a position to a deck (a chooser that puts itself first), no seating moves it, and this
     table shows it."""
-    from sim.core.stats import with_rate
-
     rows = []
     for p in range(held.shape[2]):
         for d, name in enumerate(names):
@@ -78,11 +76,12 @@ def position_edge(wins: np.ndarray, seats: int) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def for_run(path) -> pd.DataFrame:
+def for_run(path) -> pd.DataFrame | None:
     """A stored run of more than two seats, its matchup played in every seating of its decks
     on the run's seed and matches; the wins by position saved beside it as
     seatings.parquet, and each deck at each position as seating_decks.parquet (the first
-    seating is the run itself, match for match)."""
+    seating is the run itself, match for match). None for a run of two seats, whose
+    seatings the run already plays from both sides (its game is not loaded)."""
     import json
     from pathlib import Path
 
@@ -93,6 +92,8 @@ def for_run(path) -> pd.DataFrame:
 
     path = Path(path)
     manifest = json.loads((path / "manifest.json").read_text(encoding="utf-8"))
+    if len(manifest["decks"]) <= 2:
+        return None
     game = get(manifest["game"])
     m = game.from_manifest(manifest)
     ensure(game, m)
