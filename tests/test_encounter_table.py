@@ -35,7 +35,7 @@ def test_kernel_equals_reference_at_a_larger_table(players, policy):
     m = table(players, policy)
     k = GAME.run_batch(m, 30, 7, 0, 3)
     assert k.same_as(GAME.reference_batch(m, 30, 7, 0, 3))
-    assert k.matches.shape[1] == 4 + 9 * players
+    assert k.matches.shape[1] == 5 + 10 * players
     assert k.hists["pc_death"].shape[1] == players == k.card_stats.shape[0]
     two = GAME.run_batch(table(2, policy), 30, 7, 0, 3)
     assert not np.array_equal(two.matches[:, :4], k.matches[:, :4])
@@ -127,6 +127,34 @@ def test_turns_go_clockwise_in_rounds_of_every_player_still_in(n, choose):
                 played.add(seat)
                 last = seat
     assert outs > 0 and (choose == "once" or rounds > 16)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_rounds_and_the_round_a_pc_fell_in_are_read_from_the_log(n):
+    """Under choose_first = each_turn "the chooser names the first player of every round"
+    (an EV_FIRST row before the round's first turn), so the rounds column counts those rows,
+    a PC killed in turn t fell in the round of the last such row before t, and the PC's
+    survival histogram counts it in that round (a round is one turn of each player still
+    in: at four seats with one out it is three turns)."""
+    m = table(n, "aggressive", {"choose_first": "each_turn", "combat_tie": "striker",
+                                "strike_budget": "each"})
+    rec, all_logs = logs(m, 40, 2)
+    cols = list(GAME.schema_for(m).match_columns)
+    killed = 0
+    for i, log in enumerate(all_logs):
+        starts = [int(r[0]) for r in log if r[2] == S.EV_FIRST]  # turns done before it
+        assert rec.matches[i, cols.index("rounds")] == len(starts)
+        hist = rec.hists["pc_death"][i]
+        for p, x in enumerate("abcd"[:n]):
+            t = int(rec.matches[i, cols.index(f"pc_death_turn_{x}")])
+            r = int(rec.matches[i, cols.index(f"pc_death_round_{x}")])
+            if t < 0:
+                assert r == -1 and hist[p].sum() == 0
+                continue
+            killed += 1
+            assert r == sum(s < t for s in starts)
+            assert hist[p, r] == 1 and hist[p].sum() == 1
+    assert killed >= 3
 
 
 @pytest.mark.parametrize("n, choose", [(2, "each_turn"), (3, "once"), (4, "each_turn")])

@@ -1,8 +1,8 @@
 """The stored forms of a chunk: the dense histograms read back to exactly the long table, at
 any seat count and count size, with the bins no match reached left out and put back; the
 narrow matches file reads back to the kernel's int32 columns at every range; runs stored
-before (long histograms, parquet matches) still load, sum and resume; a chunk whose file is
-cut short does not count."""
+before (long histograms, parquet matches) still load, sum and resume, unless their columns
+differ from what this version writes; a chunk whose file is cut short does not count."""
 
 import json
 
@@ -18,6 +18,7 @@ from sim.store import hists as histstore
 from sim.store import matches as matchstore
 from sim.store.runs import (
     LONG_FORM,
+    StoreError,
     chunk_tables,
     chunk_totals,
     create_run,
@@ -273,3 +274,27 @@ def test_an_old_long_run_resumes_in_its_own_form(tmp_path):
         pd.testing.assert_frame_equal(read_table(run.path, name),
                                       read_table(tmp_path / "fresh", name), check_exact=True)
     assert LONG_FORM == "histograms"
+
+
+def test_a_run_recorded_with_other_columns_is_not_resumed(tmp_path):
+    """A run whose manifest names other match columns or histogram censoring than this
+    version writes (an Encounter run from before the rounds column) is refused with a clear
+    error: new chunks beside old would be two layouts under one name."""
+    m = load_matchup(FOLDER, "us-red-tide", "ussr-red-tide", "random", "greedy")
+    run = simulate(GAME, m, 800, 4, results=tmp_path, run_id="old", chunk_size=400,
+                   backend="serial").run
+    manifest = json.loads(run.manifest_path.read_text())
+    manifest["status"] = "interrupted"
+    manifest["git_commit"] = "0123abc"
+    cols = manifest["schema"]["match_columns"]
+    manifest["schema"]["match_columns"] = {k: cols[k] for k in list(cols)[:-1]}
+    run.write_manifest(manifest)
+    run.remove_chunk(1)
+    with pytest.raises(StoreError, match=r"0123abc.*records differ.*start a new run"):
+        simulate(None, None, 0, 0, results=tmp_path, resume="old", backend="serial")
+    assert not run.chunk_path(1).exists()
+    # Reworded meanings are not a different layout.
+    manifest["schema"]["match_columns"] = {k: "reworded" for k in cols}
+    run.write_manifest(manifest)
+    simulate(None, None, 0, 0, results=tmp_path, resume="old", backend="serial")
+    assert run.chunk_path(1).exists()

@@ -31,23 +31,23 @@ D_LOOT = D_DRAW + S.CAP
 D_SIZE = D_LOOT + S.CAP
 PER_SEAT_NAMES = ("points", "quests_attempted", "quests_completed", "pc_wounds",
                   "party_wounds", "strikes_faced", "strikers_defeated", "pc_death_turn",
-                  "opening_quests")
+                  "pc_death_round", "opening_quests")
 MATCH_COLUMNS = (
-    "winner", "end", "first_player", "turns",
+    "winner", "end", "first_player", "turns", "rounds",
     "points_a", "points_b", "quests_attempted_a", "quests_attempted_b",
     "quests_completed_a", "quests_completed_b", "pc_wounds_a", "pc_wounds_b",
     "party_wounds_a", "party_wounds_b", "strikes_faced_a", "strikes_faced_b",
     "strikers_defeated_a", "strikers_defeated_b", "pc_death_turn_a", "pc_death_turn_b",
-    "opening_quests_a", "opening_quests_b",
+    "pc_death_round_a", "pc_death_round_b", "opening_quests_a", "opening_quests_b",
 )  # fmt: skip
 PER_SEAT = (S.POINTS, S.Q_ATT, S.Q_DONE, S.PC_WOUNDS_ALL, S.PARTY_WOUNDS_ALL, S.FACED,
-            S.DEFEATED, S.DEATH_TURN, S.OPEN_Q)
+            S.DEFEATED, S.DEATH_TURN, S.DEATH_ROUND, S.OPEN_Q)
 DEATH_BINS = 64
 
 
 def match_columns(seats: int) -> tuple[str, ...]:
     """The matches table's columns for a table of `seats` players (two: MATCH_COLUMNS)."""
-    return ("winner", "end", "first_player", "turns") + tuple(
+    return ("winner", "end", "first_player", "turns", "rounds") + tuple(
         f"{name}_{SEAT_LETTERS[p]}" for name in PER_SEAT_NAMES for p in range(seats))
 
 
@@ -83,7 +83,7 @@ def set_up(C, D):
     for p in range(n):
         P[p, S.PC] = D[p, D_PC]
         P[p, S.LOC] = -1
-        P[p, S.DEATH_TURN] = -1
+        P[p, S.DEATH_TURN], P[p, S.DEATH_ROUND] = -1, -1
         P[p, S.SENT] = -1
         may = 1 | card_may(T, D[p, D_PC]) | card_may(T, D[p, D_CH1]) | card_may(T, D[p, D_CH2])
         for i in range(D[p, D_NDRAW]):
@@ -230,12 +230,13 @@ def write_record(C, row, death, in_deck):
     """The match's row, its PC deaths, and the card statistics summed over matches."""
     P, G, X, CS = C[2], C[3], C[4], C[5]
     row[0], row[1], row[2], row[3] = G[S.WINNER], G[S.END], G[S.FIRST], G[S.TURN]
+    row[4] = G[S.ROUNDS]
     n = P.shape[0]
     for j in range(len(PER_SEAT)):
         for p in range(n):
-            row[4 + n * j + p] = P[p, PER_SEAT[j]]
+            row[5 + n * j + p] = P[p, PER_SEAT[j]]
     for p in range(n):
-        t = P[p, S.DEATH_TURN]
+        t = P[p, S.DEATH_ROUND]
         if t >= 0:
             death[p, t if t < death.shape[1] else death.shape[1] - 1] += 1
     tally_cards(CS, G[S.WINNER], in_deck, X[:, :, X_DRAWN])

@@ -40,10 +40,10 @@ def policy_words(vector) -> dict:
 
 def record_of(g: Encounter) -> list[int]:
     """The match's row, in the schema's column order."""
-    row = [g.winner, g.end, g.first, g.turn]
+    row = [g.winner, g.end, g.first, g.turn, g.rounds]
     for name in ("points", "quests_attempted", "quests_completed", "pc_wounds",
                  "party_wounds", "strikes_faced", "strikers_defeated", "death_turn",
-                 "opening_quests"):
+                 "death_round", "opening_quests"):
         row += [getattr(seat, name) for seat in g.seats]
     return row
 
@@ -54,8 +54,8 @@ def write(t: Table, g: Encounter, row, death, card_stats):
     counts noted during play."""
     row[:] = record_of(g)
     for p, seat in enumerate(g.seats):
-        if seat.death_turn >= 0:
-            death[p, min(seat.death_turn, death.shape[1] - 1)] += 1
+        if seat.death_round >= 0:
+            death[p, min(seat.death_round, death.shape[1] - 1)] += 1
         won = g.winner == p
         for c in t.in_deck[p]:
             card_stats[p, c, 0] += 1

@@ -84,6 +84,7 @@ class Seat:
         self.pc_wounds = self.party_wounds = 0
         self.strikes_faced = self.strikers_defeated = 0
         self.death_turn = -1
+        self.death_round = -1  # the round it was killed in
         self.sent = -1  # strike NPCs sent against this seat's last quest (-1: none faced)
         self.left = 0  # twilight: the strike budget it has left this turn as an opponent
         self.out = False  # its PC was killed (or its deck ran out) at a table of more
@@ -115,6 +116,7 @@ class Match:
         self.notes: list[tuple[int, int, int]] = []  # (seat, card, statistic)
         self.seats: list[Seat] = []
         self.turn = self.active = self.first = self.chooser = 0
+        self.rounds = 0  # the round being played, from 1 once set-up is done
         self.over, self.winner, self.end = False, 0, 0
         self.turn_ends = False  # the active player is out: its turn ends, the game goes on
         self.quest: Card | None = None
@@ -288,7 +290,7 @@ class Match:
         if n > 0 and self.toughness_left(seat, ch) <= 0:
             self.say(seat.index, S.EV_KILL, ch.card.id)
             if ch.is_pc:
-                seat.death_turn = self.turn
+                seat.death_turn, seat.death_round = self.turn, self.rounds
                 self.lose(seat, K.END_KILLED)
             else:
                 # The NPC, then what it bears, in the order they were played.

@@ -86,16 +86,16 @@ class Encounter(Moments):
         picks who goes first in every round (set-up picked the first round's), under once
         the turns simply go round."""
         self.set_up(decks)
-        rounds = 1
+        self.rounds = 1
         while not self.over:
             if self.rules["max_turns"] and self.turn >= self.rules["max_turns"]:
                 self.game_over(-1, K.END_CAP)
                 break
             if all(s.index in self.round_played for s in self.in_game()):
-                if rounds >= self.rules["max_rounds"]:
+                if self.rounds >= self.rules["max_rounds"]:
                     self.game_over(-1, K.END_CAP)
                     break
-                rounds += 1
+                self.rounds += 1
                 self.round_played = set()
                 if self.rules["choose_first"] == "each_turn":
                     chooser = self.round_chooser()

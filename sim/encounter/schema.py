@@ -14,6 +14,7 @@ _MEANING = {
     "end": "how it ended: 0 points, 1 PC killed, 2 deck-out, 3 turn cap, 4 PC captured",
     "first_player": "seat that took the first turn",
     "turns": "turns played, both players together",
+    "rounds": "rounds begun (in a round every player still in takes one turn)",
     "points": "quest points scored",
     "quests_attempted": "quests played",
     "quests_completed": "quests completed",
@@ -22,6 +23,8 @@ _MEANING = {
     "strikes_faced": "combats against strikers on the seat's own quests",
     "strikers_defeated": "of those, combats its defender won",
     "pc_death_turn": "turn the seat's PC was killed, -1 when it lived (censored at turns)",
+    "pc_death_round": "round the seat's PC was killed in, -1 when it lived (censored at "
+                      "rounds)",
     "opening_quests": "quests in the seat's opening hand",
 }
 
@@ -34,7 +37,7 @@ def _meaning(col: str) -> str:
 
 
 def _censored(x: str) -> str:
-    return f"turns * (pc_death_turn_{x} < 0) - (pc_death_turn_{x} >= 0)"
+    return f"rounds * (pc_death_round_{x} < 0) - (pc_death_round_{x} >= 0)"
 
 
 SCHEMA = Schema(
@@ -43,13 +46,12 @@ SCHEMA = Schema(
     first_player_label="first player",
     end_column="end",
     end_reasons=K.END_REASONS,
-    lengths={"turns": "turns per match"},
-    # A PC still standing when the match ends is censored at the match's last turn.
+    lengths={"rounds": "rounds per match", "turns": "turns per match"},
+    # In rounds, not turns: a PC is at risk once a round whatever the number of seats. A PC
+    # still standing when the match ends is censored at the match's last round.
     histograms={"pc_death": Histogram(
-        "PC killed in turn", "the PC's owner", DEATH_BINS, "game turn",
-        censored=("turns * (pc_death_turn_a < 0) - (pc_death_turn_a >= 0)",
-                  "turns * (pc_death_turn_b < 0) - (pc_death_turn_b >= 0)"),
-        subject="PCs alive at this turn")},
+        "PC killed in round", "the PC's owner", DEATH_BINS, "round",
+        censored=(_censored("a"), _censored("b")), subject="PCs alive at this round")},
     card_stats={"played": "copies played", "used": "uses: quest attempted, striker fought, "
                 "party NPC defended, loot revealed, other card played",
                 "succeeded": "successes: quest completed, striker won, defender won, loot "
@@ -69,7 +71,7 @@ SCHEMA = Schema(
           Rate("strikers defeated per strike faced ({b})", "strikers_defeated_b",
                "strikes_faced_b"))),
         ("PCs", "Matches in which each deck's PC was killed; the survival section above has "
-         "the turn it fell, as a Kaplan-Meier curve censored at the match's end. A killed "
+         "the round it fell in, as a Kaplan-Meier curve censored at the match's end. A killed "
          "PC ends a match of two; at three or four seats the others play on, so \"ended by "
          "pc_killed\" counts only the matches a kill ended (the last PC standing wins), "
          "and a match with a PC killed may still end by points.",

@@ -48,6 +48,7 @@ SENT = 32  # strike NPCs sent against p's own last quest, -1 before any
 LEFT = 33  # twilight: the strike budget p has left this turn as an opponent, pays its costs
 WITS = 35  # intelligence of p's PC with its starting characteristics (who chooses first)
 OUT = 34  # p's PC was killed (or its deck ran out) at a table of more than two: p is out
+DEATH_ROUND = 36  # the round p's PC was killed in, -1 while it lives
 DECK = 40
 LOOTD = DECK + CAP
 HAND = LOOTD + CAP

@@ -60,7 +60,7 @@ def wound(C, p, who, n):
     if n > 0 and tough_left(C, p, who) <= 0:
         log(C, p, S.EV_KILL, card, 0, 0)
         if who < 0:
-            P[p, S.DEATH_TURN] = G[S.TURN]
+            P[p, S.DEATH_TURN], P[p, S.DEATH_ROUND] = G[S.TURN], G[S.ROUNDS]
             lose(C, p, K.END_KILLED)
         else:
             remove_party(C, p, who)

@@ -207,9 +207,31 @@ def simulate(game: Game | None, matchup, matches: int, seed: int,
             matchup = game.from_manifest(manifest)
             seed, matches = manifest["seed"], manifest["matches"]
             chunk_size, target_ci = manifest["chunk_size"], manifest["target_ci"]
+            _same_records(run, manifest, game.schema_of(matchup).to_json())
             run.clean_temporaries()
         return _play(run, manifest, game, matchup, seed, matches, chunk_size, workers,
                      backend, scheduler, target_ci, progress)
+
+
+def records_layout(schema: dict) -> tuple:
+    """What a chunk's tables hold, by name: the match columns, each histogram's bins and
+    censoring, the card statistics (their meanings, which may be reworded, left out; a
+    manifest keeps its keys sorted)."""
+    return (tuple(sorted(schema["match_columns"])),
+            tuple(sorted((k, h["bins"], tuple(h.get("censored", ())))
+                         for k, h in schema.get("histograms", {}).items())),
+            tuple(sorted(schema.get("card_stats", {}))))
+
+
+def _same_records(run, manifest: dict, schema: dict) -> None:
+    """Refuse to resume a run whose chunks this version would write differently: mixed
+    chunks would be one run in name only."""
+    if records_layout(manifest["schema"]) != records_layout(schema):
+        raise StoreError(
+            f"{run.path} was recorded by cardlab {manifest.get('cardlab_version', '?')} "
+            f"(commit {manifest.get('git_commit') or '?'}), whose records differ from what "
+            "this version writes (match columns or histograms); it cannot be resumed: "
+            "start a new run")
 
 
 def _play(run, manifest, game, matchup, seed, matches, chunk_size, workers, backend,
