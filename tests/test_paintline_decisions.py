@@ -132,6 +132,7 @@ def test_card_worths_follow_the_docs():
     assert {c: me.worth(c) for c in WORTH} == WORTH
 
 
+@pytest.mark.rule("PTL-49")
 @pytest.mark.parametrize("engine", ENGINES)
 def test_recycle_takes_the_lowest_worth_units(engine):
     """Hand of 8 over recycle_above 6, ratio 2: k = max(1, (8 - 6) // 2) = 1, so two units
@@ -157,6 +158,7 @@ def test_recycle_takes_the_lowest_worth_units(engine):
     assert me.recycle(hand, [(FLAT, GRIP)], 0, 40, 2) == [0, 6]
 
 
+@pytest.mark.rule("PTL-49")
 @pytest.mark.parametrize("engine", ENGINES)
 def test_recycle_only_above_the_hand_and_bag_thresholds(engine):
     hand = [PUSH, DRIVE, GRIP, SMASH, CHOP, LOB, PUSH]  # 7 cards, recycle_above 6
@@ -167,6 +169,7 @@ def test_recycle_only_above_the_hand_and_bag_thresholds(engine):
     assert player(engine, policy("default")).recycle(hand, [], 0, 40, 2) == []
 
 
+@pytest.mark.rule("PTL-48")
 @pytest.mark.parametrize("engine", ENGINES)
 def test_untap_worth_per_step(engine):
     """Power Smash double tapped: 26 / 2 = 13 a step; Drive Shot single tapped: 16."""
@@ -178,6 +181,7 @@ def test_untap_worth_per_step(engine):
     assert player(engine, policy("default")).untap([(DRIVE, 1)]) is None
 
 
+@pytest.mark.rule("PTL-50")
 @pytest.mark.parametrize("engine", ENGINES)
 def test_hit_scores_and_ties(engine):
     """Score = hit x P + pen x penalty + look x P(miss next) - cost x stamina."""
@@ -194,6 +198,7 @@ def test_hit_scores_and_ties(engine):
     assert player(engine, policy("default")).hit([[0.1, 0, 0, 0], [0.9, 0, 0, 0]]) == 0
 
 
+@pytest.mark.rule("PTL-52")
 @pytest.mark.parametrize("engine", ENGINES)
 def test_more_boosts_only_when_the_score_rises(engine):
     greedy = player(engine, policy())
@@ -205,6 +210,7 @@ def test_more_boosts_only_when_the_score_rises(engine):
     assert player(engine, policy(enhance=False)).boost(now, [[0.9, 1, 0, 0]]) is None
 
 
+@pytest.mark.rule("PTL-51")
 @pytest.mark.parametrize("engine", ENGINES)
 def test_spare_cards_by_worth_attach_onto_the_best_card(engine):
     me = player(engine, policy())
@@ -217,6 +223,7 @@ def test_spare_cards_by_worth_attach_onto_the_best_card(engine):
     assert player(engine, policy(build=False)).play([(PUSH, -1)]) is None
 
 
+@pytest.mark.rule("PTL-53")
 @pytest.mark.parametrize("engine", ENGINES)
 def test_discards_surplus_stamina_first(engine):
     """7 in play, stamina_cap 8: the first Stamina in hand is still wanted (100), the
@@ -228,6 +235,7 @@ def test_discards_surplus_stamina_first(engine):
     assert me.discards(hand, 0, 2) == [1, 5]  # every Stamina wanted: Fresh Grip, Push
 
 
+@pytest.mark.rule("PTL-46")
 @pytest.mark.parametrize("engine", ENGINES)
 def test_mulligan_stamina_and_reroll_thresholds(engine):
     me = player(engine, policy())  # mulligan_below 2, mulligan_above 5, stamina_cap 8

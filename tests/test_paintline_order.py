@@ -96,6 +96,7 @@ ENGINES = pytest.mark.parametrize("turn", [kernel_turn, reference_turn],
                                   ids=["kernel", "reference"])
 
 
+@pytest.mark.rule("PTL-47")
 @ENGINES
 def test_recycle_before_or_after_playing_a_card(turn):
     """Hand: Chop and three fillers, one Stamina ready; the turn's draw brings a fourth
@@ -113,6 +114,7 @@ def test_recycle_before_or_after_playing_a_card(turn):
     assert later["play"] == [(CHOP, 2)] and later["ready"] == 0
 
 
+@pytest.mark.rule("PTL-47")
 @ENGINES
 def test_stamina_before_or_after_playing_a_card(turn):
     """Cards are played paying their cost in stamina: with no Stamina in play, a Stamina put
@@ -125,6 +127,7 @@ def test_stamina_before_or_after_playing_a_card(turn):
     assert later["stamina"] == 1 and later["ready"] == 1
 
 
+@pytest.mark.rule("PTL-47")
 @ENGINES
 def test_untap_before_or_after_playing_cards(turn):
     """Only a ready Arsenal card can be hit: a single-tapped Drive Shot untapped first is hit

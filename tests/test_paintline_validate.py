@@ -37,6 +37,7 @@ def test_the_sample_matchup_is_legal():
     assert GAME.validate(BASE) == []
 
 
+@pytest.mark.rule("PTL-43")
 def test_a_fifth_copy_is_named_with_its_deck_file_and_line():
     deck = with_counts(BASE.decks[0], {card("Drive Shot"): 5, card("Stamina"): 19}, "us-5")
     problems = GAME.validate(with_deck(BASE, 0, deck))
@@ -46,6 +47,7 @@ def test_a_fifth_copy_is_named_with_its_deck_file_and_line():
     assert "'Drive Shot'" in p.message and "5 copies" in p.message and "'us-5'" in p.message
 
 
+@pytest.mark.rule("PTL-42")
 def test_a_deck_of_the_wrong_size_is_named():
     deck = with_counts(BASE.decks[1], {card("Stamina"): 21}, "ussr-61")
     problems = GAME.validate(with_deck(BASE, 1, deck))
@@ -54,6 +56,7 @@ def test_a_deck_of_the_wrong_size_is_named():
     assert problems[0].path == str(FOLDER / "ussr-red-tide.deck")
 
 
+@pytest.mark.rule("PTL-3", "PTL-44")
 def test_a_card_of_the_other_nation_is_named():
     deck = with_counts(BASE.decks[0], {card("Order of Lenin"): 1, card("Stamina"): 19}, "x")
     (p,) = GAME.validate(with_deck(BASE, 0, deck))
@@ -75,6 +78,7 @@ def test_an_illegal_card_value_is_named_with_its_line_in_cards_csv(field, value,
     assert "'push'" in p.message and words in p.message
 
 
+@pytest.mark.rule("PTL-42")
 def test_any_number_of_blanks_is_legal_and_counts_toward_60(tmp_path):
     deck = tmp_path / "blanks.deck"
     deck.write_text("1 Tycho Brahe\n20 Stamina\n4 Drive Shot\n35 Blank\n", encoding="utf-8")
