@@ -16,6 +16,26 @@ Each game lists its mutations in `benchmarks/mutants/GAME.toml`:
     new = "its replacement"
     what = "what the mutation means, in a designer's words"
 
+A misreading of one rulebook sentence made the same way in both engines (or in both
+implementations of a policy decision) is one mutant of several edits, applied together; it
+names the rule index id it misreads and quotes the sentence in its `what`:
+
+    [[mutant]]
+    name = "both-natural-one"
+    rule = "PTL-36"
+    what = 'both engines: "A roll of 1 is always a failure." read as ...'
+    [[mutant.edit]]
+    file = "sim/GAME/shots.py"
+    old = "..."
+    new = "..."
+    [[mutant.edit]]
+    file = "sim/GAME/reference_shots.py"
+    old = "..."
+    new = "..."
+
+The two classes, one engine (killed by the kernel-against-reference tests by construction)
+and both engines (killed only by a test from the rule's text), are scored apart.
+
 The unmutated tree runs first; if its tests fail, nothing is scored. Every mutant runs in its
 own copy of the tracked and untracked-but-not-ignored files. Compiled kernels of a mutant
 are keyed to its sources, so it compiles its own game once; that cache folder is removed
@@ -42,12 +62,22 @@ LISTS = ROOT / "benchmarks" / "mutants"
 
 
 @dataclass(frozen=True)
-class Mutant:
-    name: str
+class Edit:
     file: str
     old: str
     new: str
+
+
+@dataclass(frozen=True)
+class Mutant:
+    name: str
+    edits: tuple[Edit, ...]
     what: str
+    rule: str = ""  # the rule index id a both-engines mutant misreads
+
+    @property
+    def kind(self) -> str:
+        return "both engines" if self.rule else "one engine"
 
 
 @dataclass(frozen=True)
@@ -62,6 +92,7 @@ class Plan:
 @dataclass(frozen=True)
 class Outcome:
     game: str
+    kind: str
     name: str
     what: str
     status: str  # killed | survived | timeout | baseline-failed
@@ -77,22 +108,34 @@ def read_plan(game: str) -> Plan:
     data = tomllib.loads(path.read_text(encoding="utf-8"))
     mutants, seen, problems = [], set(), []
     for k, row in enumerate(data.get("mutant", []), start=1):
-        missing = {"name", "file", "old", "new"} - set(row)
-        if missing:
-            problems.append(f"{path}: mutant {k} lacks {', '.join(sorted(missing))}")
+        rows = row.get("edit", [row] if "file" in row else [])
+        missing = ({"name"} - set(row)) | {f for e in rows for f in ("file", "old", "new")
+                                            if f not in e}
+        if missing or not rows:
+            problems.append(f"{path}: mutant {k} lacks {', '.join(sorted(missing)) or 'edits'}")
             continue
-        m = Mutant(row["name"], row["file"], row["old"], row["new"], row.get("what", ""))
+        edits = tuple(Edit(e["file"], e["old"], e["new"]) for e in rows)
+        m = Mutant(row["name"], edits, row.get("what", ""), row.get("rule", ""))
         if m.name in seen:
             problems.append(f"{path}: mutant {m.name!r} named twice")
         seen.add(m.name)
-        target = ROOT / m.file
-        if not target.exists():
-            problems.append(f"{path}: mutant {m.name!r}: no file {m.file}")
-            continue
-        count = target.read_text(encoding="utf-8").count(m.old)
-        if count != 1 or m.old == m.new:
-            problems.append(f"{path}: mutant {m.name!r}: its text occurs {count} times in "
-                            f"{m.file} (needs exactly once, and a different replacement)")
+        if m.rule and len({e.file for e in edits}) < 2 and "toml" not in edits[0].file:
+            problems.append(f"{path}: mutant {m.name!r}: a both-engines misreading edits "
+                            "both engines' files (or a file both read)")
+        texts: dict[str, str] = {}
+        for e in edits:
+            target = ROOT / e.file
+            if not target.exists():
+                problems.append(f"{path}: mutant {m.name!r}: no file {e.file}")
+                continue
+            text = texts.setdefault(e.file, target.read_text(encoding="utf-8"))
+            count = text.count(e.old)
+            if count != 1 or e.old == e.new:
+                problems.append(f"{path}: mutant {m.name!r}: its text occurs {count} times "
+                                f"in {e.file} (needs exactly once, and a different "
+                                "replacement)")
+            else:
+                texts[e.file] = text.replace(e.old, e.new, 1)
         mutants.append(m)
     if problems:
         sys.exit("\n".join(problems))
@@ -114,9 +157,10 @@ def copy_tree(files: list[str], dest: Path) -> None:
 
 
 def apply(mutant: Mutant, tree: Path) -> None:
-    path = tree / mutant.file
-    text = path.read_text(encoding="utf-8")
-    path.write_text(text.replace(mutant.old, mutant.new, 1), encoding="utf-8")
+    for e in mutant.edits:
+        path = tree / e.file
+        text = path.read_text(encoding="utf-8")
+        path.write_text(text.replace(e.old, e.new, 1), encoding="utf-8")
 
 
 def game_cache(tree: Path, game: str, env: dict) -> Path | None:
@@ -158,17 +202,19 @@ def run_tests(plan: Plan, files: list[str], mutant: Mutant | None) -> Outcome:
             shutil.rmtree(cache, ignore_errors=True)
     if mutant is None and status != "survived":
         status = "baseline-failed"
-    return Outcome(plan.game, name, mutant.what if mutant else "", status, seconds, detail)
+    return Outcome(plan.game, mutant.kind if mutant else "", name,
+                   mutant.what if mutant else "", status, seconds, detail)
 
 
-def score(plan: Plan, jobs: int, only: set[str]) -> list[Outcome]:
+def score(plan: Plan, jobs: int, only: set[str], kind: str | None = None) -> list[Outcome]:
     files = tree_files()
     base = run_tests(plan, files, None)
     print(f"[{plan.game}] unmutated tree: {base.status} in {base.seconds:.0f} s", flush=True)
     if base.status != "survived":
         print(f"[{plan.game}] the tests fail without any mutation: {base.detail}")
         return [base]
-    chosen = [m for m in plan.mutants if not only or m.name in only]
+    chosen = [m for m in plan.mutants
+              if (not only or m.name in only) and (kind is None or m.kind == kind)]
 
     def one(m: Mutant) -> Outcome:
         out = run_tests(plan, files, m)
@@ -180,17 +226,15 @@ def score(plan: Plan, jobs: int, only: set[str]) -> list[Outcome]:
 
 
 def table(outcomes: list[Outcome]) -> str:
-    rows = ["| game | mutants | killed | timeout | survived | score | survivors |",
-            "|---|---:|---:|---:|---:|---:|---|"]
-    for game in dict.fromkeys(o.game for o in outcomes):
-        mine = [o for o in outcomes if o.game == game and o.status != "baseline-failed"]
-        if not mine:
-            rows.append(f"| {game} | - | - | - | - | - | unmutated tests fail |")
-            continue
+    rows = ["| game | class | mutants | killed | timeout | survived | score | survivors |",
+            "|---|---|---:|---:|---:|---:|---:|---|"]
+    for game, kind in dict.fromkeys((o.game, o.kind) for o in outcomes if o.kind):
+        mine = [o for o in outcomes if o.game == game and o.kind == kind]
         killed = sum(o.status == "killed" for o in mine)
         timeout = sum(o.status == "timeout" for o in mine)
         survivors = [o.name for o in mine if o.status == "survived"]
-        rows.append(f"| {game} | {len(mine)} | {killed} | {timeout} | {len(survivors)} | "
+        rows.append(f"| {game} | {kind} | {len(mine)} | {killed} | {timeout} | "
+                    f"{len(survivors)} | "
                     f"{(killed + timeout) / len(mine):.0%} | {', '.join(survivors) or '-'} |")
     return "\n".join(rows)
 
@@ -201,10 +245,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=1, help="mutants run at once")
     ap.add_argument("--only", action="append", default=[], help="score only this mutant")
     ap.add_argument("--json", type=Path, help="write every outcome to this file")
+    ap.add_argument("--class", dest="kind", choices=("one", "both"),
+                    help="score only the one-engine or the both-engines mutants")
     args = ap.parse_args(argv)
     games = args.games or sorted(p.stem for p in LISTS.glob("*.toml"))
     plans = [read_plan(g) for g in games]
-    outcomes = [o for plan in plans for o in score(plan, args.jobs, set(args.only))]
+    kind = {"one": "one engine", "both": "both engines", None: None}[args.kind]
+    outcomes = [o for plan in plans for o in score(plan, args.jobs, set(args.only), kind)]
     print()
     print(table(outcomes))
     if args.json:
