@@ -14,6 +14,7 @@ from .test_encounter_scenarios import Both, boost
 
 
 @pytest.mark.parametrize("repeat, pool, won", [(3, 3, True), (1, 3, False), (3, 2, False)])
+@pytest.mark.rule("ENC-25", "ENC-26", "ENC-27", "ENC-80", "ENC-99")
 def test_might_is_used_again_and_again_to_close_a_gap(repeat, pool, won):
     """The Orc's Orc Grunt (strength 3, toughness 1) defends against Grey's Thug (strength
     5, toughness 2), War Shaman in the Orc's party. Three uses (+3: 6 against 5) win the
@@ -39,6 +40,7 @@ def test_might_is_used_again_and_again_to_close_a_gap(repeat, pool, won):
 
 
 @pytest.mark.parametrize("value, played", [(0.5, True), (0.0, False)])
+@pytest.mark.rule("ENC-96")
 def test_a_card_with_might_in_play_is_worth_its_uses_at_the_boost_step(value, played):
     """careful at its boost step with War Shaman in hand and a pool of 3: the card has no
     strength of its own, its worth is its Might, counted for the uses a turn's pool of 3

@@ -38,6 +38,7 @@ def state(gear, cards, party=(), counter=0):
 
 
 @pytest.mark.parametrize("gear", ["pc", "random"])
+@pytest.mark.rule("ENC-52")
 def test_an_action_that_attaches_to_the_pc_goes_on_the_pc(gear):
     """Lucky Charm names the PC: with an Orc Grunt in the party it goes on the PC, whatever
     the random gear choice draws (16 positions of the policy stream)."""
@@ -48,6 +49,7 @@ def test_an_action_that_attaches_to_the_pc_goes_on_the_pc(gear):
 
 
 @pytest.mark.parametrize("gear", ["pc", "random"])
+@pytest.mark.rule("ENC-52", "ENC-103")
 def test_an_action_that_attaches_to_a_party_npc_never_goes_on_the_pc(gear):
     """Plate Armor names a party NPC: careful, whose habit is the PC, puts it on the first
     party NPC instead; random draws among the party NPCs only (both Grunts are drawn over
@@ -61,6 +63,7 @@ def test_an_action_that_attaches_to_a_party_npc_never_goes_on_the_pc(gear):
     assert seen == want
 
 
+@pytest.mark.rule("ENC-52")
 def test_without_a_character_it_may_attach_to_it_stays_in_hand():
     """No party NPC: Plate Armor has no character to attach to, so it is not played, its
     cost unpaid (careful plays it as soon as a party NPC is there: its toughness is worth
@@ -91,6 +94,7 @@ def test_only_a_character_action_names_where_it_attaches(tmp_path):
 
 
 @pytest.mark.parametrize("pair", ["careful", "random"])
+@pytest.mark.rule("ENC-52")
 def test_the_engines_agree_and_attach_changes_the_records(pair):
     """Orc Ambush with Plate Armor for its Sharp Blade and Lucky Charm for a Rome Arena,
     against Grey Expedition: both engines play the same matches, both cards are played,

@@ -26,6 +26,7 @@ def fight(b, who):
 
 @pytest.mark.parametrize("striker, over", [("Slaver", (True, (1, K.END_CAPTURED))),
                                            ("Troll", (False, None))])
+@pytest.mark.rule("ENC-1")
 def test_a_pc_beaten_by_a_capturing_striker_is_captured_and_loses(striker, over):
     """The Orc's PC (strength 6 + Brawny 1 = 7, toughness 4 + Thick Hide 1 = 5, unwounded)
     defends; Grey plays Rally Cry (Might 2) in the combat window, so the striker's 6 + 2
@@ -39,6 +40,7 @@ def test_a_pc_beaten_by_a_capturing_striker_is_captured_and_loses(striker, over)
     assert b.end() == over
 
 
+@pytest.mark.rule("ENC-12", "ENC-81")
 def test_a_capturing_striker_that_beats_a_party_npc_only_wounds_it():
     """Capture takes only a PC: Slaver (6) beats the Orc's Orc Grunt (3, toughness 1), which
     is killed as by any striker, and the game goes on."""

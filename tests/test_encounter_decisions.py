@@ -137,6 +137,7 @@ def random_picks(C, g, seat, kernel, reference):
 STRIKERS = (("Goblin", 0, 0), ("Dragon", 0, 0), ("Troll", 0, 0), ("Bandit", 2, 0))
 
 
+@pytest.mark.rule("ENC-106")
 def test_cancel_discards_a_waiting_striker_of_strike_cost_at_most_n():
     """Cancel 3: Goblin (cost 1, str 4) and Troll (3, 6) may go; Dragon costs 4, Bandit is
     gone. strongest: Troll."""
@@ -152,6 +153,7 @@ def test_cancel_discards_a_waiting_striker_of_strike_cost_at_most_n():
     assert random_picks(C, g, 0, kernel, reference) == {"Goblin", "Troll"}
 
 
+@pytest.mark.rule("ENC-107")
 def test_the_active_players_wound_hits_a_striker_not_gone():
     """Wound 1 against Goblin (tough 1), Dragon (7/3), Troll (6/3) and a gone Bandit: kill
     takes the strongest it kills, Goblin; random any of the three still there."""
@@ -170,6 +172,7 @@ def test_the_active_players_wound_hits_a_striker_not_gone():
 PARTY = (("Hired Blade", 0), ("Squire", 0), ("Mercenary", 0))
 
 
+@pytest.mark.rule("ENC-13", "ENC-107")
 def test_the_striking_players_wound_hits_a_party_character():
     """B's Wound on A's party: the Orc PC (tough 4+1), Hired Blade (2), Squire (1),
     Mercenary (1). weakest: the least toughness left, the first of equals: Squire."""
@@ -186,6 +189,7 @@ def test_the_striking_players_wound_hits_a_party_character():
                                                         "Mercenary"}
 
 
+@pytest.mark.rule("ENC-104")
 def test_revive_returns_a_party_or_support_npc_of_cost_at_most_n():
     """Revive 3 from a discard pile of Squire (1), Goblin (a strike NPC), Knight Errant (3),
     Sage (support, 1), Bodyguard (3), Dragon (strike): costliest, the first of equals,
@@ -208,6 +212,7 @@ def test_revive_returns_a_party_or_support_npc_of_cost_at_most_n():
                                                         "Bodyguard"}
 
 
+@pytest.mark.rule("ENC-108")
 def test_ward_goes_on_your_character():
     """Squire defends against Troll: A's Ward goes on one of A's party characters
     (combatant: Squire), B's on one of its strikers not gone (combatant: Troll)."""
@@ -237,6 +242,7 @@ def test_ward_goes_on_your_character():
 
 @pytest.mark.parametrize("how, want", [("most_wounded", {"Hired Blade"}), ("pc_first", {"PC"}),
                                        ("random", {"PC", "Hired Blade", "Mercenary"})])
+@pytest.mark.rule("ENC-14", "ENC-109")
 def test_heal_removes_wounds_from_a_wounded_character(how, want):
     """The PC has 1 wound, Hired Blade 2, Mercenary 1, Squire none: most_wounded heals
     Hired Blade, pc_first the PC, random any wounded one (never the unhurt Squire)."""
@@ -253,6 +259,7 @@ def test_heal_removes_wounds_from_a_wounded_character(how, want):
     assert both(C, g, 0, kernel, reference) == ("none", "none")
 
 
+@pytest.mark.rule("ENC-16", "ENC-103")
 def test_a_character_action_goes_on_a_party_character_and_leaves_with_it():
     """Sharp Blade (+1 strength) played with Squire in the party: pc puts it on the PC
     (Orc 6 + Brawny 1 + 1 = 8); random on the PC or Squire. On Squire it gives Squire 3, and
@@ -290,6 +297,7 @@ def test_a_character_action_goes_on_a_party_character_and_leaves_with_it():
 
 
 @pytest.mark.parametrize("how, firsts", [("first", {1}), ("second", {0}), ("random", {0, 1})])
+@pytest.mark.rule("ENC-94")
 def test_the_player_of_higher_intelligence_chooses_who_goes_first(how, firsts):
     """Grey (intelligence 6 + Keen Mind 1) chooses over the Orc (2): first puts Grey's seat
     first, second the Orc's, random either."""
@@ -306,6 +314,7 @@ def test_the_player_of_higher_intelligence_chooses_who_goes_first(how, firsts):
 @pytest.mark.parametrize("check, sent, want", [
     (True, -1, "Arena Champion"), (True, 0, "Warband Muster"), (True, 1, "Arena Champion"),
     (False, 0, "Arena Champion")])
+@pytest.mark.rule("ENC-97")
 def test_defeat_quests_wait_for_strikers(check, sent, want):
     """careful holds Arena Champion (STR 7 and DEFEAT 1, 5 points) and Warband Muster
     (PARTY 2, 4 points) with two Orc Grunts: both objectives it can read hold, so it takes
@@ -325,6 +334,7 @@ def test_defeat_quests_wait_for_strikers(check, sent, want):
 
 @pytest.mark.parametrize("others, cycle, want", [
     (6, True, "Warband Muster"), (5, True, "none"), (6, False, "none")])
+@pytest.mark.rule("ENC-97")
 def test_a_full_hand_of_quests_careful_will_not_play_sends_the_cheapest(others, cycle,
                                                                        want):
     """careful (no party: Smash the Gate's STR 8 and Warband Muster's PARTY 2 unmet) plays
@@ -345,6 +355,7 @@ def test_a_full_hand_of_quests_careful_will_not_play_sends_the_cheapest(others, 
     assert (name(a.hand[r].id) if r is not None else "none") == want
 
 
+@pytest.mark.rule("ENC-64", "ENC-66", "ENC-67", "ENC-70", "ENC-72", "ENC-98")
 def test_the_strikers_sent_against_a_quest_are_counted():
     """Grey, holding Goblin, Troll and Dragon, answers Raid the Caravan (cost 4) by cost:
     careful sends Goblin and Troll (1 + 3); two strikers sent."""
@@ -361,6 +372,7 @@ def test_the_strikers_sent_against_a_quest_are_counted():
     assert P[0, S.SENT] == g.seats[0].sent == C[3][S.S_N] == len(g.strikers) == 2
 
 
+@pytest.mark.rule("ENC-96")
 def test_heal_value_makes_a_healer_worth_playing():
     """Medic (support NPC, cost 2, Heal 1, no stat): worth 0 to careful without heal_value;
     with heal_value 1 (a strength point per wound healed a turn), 1000 // (2 + 1) = 333."""

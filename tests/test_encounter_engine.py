@@ -223,6 +223,7 @@ def test_validator_card_rules(tmp_path, edit, words):
     assert words in str(err.value) and "cards.csv:" in str(err.value)
 
 
+@pytest.mark.rule("ENC-29")
 def test_validate_names_the_problems_of_a_matchup_built_in_memory():
     from dataclasses import replace
 

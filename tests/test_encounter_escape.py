@@ -21,6 +21,7 @@ def encounter_window(b):
     b.step(lambda C: twin(Ef.window)(C, K.S_ENCOUNTER), lambda g: g.window(K.S_ENCOUNTER))
 
 
+@pytest.mark.rule("ENC-9", "ENC-23", "ENC-76", "ENC-106")
 def test_the_pc_escapes_a_striker_of_lower_intelligence():
     """The Orc's PC has intelligence 2. Against Goblin (intelligence 0), Drone (1) and
     Cultist (2), Smoke Bomb may discard Goblin or Drone (at least 1 under 2), not Cultist;
@@ -37,6 +38,7 @@ def test_the_pc_escapes_a_striker_of_lower_intelligence():
 
 
 @pytest.mark.parametrize("strikers", [("Cultist",), ("Cultist", "Politician")])
+@pytest.mark.rule("ENC-9")
 def test_no_escape_from_a_striker_as_smart_as_the_pc(strikers):
     """Cultist (2) and Politician (4) are not under the Orc's intelligence 2: nothing to
     escape, so the bomb is not played."""

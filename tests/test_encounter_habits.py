@@ -19,6 +19,7 @@ from .test_encounter_decisions import BASE, both, build, card, name, ref_name, s
 
 
 @pytest.mark.parametrize("after, want", [("discard", "Dragon"), ("hand", "Goblin")])
+@pytest.mark.rule("ENC-107")
 def test_a_wound_kills_a_fought_striker_only_when_survivors_return(after, want):
     """Goblin (tough 1) has fought, Dragon and Troll wait. Under strikers_after = discard
     the Goblin leaves play at the settle step killed or not, so killing it is worth
@@ -36,6 +37,7 @@ def test_a_wound_kills_a_fought_striker_only_when_survivors_return(after, want):
 
 
 @pytest.mark.parametrize("after, ward", [("discard", -1), ("hand", 50)])
+@pytest.mark.rule("ENC-99")
 def test_the_striker_is_warded_only_when_survivors_return(after, ward):
     """Goblin (str 4, tough 1) against the Orc PC (6 + Brawny 1): the Goblin loses and its
     1 wound kills it. B's Ward 1 would save it: under discard it leaves play at the settle
@@ -60,6 +62,7 @@ def test_a_defenders_damage_counts_only_when_survivors_return(after, want):
 
 
 @pytest.mark.parametrize("deny, sent", [(False, ["Goblin", "Dragon"]), (True, ["Dragon"])])
+@pytest.mark.rule("ENC-98")
 def test_deny_defeat_sends_only_strikers_the_defenders_cannot_beat(deny, sent):
     """Slay the Dragon (DEFEAT 2, STR 7, cost 8) holds only if the Orc's defenders beat two
     strikers. Grey holds Goblin (str 4), Dragon (7) and Pitfall (Ambush 1). careful sends by
@@ -141,6 +144,7 @@ def test_engines_agree_at_changed_weights_and_habits():
 
 
 @pytest.mark.parametrize("tie, might_1", [("none", -1), ("intelligence", -1), ("defender", 100)])
+@pytest.mark.rule("ENC-99")
 def test_might_is_played_only_to_win(tie, might_1):
     """Hired Blade (str 3) defends against Goblin (str 4) and loses. Might 2 makes it win
     (5 > 4): 100 under every combat_tie. Might 1 only ties (4 = 4): under none nobody wins

@@ -24,6 +24,7 @@ def quest_step(b):
     (["Troll"], ["Troll"], ["Troll"]),
     (["Dragon"], ["Dragon"], []),
     (["Mind Fog"], [], [])])
+@pytest.mark.rule("ENC-22", "ENC-53", "ENC-70")
 def test_a_response_answers_a_strike_npc_played_against_the_quest(grey, sent, answered):
     """The Orc (careful, pool 3) plays Warband Muster (quest cost 4) holding Quick Retort.
     Grey (careful) answers with what it holds. A Troll (strike cost 3) sent is discarded at
@@ -43,6 +44,7 @@ def test_a_response_answers_a_strike_npc_played_against_the_quest(grey, sent, an
 
 
 @pytest.mark.parametrize("policy", ["careful", "random"])
+@pytest.mark.rule("ENC-53")
 def test_the_engines_agree_and_responses_change_the_records(policy):
     """Grey Expedition with two Quick Retorts for its two Banishes, against Orc Warband:
     both engines play the same matches, the Retorts are played, and as an encounter-step

@@ -48,6 +48,7 @@ def rounds(log):
 # -- 1. Who goes first: "decides which player goes first each turn" -----------------------
 @pytest.mark.parametrize("points, first", [((0, 0), 0), ((5, 0), GREY), ((5, 5), 0),
                                            ((0, 4), 0)])
+@pytest.mark.rule("ENC-94")
 def test_behind_goes_first_only_while_it_has_fewer_points(points, first):
     """first = behind: the chooser puts itself first while it has fewer points than the
     other player, else the other player; no draw from its stream."""
@@ -64,6 +65,7 @@ def test_behind_goes_first_only_while_it_has_fewer_points(points, first):
 
 
 @pytest.mark.parametrize("how", ["behind", "random"])
+@pytest.mark.rule("ENC-32", "ENC-37")
 def test_the_chooser_decides_who_goes_first_in_every_round(how):
     """choose_first = each_turn: a round is both players' turns; at its start the chooser
     (Grey, always) names who goes first, that seat takes the round's first turn and the
@@ -161,6 +163,7 @@ def uses(b, name_):
 @pytest.mark.parametrize("limit, cost, pool, used, wounds", [
     ("unlimited", 0, 3, 3, 0), ("turn", 0, 3, 1, 2), ("step", 0, 3, 1, 2),
     ("unlimited", 1, 2, 2, 1), ("turn", 1, 2, 1, 2), ("unlimited", 2, 3, 1, 2)])
+@pytest.mark.rule("ENC-14", "ENC-25", "ENC-27", "ENC-45")
 def test_a_heal_ability_is_used_as_often_as_it_heals_and_is_paid(limit, cost, pool, used,
                                                                   wounds):
     """The Orc's PC has 3 wounds and Medic (support, Heal 1 at the boost step) in play.
@@ -178,6 +181,7 @@ def test_a_heal_ability_is_used_as_often_as_it_heals_and_is_paid(limit, cost, po
 
 
 @pytest.mark.parametrize("limit, used, over", [("unlimited", 2, False), ("turn", 1, True)])
+@pytest.mark.rule("ENC-1", "ENC-15", "ENC-27", "ENC-28", "ENC-80")
 def test_a_ward_ability_is_used_until_the_kill_is_prevented(limit, used, over):
     """The Orc's PC (strength 6 + Brawny 1, toughness 4 + Thick Hide 1 + Mirror Shield 1,
     5 wounds: 1 left) defends against Dragon (strength 7, intelligence 2 against the PC's
@@ -197,6 +201,7 @@ def test_a_ward_ability_is_used_until_the_kill_is_prevented(limit, used, over):
 
 
 @pytest.mark.parametrize("currency", ["pool", "discard", "twilight"])
+@pytest.mark.rule("ENC-27")
 def test_paid_abilities_in_whole_matches(currency):
     """Medic, Ward Stone and Mirror Shield cost 1 a use: the engines agree for random and
     careful players under every cost currency, and the costs change the records."""
@@ -216,6 +221,7 @@ def test_paid_abilities_in_whole_matches(currency):
 
 # -- 3. "Some strike cards play to characters or your bulwark. Other strike cards are
 # actually instant actions, which are discarded after resolving." -----------------------
+@pytest.mark.rule("ENC-51", "ENC-64", "ENC-69")
 def test_a_strike_card_that_stays_goes_to_its_owners_bulwark_and_raises_later_budgets():
     """Grey answers the Orc's Warband Muster (quest cost 4) with War Camp (strike action,
     cost 2, stays = bulwark, Budget 1): it is not discarded but stays in Grey's bulwark,
@@ -238,6 +244,7 @@ def test_a_strike_card_that_stays_goes_to_its_owners_bulwark_and_raises_later_bu
 
 @pytest.mark.parametrize("pair", [("random", "random"), ("careful", "aggressive"),
                                   ("aggressive", "careful"), ("trained", "random")])
+@pytest.mark.rule("ENC-69")
 def test_the_engines_agree_on_a_deck_with_strike_cards_that_stay(pair):
     """Orc Raiders (Orc Warband with War Camp for Pitfall) against Grey: both engines play
     the same matches, and they differ from Orc Warband's."""

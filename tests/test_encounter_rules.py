@@ -92,6 +92,7 @@ GRID_STRENGTHS = {3: 1, 4: 1, 5: 1, 6: 1, 8: -1, 9: -1}
 
 
 @pytest.mark.parametrize("tie", list(GRID_TIES))
+@pytest.mark.rule("ENC-9", "ENC-10", "ENC-81")
 def test_combat_grid_matches_the_exact_rule(tie):
     """Every strength and intelligence of the grid, in the kernel's rule, the reference
     engine's and the exact module's, against the table above; the loser takes 1 wound

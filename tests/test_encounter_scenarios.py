@@ -93,6 +93,7 @@ def boost(b):
 
 
 # -- Revive ---------------------------------------------------------------------------------
+@pytest.mark.rule("ENC-17", "ENC-23", "ENC-45")
 def test_revive_returns_the_costliest_party_or_support_npc_it_may():
     """Revive n: a party or support NPC of cost <= n returns from your discard pile. The
     Orc plays Second Chance (Revive 3, cost 1) at its boost step with Orc Grunt (1), Goblin
@@ -109,6 +110,7 @@ def test_revive_returns_the_costliest_party_or_support_npc_it_may():
     assert pile == ["Orc Grunt", "Goblin", "Dragon", "Knight Errant", "Second Chance"]
 
 
+@pytest.mark.rule("ENC-17")
 def test_revive_needs_an_npc_it_may_return():
     """Only strike NPCs, an NPC costing more than n, and a unique NPC with a copy in play
     (Knight Errant): Second Chance has nothing to act on, so it stays in hand."""
@@ -123,6 +125,7 @@ def test_revive_needs_an_npc_it_may_return():
 
 
 # -- character actions ----------------------------------------------------------------------
+@pytest.mark.rule("ENC-11", "ENC-12", "ENC-16", "ENC-81", "ENC-82")
 def test_a_character_action_adds_to_its_bearer_and_leaves_with_it():
     """Plate Armor (+1 toughness, a character action that attaches to a party NPC) played
     by the engine onto Hired Blade (str 3, tough 2), the one party NPC, whatever the random
@@ -149,6 +152,7 @@ def test_a_character_action_adds_to_its_bearer_and_leaves_with_it():
     assert b.P[0, S.PARTY_WOUNDS_ALL] == a.party_wounds == 3
 
 
+@pytest.mark.rule("ENC-42", "ENC-88")
 def test_a_character_action_on_the_pc_counts_for_its_stats_and_objectives():
     """Sharp Blade (+1 strength) goes on the PC (gear pc): the Orc's strength 6 + Brawny 1
     + 1 = 8, so Smash the Gate (STR 8) now holds."""
@@ -168,6 +172,7 @@ def test_a_character_action_on_the_pc_counts_for_its_stats_and_objectives():
 @pytest.mark.parametrize("wounded, states, b_pile", [
     ("Goblin", [GONE, WAITING, WAITING], ["Goblin"]),
     ("none", [WAITING, WAITING, WAITING], [])])
+@pytest.mark.rule("ENC-12", "ENC-15", "ENC-54", "ENC-76")
 def test_the_active_players_wound_kills_a_waiting_striker(wounded, states, b_pile):
     """Wound n: n wounds to an opposing character. In the encounter window the Orc (A)
     plays Sniper Shot (Wound 1, cost 1) on Grey's strikers Goblin (tough 1), Troll (tough
@@ -197,6 +202,7 @@ def test_the_active_players_wound_on_a_tough_striker_leaves_it_fighting():
 # -- deck-out --------------------------------------------------------------------------------
 @pytest.mark.parametrize("deck_out, over", [("lose_on_empty_draw", (1, K.END_DECKOUT)),
                                             ("play_on", None)])
+@pytest.mark.rule("ENC-40")
 def test_drawing_from_an_empty_deck(deck_out, over):
     """The draw step draws to hand_size 8; the Orc holds 5 and its deck 2. It draws both;
     the third draw meets the empty deck: under lose_on_empty_draw the Orc loses at once
@@ -246,6 +252,7 @@ def test_a_deck_out_loss_in_whole_matches_goes_to_the_player_who_could_not_draw(
 
 # -- unique cards ----------------------------------------------------------------------------
 @pytest.mark.parametrize("scope, played", [("player", True), ("table", False)])
+@pytest.mark.rule("ENC-48")
 def test_a_unique_card_in_play_on_the_other_side(scope, played):
     """Unique cards: one copy in play, per player (unique_scope = player) or at the table.
     Grey has Knight Errant in its party; the Orc holds one. Per player the Orc may play
@@ -260,6 +267,7 @@ def test_a_unique_card_in_play_on_the_other_side(scope, played):
     assert pool == (0 if played else 3)
 
 
+@pytest.mark.rule("ENC-48")
 def test_a_second_copy_of_a_unique_card_stays_in_hand():
     """The Orc holds two Knight Errants and pool 6: it plays one; the other may not enter
     play while the first is there."""
@@ -271,6 +279,7 @@ def test_a_second_copy_of_a_unique_card_stays_in_hand():
     assert hand == ["Knight Errant"] and party == [("Knight Errant", 0)] and pool == 3
 
 
+@pytest.mark.rule("ENC-48")
 def test_a_unique_striker_is_sent_once():
     """Grey answers Slay the Dragon (quest cost 8) holding two Dragons (unique, strike cost
     4): the budget pays for both, but a Dragon already striking is a copy in play, so the
@@ -285,6 +294,7 @@ def test_a_unique_striker_is_sent_once():
 
 # -- the strike budget at a table of three --------------------------------------------------
 @pytest.mark.parametrize("budget, strikers", [("shared", 1), ("each", 2)])
+@pytest.mark.rule("ENC-71")
 def test_opponents_spend_one_quest_cost_in_turn(budget, strikers):
     """"Each time you play a strike card, subtract its strike cost from the quest cost. The
     total, if any, is the new quest cost available for playing other strike cards." Three
@@ -305,6 +315,7 @@ def test_opponents_spend_one_quest_cost_in_turn(budget, strikers):
 
 
 # -- who chooses when the chooser is out --------------------------------------------------
+@pytest.mark.rule("ENC-32")
 def test_a_chooser_who_is_out_passes_the_choice_and_a_tie_takes_a_die():
     """The rulebook names the chooser once ("The player whose PC has the highest total
     intelligence decides which player goes first each turn"; a tie at set-up is a die). At a

@@ -25,6 +25,7 @@ def pc_wounds(b):
 
 @pytest.mark.parametrize("limit", ["unlimited", "turn"])
 @pytest.mark.parametrize("surgeons, left", [(1, 1), (2, 0)])
+@pytest.mark.rule("ENC-14", "ENC-38")
 def test_a_start_of_turn_heal_is_used_once_a_turn_a_copy(limit, surgeons, left):
     """The Orc's PC has 2 wounds and Field Surgeon in play: at the start of the turn careful
     uses its Heal 1 (a wound to heal is there), but once a turn, even where abilities may
@@ -36,6 +37,7 @@ def test_a_start_of_turn_heal_is_used_once_a_turn_a_copy(limit, surgeons, left):
     assert pc_wounds(b) == left
 
 
+@pytest.mark.rule("ENC-26", "ENC-38")
 def test_nothing_to_heal_no_use_and_no_card_no_moment():
     """Unwounded, careful passes (Heal scores only with a wound to heal). A player with no
     start-of-turn card has no such moment at all: even the random policy draws nothing from
@@ -51,6 +53,7 @@ def test_nothing_to_heal_no_use_and_no_card_no_moment():
 
 
 @pytest.mark.parametrize("policy", ["careful", "random"])
+@pytest.mark.rule("ENC-38")
 def test_the_engines_agree_and_the_start_of_turn_changes_the_records(policy):
     """Grey Expedition with Field Surgeon for its Medic against Orc Warband: both engines
     play the same matches, the Surgeon's Heal is used at the start of turns (EV_MANEUVER
@@ -80,6 +83,7 @@ def tower_in_play(b, p):
 
 
 @pytest.mark.parametrize("limit", ["unlimited", "turn"])
+@pytest.mark.rule("ENC-25", "ENC-61")
 def test_each_player_may_act_at_the_start_of_the_quest_step_once_a_turn(limit):
     """"Before playing a quest, each player (starting with the active player and moving
     counter-clockwise) may perform maneuvers that take place at the start of the quest step.
@@ -113,6 +117,7 @@ def test_no_maneuver_at_the_start_of_the_quest_step_no_moment():
 
 
 @pytest.mark.parametrize("policy", ["careful", "random"])
+@pytest.mark.rule("ENC-61")
 def test_the_engines_agree_and_the_quest_start_changes_the_records(policy):
     """Grey Expedition with two Lookout Towers for its two Insights, against Orc Warband:
     both engines play the same matches, the Towers are used at the start of quest steps,

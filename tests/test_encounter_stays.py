@@ -44,6 +44,7 @@ def strength(b, who):
     return kernel
 
 
+@pytest.mark.rule("ENC-69", "ENC-105")
 def test_the_card_goes_on_the_active_pc_and_lowers_its_strength():
     b = quest_with_hamstring("pc")
     ham = card("Hamstring")
@@ -57,6 +58,7 @@ def test_the_card_goes_on_the_active_pc_and_lowers_its_strength():
     assert stays == [r[1:] for r in b.g.log if r[2] == S.EV_STAY]
 
 
+@pytest.mark.rule("ENC-16", "ENC-105")
 def test_it_leaves_with_the_character_to_its_owners_discard_pile():
     """strongest: a Squire of strength 9 (edited) is stronger than the PC (7): Hamstring goes
     on it (9 - 1 = 8); one wound kills the Squire (toughness 1): the Squire goes to the Orc's
@@ -76,6 +78,7 @@ def test_it_leaves_with_the_character_to_its_owners_discard_pile():
                                         (("careful", "careful"), "strongest"),
                                         (("aggressive", "careful"), "pc"),
                                         (("trained", "aggressive"), "pc")])
+@pytest.mark.rule("ENC-69")
 def test_the_engines_agree_and_the_card_changes_the_records(players, pair, word):
     """Grey Expedition against Orc Raiders (Hamstring, War Camp, War Shaman; 3 players: a
     second Orc Raiders): both engines play the same matches; Hamstring is played; and with

@@ -90,6 +90,7 @@ def still_in(dead, p, t):
 
 
 @pytest.mark.parametrize("n, choose", [(3, "each_turn"), (4, "each_turn"), (4, "once")])
+@pytest.mark.rule("ENC-35", "ENC-37", "ENC-93")
 def test_turns_go_clockwise_in_rounds_of_every_player_still_in(n, choose):
     """"Each player, going clockwise around the table, takes a turn": seats 0..N-1 sit
     clockwise, the next player is the one to the left (+1). Under each_turn the chooser
@@ -183,6 +184,7 @@ def test_the_cap_counts_rounds_of_every_player_still_in(n, choose):
 
 @pytest.mark.parametrize("budget", ["shared", "each"])
 @pytest.mark.parametrize("n", [3, 4])
+@pytest.mark.rule("ENC-65", "ENC-71", "ENC-73")
 def test_each_opponent_has_its_own_quest_step_counterclockwise(n, budget):
     """"Starting on the right of the active player, each player gets one quest step to
     play cards against you": the opponents still in, counterclockwise from A's right (-1,
@@ -226,6 +228,7 @@ def test_each_opponent_has_its_own_quest_step_counterclockwise(n, budget):
         assert passed_on > 0  # a later opponent started from what an earlier one left
 
 
+@pytest.mark.rule("ENC-83")
 def test_opponents_pick_strikers_in_turn_counterclockwise():
     """"The opponent to the right of the active player chooses one of his or her striking
     NPCs", then "the opponent to the right of the one who chose the encounter previously":
@@ -261,6 +264,7 @@ def test_opponents_pick_strikers_in_turn_counterclockwise():
     assert checked > 0
 
 
+@pytest.mark.rule("ENC-92")
 def test_a_killed_pc_puts_its_player_out_and_the_last_one_standing_wins():
     """Quests worth nothing toward a win (points_to_win out of reach) and ties to the
     striker: PCs fall; a seat whose PC was killed takes no turn after it, and the match

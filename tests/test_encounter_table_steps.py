@@ -69,6 +69,7 @@ QUEST = "Decode the Signal"  # quest cost 2
     (3, 2, (), (1, 0), (2, 3), (2, 2)),
 ])
 @pytest.mark.parametrize("mode", ["shared", "each"])
+@pytest.mark.rule("ENC-64", "ENC-65", "ENC-70", "ENC-71", "ENC-72", "ENC-73")
 def test_the_opponents_pay_strike_cards_from_the_strike_budget(players, active, extra_sneak,
                                                                order, each, shared, mode):
     """Budget: Warlord (support NPC, Budget 1) with seat 0, Warlord and Spy Ring (bulwark,
@@ -114,6 +115,7 @@ def test_the_opponents_pay_strike_cards_from_the_strike_budget(players, active, 
     (4, 3, 1, [0, 2, 1, 1]),  # seat 3 is out: never offered a maneuver
     (3, None, 2, [0, 2, 1, 2]),
 ])
+@pytest.mark.rule("ENC-18", "ENC-20", "ENC-75", "ENC-76")
 def test_an_encounter_window_goes_counterclockwise_until_all_pass_in_a_row(players, gone,
                                                                           two, want):
     """A = Orc (seat 0); Troll (toughness 3) waits, sent by seat 1. Every seat holds Sniper
@@ -137,6 +139,7 @@ def test_an_encounter_window_goes_counterclockwise_until_all_pass_in_a_row(playe
 
 
 @pytest.mark.parametrize("players, owner", [(3, 1), (4, 2), (4, 3)])
+@pytest.mark.rule("ENC-20", "ENC-79", "ENC-80")
 def test_a_combat_window_is_the_active_players_and_the_strikers_owners(players, owner):
     """A's PC (Orc, strength 7) against Dragon (strength 7, intelligence 2 = the PC's: the
     striker wins the tie). Every seat holds Berserk (Might 1, cost 0), A two. A plays one
@@ -166,6 +169,7 @@ def test_a_combat_window_is_the_active_players_and_the_strikers_owners(players, 
     # three seats, A = Orc Ambush (seat 2): seat 1, then seat 0, then around to seat 1.
     (3, 2, {1: ("Goblin", "Bandit"), 0: ("Wolf Pack",)}, [1, 0, 1]),
 ])
+@pytest.mark.rule("ENC-74", "ENC-77", "ENC-83", "ENC-84")
 def test_the_next_striker_is_chosen_by_the_opponent_right_of_the_last_chooser(
         players, active, sent, want):
     """A is an Orc (strength 7) and its PC defends against every striker (strength 4 or 5);

@@ -1,0 +1,53 @@
+"""What the Encounter rule-index tests share: both engines' zones, stats and log rows read
+side by side (each asserted equal), and a card column edited in both."""
+
+from __future__ import annotations
+
+from sim.encounter import effects as Ef
+from sim.encounter import rules as Ru
+from sim.encounter import state as S
+
+from .test_encounter_decisions import card, name, twin
+
+
+def ring(P, p, block, head, n):
+    """A deck kept as a ring of CAP slots (draw or loot deck), top first."""
+    return [int(P[p, block + (P[p, head] + i) % S.CAP]) for i in range(P[p, n])]
+
+
+def rows(b, *events):
+    """The log rows of these events as (seat, event, card name, a, b), the same in both."""
+    kernel = [(int(r[1]), int(r[2]), int(r[3]), int(r[4]), int(r[5]))
+              for r in b.C[8][: b.G[S.LOG_N]] if r[2] in events]
+    assert kernel == [tuple(r[1:]) for r in b.g.log if r[2] in events]
+    return [(s, ev, name(c) if c >= 0 else "-", x, y) for s, ev, c, x, y in kernel]
+
+
+def stat(b, p, who, col, field):
+    """A party character's stat now (who: -1 the PC, k party slot k), the same in both."""
+    seat = b.g.seats[p]
+    ch = seat.pc if who < 0 else seat.party[who]
+    kernel = int(twin(Ru.stat)(b.C, p, who, col))
+    assert kernel == b.g.stat(seat, ch, field)
+    return kernel
+
+
+def zone(b, p, block, count, ref):
+    """A zone of seat p as card names, the same in both engines."""
+    kernel = [name(c) for c in b.P[p, block: block + b.P[p, count]]]
+    assert kernel == [name(c.id) for c in ref]
+    return kernel
+
+
+def edited(b, card_name, column, value, field):
+    """The card's column set to value in both engines (the shared table is read-only)."""
+    c = card(card_name)
+    T = b.C[0].copy()
+    T[c, column] = value
+    b.C = (T, *b.C[1:])
+    setattr(b.g.cards[c], field, value)
+
+
+def window(b, step):
+    """A maneuver window of the step, in both engines."""
+    b.step(lambda C: twin(Ef.window)(C, step), lambda g: g.window(step))
