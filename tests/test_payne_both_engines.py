@@ -70,6 +70,8 @@ def both(g, p, card_id):
     return kernel, reference
 
 
+@pytest.mark.rule("PAY-28", "PAY-32", "PAY-33", "PAY-34", "PAY-36", "PAY-37", "PAY-38",
+                  "PAY-43", "PAY-50")
 @pytest.mark.parametrize("name,rules,setup,p,card_id,masks,knows", [
     # Pop Quiz: the defender names an unlit side; with none unlit he says "none" and the
     # asker knows all four lit
@@ -120,6 +122,7 @@ def test_card_effects_in_both_engines(name, rules, setup, p, card_id, masks, kno
         assert got_know[1 - seat] == [UNKNOWN, UNKNOWN], (name, engine)
 
 
+@pytest.mark.rule("PAY-41", "PAY-43", "PAY-52")
 @pytest.mark.parametrize("def_mask,answer", [(N | E | S_, "S"), (N | E, "E"), (0, "none")])
 def test_prior_lies_under_maylie_in_both_engines(def_mask, answer):
     """Under its MayLie prior always lies: asked an unlit side of its defender, it names the
