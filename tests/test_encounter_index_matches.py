@@ -210,3 +210,15 @@ def test_the_settle_step_ends_the_turn(after):
     assert (hand, pile) == ((["Troll"], ["Goblin", "Sniper Shot"]) if after == "hand"
                             else ([], ["Goblin", "Sniper Shot", "Troll"]))
     assert int(b.G[S.S_N]) == len(b.g.strikers) == 0
+
+
+@rule("ENC-32", "ENC-34")
+def test_equal_intelligence_at_set_up_is_settled_by_a_die():
+    """"The owner of the PC with the highest intelligence decides who goes first": two Orc
+    PCs of equal intelligence tie, and the set-up's die (not the seat order) names the
+    chooser, whose EV_FIRST row opens each match: over 60 matches of the mirror, in both
+    engines, each seat chooses in some (about half: at least 15 of 60 each)."""
+    m = load_matchup(FOLDER, "orc-warband", "orc-warband", "careful", "careful")
+    _, logs = both_logs(m, n=60, seed=5)
+    choosers = [next(r[1] for r in log if r[2] == S.EV_FIRST) for log in logs]
+    assert min(choosers.count(0), choosers.count(1)) >= 15

@@ -176,6 +176,26 @@ def test_one_location_a_turn_replacing_the_one_in_play_for_no_cost():
     assert stat(b, 0, -1, K.C_DEX, "dex") == 3
 
 
+@rule("ENC-55", "ENC-56", "ENC-96")
+def test_a_second_location_waits_for_the_next_turn():
+    """"Once per turn, you may play a location.": careful plays Rome Arena (+1 strength)
+    into an empty location slot; Starship Deck (+1 dexterity, +1 strength, which it would
+    rather have) reaches the hand in the same turn and waits: the boost step offered again
+    plays nothing. The location's +1 reaches the party too: a Tracker (strength 2) has 3."""
+    b = Both()
+    b.party(0, "Tracker")
+    b.hand(0, "Rome Arena")
+    b.pool(0, 3)
+    boost(b)
+    assert name(b.P[0, S.LOC]) == name(b.g.seats[0].location.id) == "Rome Arena"
+    assert stat(b, 0, 0, K.C_STR, "str") == 3
+    b.hand(0, "Starship Deck")
+    boost(b)
+    hand, _, _, _ = b.same(0)
+    assert hand == ["Starship Deck"]
+    assert name(b.P[0, S.LOC]) == name(b.g.seats[0].location.id) == "Rome Arena"
+
+
 @rule("ENC-3", "ENC-21", "ENC-42", "ENC-44", "ENC-45", "ENC-46", "ENC-50", "ENC-51", "ENC-52",
       "ENC-53", "ENC-54")
 @pytest.mark.parametrize("pool", [4, 2])
@@ -269,6 +289,29 @@ def test_a_discarded_strike_action_weakens_the_party_for_the_turn():
     assert [(c, x % 1000) for _, _, c, x, _ in rows(b, S.EV_COMBAT)] == [("Goblin", 6)]
     b.step(twin(Tu.end_turn), lambda g: g.end_turn())
     assert stat(b, 0, -1, K.C_STR, "str") == 7
+
+
+@rule("ENC-19", "ENC-24")
+def test_hex_is_the_pcs_ambush_the_partys_and_wards_end_with_the_turn():
+    """The strike actions' cards: "Hex n: A's PC -n intelligence and dexterity this turn",
+    "Ambush n: A's party characters -n strength this turn"; a Ward prevents wounds "this
+    turn". With Hex 1 and Ambush 1 on the Orc's turn, a party Tracker (dex 1, int 1, str 2)
+    keeps its intelligence and dexterity and loses 1 strength; the PC loses 1 of each. Once
+    the turn ends every figure is back and no ward is left, in both engines."""
+    b = Both()
+    b.party(0, "Tracker")
+    cols = ((K.C_STR, "str"), (K.C_INT, "int"), (K.C_DEX, "dex"))
+    before = {who: [stat(b, 0, who, c, f) for c, f in cols] for who in (-1, 0)}
+    b.G[S.HEX], b.g.hex = 1, 1
+    b.G[S.AMBUSH], b.g.ambush = 1, 1
+    b.P[0, S.PC_WARD], b.g.seats[0].pc.ward = 2, 2
+    b.P[0, S.PWARD], b.g.seats[0].party[0].ward = 1, 1
+    assert [stat(b, 0, 0, c, f) for c, f in cols] == [2 - 1, 1, 1]
+    assert [stat(b, 0, -1, c, f) for c, f in cols] == [max(v - 1, 0) for v in before[-1]]
+    b.step(twin(Tu.end_turn), lambda g: g.end_turn())
+    assert {who: [stat(b, 0, who, c, f) for c, f in cols] for who in (-1, 0)} == before
+    assert (b.P[0, S.PC_WARD], b.P[0, S.PWARD]) == (0, 0)
+    assert (b.g.seats[0].pc.ward, b.g.seats[0].party[0].ward) == (0, 0)
 
 
 # -- The draw step ---------------------------------------------------------------------------

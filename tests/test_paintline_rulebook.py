@@ -14,9 +14,11 @@ from sim.paintline import keywords as K
 from sim.paintline import pool as T
 from sim.paintline import rules as Ru
 from sim.paintline import schema as Rec
+from sim.paintline import shots as Sh
 from sim.paintline import state as S
 from sim.paintline.batch import run_batch
 from sim.paintline.reference import ReferenceGame, Seat, reference_batch, replay
+from sim.paintline.reference_shots import Shot
 from sim.paintline.reference_turn import InPlay
 
 from .paintline_both import Side, both_turn, matchup
@@ -167,6 +169,8 @@ def test_every_shot_in_both_engines_follows_the_shot_rules(rules):
     assert ((log.roll == 1) <= (log.landed == 0) | (log.saved > 0)).all()
     assert (log.need[exp.serve] == 6).all() and log.step.max() == 7
     assert log.critical.sum() > 20 and (log.roll == 1).sum() > 20
+    # Enhancements boost shot cards (boost_default_shot = false): never the Default Shot.
+    assert (log.boosts[log.card < 0] == 0).all() and (log.boosts[log.card >= 0] > 0).any()
 
 
 @rule("PTL-31")
@@ -251,3 +255,60 @@ def test_seven_cards_one_mulligan_and_the_coach_never_in_the_bag():
         assert not any(t.split(" draws ")[-1] in coaches for t in text if " draws " in t)
         assert not any(c in t for t in text if " keeps " in t for c in coaches)
     assert mulligans >= 1
+
+
+@rule("PTL-18", "PTL-23")
+def test_each_game_of_a_match_begins_with_its_own_mulligan():
+    """"at the end of each game, shuffle your cards back into your deck and begin the next
+    game by drawing 7 cards" and "You can mulligan this way once": the mulligan is once a
+    game, so a seat may mulligan in game 1 and again in game 2 of a match."""
+    m, k, log, texts = played(n=40, policy="random", match_games=3)
+    again = 0
+    for text in texts:
+        games = "\n".join(text).split("== game ")[1:]
+        for seat in "AB":
+            per_game = [g.count(f"\n{seat} mulligans ") for g in games]
+            assert all(n <= 1 for n in per_game)
+            again += sum(per_game) >= 2
+    assert again >= 1
+
+
+@rule("PTL-4", "PTL-23")
+def test_a_coach_acts_again_in_every_game_of_a_match():
+    """The coaches stay in play for the entire match and their cards say "Once a game": in
+    a match of three games a seat's coach may save a shot (reroll or clutch) in one game and
+    again in the next, and never twice in one game."""
+    m, k, log, texts = played(n=40, match_games=3)
+    saves = log[log.saved > 0].groupby(["match", "seat", "game"]).size()
+    assert (saves == 1).all()
+    per_match = saves.groupby(level=["match", "seat"]).size()
+    assert (per_match >= 2).sum() >= 1
+
+
+@rule("PTL-53", "PTL-20")
+def test_surplus_stamina_is_discarded_first_at_the_hand_limit():
+    """Decisions: a Stamina in hand is wanted while the Power Plant and the hand's earlier
+    Stamina are fewer than stamina_cap (8), else worth -1, so at the hand limit a player with
+    eight Stamina in play discards the Stamina in hand first (three of ten cards go)."""
+    hand = ("Stamina",) * 3 + ("Tycho Brahe",) * 6
+    (a, _), text, m = both_turn([Side(hand=hand, stamina=8), Side()])
+    assert m.pool.lookup("Stamina") not in a.hand and len(a.hand) == 7
+    assert text[-1] == "A discards Stamina, Stamina, Stamina"
+
+
+@rule("PTL-50", "PTL-7")
+def test_the_look_ahead_reads_the_return_against_this_shots_penalty():
+    """Decisions 5: `look` weighs P(the shot lands and a plain return then misses), the
+    plain return facing the next target plus this shot's return penalty (or crit_target
+    plus it after a critical). A serve at 6 with no bonus and penalty 3: it lands on 6..20
+    (15 faces, 20 a critical); a plain return then needs 8 + 3 = 11 (misses on 1..10, 10
+    faces) or, after the critical, 20 + 3 (misses on 1..19). So 14/20 x 10/20 + 1/20 x
+    19/20 = 0.3975 in both engines."""
+    want = 14 / 20 * 10 / 20 + 1 / 20 * 19 / 20
+    p_hit, look = Sh.option_odds(0, 3, 20, 6, 8, 20, True)
+    assert (p_hit, look) == pytest.approx((15 / 20, want))
+    g = ReferenceGame(matchup(), 1, 0)
+    g.reset_after_point()
+    features = g.features(Shot(penalty=3), 0)
+    assert features[0] == pytest.approx(15 / 20) and features[2] == pytest.approx(want)
+
