@@ -15,7 +15,7 @@ from sim.encounter import turn as Tu
 from sim.encounter.reference_state import WAITING
 from sim.kit.game import get
 
-from .encounter_both import edited, ring, rows, window, zone
+from .encounter_both import edited, ring, rows, stat, window, zone
 from .test_encounter_decisions import (
     POLICY_STREAM,
     build,
@@ -57,6 +57,22 @@ def test_a_quest_is_played_if_its_requirements_are_met_and_may_be_held(held, man
     quests = [c for _, _, c, _, _ in rows(b, S.EV_QUEST)]
     assert quests == ([held] if plays else [])
     assert b.same(0)[0] == ([] if plays or not held else [held])
+
+
+@rule("ENC-97")
+@pytest.mark.parametrize("location, played", [("Badlands", True), (None, False)])
+def test_careful_plays_a_quest_costing_exactly_its_share_of_the_party(location, played):
+    """Decisions, quest: careful plays a quest whose cost is at most cost_ratio (0.75) x its
+    party's strength. Smash the Gate costs 6 and asks STR 8: the Orc PC alone with Badlands
+    (+1) has strength 8, and 6 <= 0.75 x 8 holds with equality, so it is played; without
+    Badlands (7) it is neither affordable (6 > 5.25) nor its objective met."""
+    b = Both()
+    if location:
+        b.P[0, S.LOC] = card(location)
+        b.g.seats[0].location = b.g.cards[card(location)]
+    assert stat(b, 0, -1, K.C_STR, "str") == (8 if location else 7)
+    b.hand(0, "Smash the Gate")
+    assert quest_step(b) is played
 
 
 @rule("ENC-67", "ENC-68")
@@ -119,6 +135,23 @@ def test_the_active_player_chooses_a_party_character_to_defend(style, party, str
     C, g = build(({"style": style}, {}), party=[(n, 0) for n in party],
                  strikers=((striker, 0, 0),))
     assert random_picks(C, g, 0, kernel, reference) == want
+
+
+@rule("ENC-77", "ENC-101")
+@pytest.mark.parametrize("limit, second", [("any", "Knight Errant"), ("once", "Orc")])
+def test_a_party_npc_may_defend_again_in_the_same_turn(limit, second):
+    """"the active player chooses one of his or her party characters (either the PC or a
+    party NPC) to defend": nothing bars a character that has defended (defend_limit any).
+    Two Goblins (4, intelligence 0) strike; careful sends its weakest winner, Knight Errant
+    (4, intelligence 1, wins the tie), against the first and again against the second;
+    under defend_limit once it has had its turn and the PC (7) takes the second."""
+    b = Both(rules={"defend_limit": limit})
+    b.party(0, "Knight Errant")
+    b.strikers("Goblin", "Goblin")
+    b.step(twin(Tu.encounter_step), lambda g: g.encounter_step())
+    defenders = [name(x // 1000) if x // 1000 >= 0 else "?" for _, _, _, x, _ in
+                 rows(b, S.EV_COMBAT)]
+    assert defenders == ["Knight Errant", second]
 
 
 # -- The score step ---------------------------------------------------------------------------
