@@ -16,13 +16,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-SEEDS = ROOT.parent / "shared" / "seeds"
-# Prefix -> (the rules doc, the rulebook it quotes; the rulebook may be absent on a machine
-# that has only this repository, and the quotes are then checked against the doc alone).
+BOOKS = ROOT / "docs" / "rulebooks"
+# Prefix -> (the rules doc, the rulebook it quotes, as published, under docs/rulebooks/).
 INDEXES = {
-    "PTL": (ROOT / "docs" / "rules.md", "000_706334df0a95beee.txt"),
-    "PAY": (ROOT / "docs" / "payne-rules.md", "002_5c55cd17986ade01.txt"),
-    "ENC": (ROOT / "docs" / "encounter-rules.md", "003_9bec2f871bbd5f81.txt"),
+    "PTL": (ROOT / "docs" / "rules.md", "paint-the-line.txt"),
+    "PAY": (ROOT / "docs" / "payne-rules.md", "payne-academy.txt"),
+    "ENC": (ROOT / "docs" / "encounter-rules.md", "encounter.txt"),
 }
 BEGIN = "<!-- rule index: ids and sentences by hand, the tests column generated -->"
 END = "<!-- rule index: end -->"
@@ -66,9 +65,8 @@ def out_of_scope(prefix: str) -> list[tuple[str, str]]:
     return [(c[0], c[1] if len(c) > 1 else "") for c in _rows(text, SCOPE_BEGIN, SCOPE_END)]
 
 
-def rulebook(prefix: str) -> str | None:
-    path = SEEDS / INDEXES[prefix][1]
-    return path.read_text(encoding="utf-8") if path.exists() else None
+def rulebook(prefix: str) -> str:
+    return (BOOKS / INDEXES[prefix][1]).read_text(encoding="utf-8")
 
 
 def _words(text: str) -> str:

@@ -1,4 +1,4 @@
-"""Encounter as its rulebook reads (../shared/seeds/003_9bec2f871bbd5f81.txt): who goes first
+"""Encounter as its rulebook reads (docs/rulebooks/encounter.txt): who goes first
 each turn, abilities used as many times as you like, strike cards that stay. Expected values
 come from the rule text; both engines play each scenario."""
 

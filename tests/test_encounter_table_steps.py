@@ -1,5 +1,5 @@
 """Encounter at a table of three and four, one step at a time, from the rulebook's text
-(../shared/seeds/003_9bec2f871bbd5f81.txt, Quest Step to Encounter Step): each opponent's own
+(docs/rulebooks/encounter.txt, Quest Step to Encounter Step): each opponent's own
 quest step and strike budget, the order of maneuver windows, who chooses the next striker;
 both engines play each hand-built state and their log rows are checked against values
 written here."""
