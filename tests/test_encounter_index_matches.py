@@ -18,15 +18,12 @@ from sim.kit.game import get
 from .encounter_both import edited
 from .test_encounter_decisions import (
     FOLDER,
-    card,
     twin,
 )
 from .test_encounter_scenarios import Both
 
 GAME = get("encounter")
 rule = pytest.mark.rule
-ORC_PC, GREY_PC = card("Orc"), card("Grey")
-
 
 
 # -- Whole matches, both engines --------------------------------------------------------------

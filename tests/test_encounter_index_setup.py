@@ -18,7 +18,6 @@ from sim.encounter import targets as Ta
 from sim.encounter import turn as Tu
 from sim.encounter.reference import Table
 from sim.encounter.reference_turn import Encounter
-from sim.kit.game import get
 
 from .encounter_both import edited, ring, rows, stat, window, zone
 from .test_encounter_decisions import (
@@ -34,10 +33,7 @@ from .test_encounter_decisions import (
 )
 from .test_encounter_scenarios import Both, boost
 
-GAME = get("encounter")
 rule = pytest.mark.rule
-ORC_PC, GREY_PC = card("Orc"), card("Grey")
-
 
 
 # -- Setting up the game --------------------------------------------------------------------

@@ -13,7 +13,6 @@ from sim.encounter import state as S
 from sim.encounter import striking as St
 from sim.encounter import turn as Tu
 from sim.encounter.reference_state import WAITING
-from sim.kit.game import get
 
 from .encounter_both import edited, ring, rows, stat, window, zone
 from .test_encounter_decisions import (
@@ -29,10 +28,7 @@ from .test_encounter_decisions import (
 )
 from .test_encounter_scenarios import Both
 
-GAME = get("encounter")
 rule = pytest.mark.rule
-ORC_PC, GREY_PC = card("Orc"), card("Grey")
-
 
 
 # -- The quest step --------------------------------------------------------------------------

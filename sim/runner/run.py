@@ -213,7 +213,7 @@ def simulate(game: Game | None, matchup, matches: int, seed: int,
                      backend, scheduler, target_ci, progress)
 
 
-def records_layout(schema: dict) -> tuple:
+def _records_layout(schema: dict) -> tuple:
     """What a chunk's tables hold, by name: the match columns, each histogram's bins and
     censoring, the card statistics (their meanings, which may be reworded, left out; a
     manifest keeps its keys sorted)."""
@@ -226,7 +226,7 @@ def records_layout(schema: dict) -> tuple:
 def _same_records(run, manifest: dict, schema: dict) -> None:
     """Refuse to resume a run whose chunks this version would write differently: mixed
     chunks would be one run in name only."""
-    if records_layout(manifest["schema"]) != records_layout(schema):
+    if _records_layout(manifest["schema"]) != _records_layout(schema):
         raise StoreError(
             f"{run.path} was recorded by cardlab {manifest.get('cardlab_version', '?')} "
             f"(commit {manifest.get('git_commit') or '?'}), whose records differ from what "
