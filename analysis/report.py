@@ -172,12 +172,20 @@ def _survival_section(page: Page, run, measure: str, spec: dict, seats) -> None:
                 "ending at a value among those reaching it. Dashed: the exact solution, "
                 "where the setting is one the game's exact solver covers.")
     page.section(f"Survival: {spec['label']}", note)
+    page.figure(survival_figure(run, measure, spec, curve), f"{measure}: {ylabel}")
     labels = tuple(f"{d} as {owner}" for d in seats)
-    page.figure(plots.plot_survival(curve, labels=labels, xlabel=xlabel, ylabel=ylabel),
-                f"{measure}: {ylabel}")
     page.figure(plots.plot_hazard(curve, labels=labels, xlabel=xlabel, ylabel=hazard),
                 f"{measure} hazard")
     page.table(survival.survival_table(curve, seats, value=xlabel))
+
+
+def survival_figure(run, measure: str, spec: dict, curve=None):
+    """The report's survival figure of one declared histogram: the share of counts
+    reaching each value by seat, with 95% bands (the workbench shows the same)."""
+    curve = survival.survival_curve(run, measure) if curve is None else curve
+    xlabel, ylabel, _ = plots.survival_words(spec)
+    labels = tuple(f"{d} as {spec['seat']}" for d in run.deck_names)
+    return plots.plot_survival(curve, labels=labels, xlabel=xlabel, ylabel=ylabel)
 
 
 def _seatings_section(page: Page, run) -> None:

@@ -354,6 +354,7 @@ def mount_all() -> None:
     from sim.cli import meta as cli_meta
     from sim.cli import options as cli_options
     from sim.cli import solvers as cli_solvers
+    from sim.cli import web as cli_web
     from sim.kit import game as registry
 
     cli_engines.mount(app)
@@ -361,6 +362,7 @@ def mount_all() -> None:
     cli_solvers.mount(app)
     cli_meta.mount(app)
     cli_options.mount(app)
+    cli_web.mount(app)
     for name in registry.names():
         module = f"sim.{name}.commands"
         if importlib.util.find_spec(module) is not None:

@@ -48,15 +48,29 @@ def write_patch(folder: Path, changes: dict[str, int | dict[str, str]], dest: Pa
                 write: bool = False) -> tuple[Path, str]:
     """dest/folder: a copy of the game folder with the patched cards.csv, and
     dest/cards.diff; with `write`, the folder's own cards.csv too. (copy, diff text)"""
-    src = Path(folder) / "cards.csv"
-    new = patched_csv(src, changes)
-    old = src.read_text(encoding="utf-8")
-    diff = "".join(difflib.unified_diff(old.splitlines(True), new.splitlines(True),
-                                        f"a/{src}", f"b/{src}"))
+    new = patched_csv(Path(folder) / "cards.csv", changes)
+    return write_texts(folder, {"cards.csv": new}, dest, write)
+
+
+def write_texts(folder: Path, texts: dict[str, str], dest: Path,
+                write: bool = False) -> tuple[Path, str]:
+    """dest/folder: a copy of the game folder with the given files' new texts (by file
+    name), and dest/cards.diff, the unified diff of every file that changed; with `write`,
+    the folder's own files too. (copy, diff text)"""
+    folder = Path(folder)
+    diff = ""
+    for name, new in sorted(texts.items()):
+        src = folder / name
+        old = src.read_text(encoding="utf-8")
+        diff += "".join(difflib.unified_diff(old.splitlines(True), new.splitlines(True),
+                                             f"a/{src}", f"b/{src}"))
     copy = dest / "folder"
     shutil.copytree(folder, copy, ignore=shutil.ignore_patterns("__pycache__"))
-    (copy / "cards.csv").write_text(new, encoding="utf-8")
+    for name, new in texts.items():
+        (copy / name).write_text(new, encoding="utf-8")
     (dest / "cards.diff").write_text(diff, encoding="utf-8")
     if write:
-        src.write_text(new, encoding="utf-8")
+        for name, new in texts.items():
+            if (folder / name).read_text(encoding="utf-8") != new:
+                (folder / name).write_text(new, encoding="utf-8")
     return copy, diff

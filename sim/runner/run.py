@@ -173,10 +173,12 @@ def simulate(game: Game | None, matchup, matches: int, seed: int,
              chunk_size: int = 50_000, workers: int | None = None, backend: str = "loky",
              scheduler: str | None = None, resume: str | None = None,
              target_ci: float | None = None, max_matches: int | None = None,
-             progress: Callable[[int, int, int], None] | None = None) -> RunResult:
+             progress: Callable[[int, int, int], None] | None = None,
+             note: dict | None = None) -> RunResult:
     """Play `matches` matches of a game (or, with target_ci, chunks until the 95% interval
     half-width of deck A's win rate is at most target_ci, up to max_matches) into
-    results/<run_id>/. On resume, the game and matchup come from the run's manifest."""
+    results/<run_id>/. On resume, the game and matchup come from the run's manifest. `note`
+    joins a new run's manifest (what made the run, e.g. the workbench's edits)."""
     from sim.kit import game as registry
 
     if backend not in BACKENDS:
@@ -194,7 +196,8 @@ def simulate(game: Game | None, matchup, matches: int, seed: int,
         if run_id is None:
             run_id = (datetime.now(UTC).strftime("%Y%m%d-%H%M%S") + f"-s{seed}-"
                       + os.urandom(2).hex())
-        manifest = new_manifest(game, matchup, run_id, seed, matches, chunk_size, target_ci)
+        manifest = {**new_manifest(game, matchup, run_id, seed, matches, chunk_size, target_ci),
+                    **(note or {})}
         run = create_run(results, run_id, manifest)
     # One writer at a time: a second resume of the same run is refused before it reads or
     # cleans anything.
