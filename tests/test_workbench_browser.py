@@ -236,6 +236,27 @@ def test_two_tabs_and_a_command_line_resume_one_run_one_writes(site):
     assert not list((results / "r1" / "chunks").glob(".*tmp*"))
 
 
+def test_the_verdicts_and_the_field_of_the_variant_are_shown(site):
+    url, folder, results, browser, tmp = site
+    page = open_page(browser, url)
+    set_number(page, "matches", 500)
+    page.get_by_role("button", name="Play").click()
+    wait_status(page, "Played 500 matches")
+    set_number(page, "verdict-start", 200)
+    set_number(page, "verdict-max", 400)
+    page.get_by_role("button", name="Card verdicts of the variant").click()
+    wait_status(page, "Verdicts done")
+    verdicts = pd.read_parquet(next(results.glob("*-variant-*/verdicts.parquet")))
+    shown = table_row(page, "verdict-table", verdicts.label.iloc[0])
+    assert shown["verdict"] == verdicts.verdict.iloc[0]
+    set_number(page, "field-matches", 100)
+    page.get_by_role("button", name="The field: matrix and Nash mix").click()
+    wait_status(page, "Field played")
+    page.locator(".field-table").wait_for(timeout=WAIT)
+    page.locator("img").last.wait_for(timeout=WAIT)
+    shot(page, tmp, "verdicts-and-field")
+
+
 @pytest.mark.parametrize("game", ["payne", "encounter"])
 def test_every_game_plays_in_the_workbench(tmp_path, browser, game):
     with served(tmp_path, game) as (url, folder, results):

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from sim.kit.game import REGISTRY
 
-DECKS = Path(__file__).resolve().parents[1] / "decks"
+DECKS = Path(__file__).resolve().parents[2] / "decks"
 GAME_FILE = "game.toml"
 
 

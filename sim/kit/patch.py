@@ -62,8 +62,10 @@ def write_texts(folder: Path, texts: dict[str, str], dest: Path,
     for name, new in sorted(texts.items()):
         src = folder / name
         old = src.read_text(encoding="utf-8")
+        # Named from the folder down, so that `patch -p1` applies it inside the folder's parent.
         diff += "".join(difflib.unified_diff(old.splitlines(True), new.splitlines(True),
-                                             f"a/{src}", f"b/{src}"))
+                                             f"a/{folder.name}/{name}",
+                                             f"b/{folder.name}/{name}"))
     copy = dest / "folder"
     shutil.copytree(folder, copy, ignore=shutil.ignore_patterns("__pycache__"))
     for name, new in texts.items():

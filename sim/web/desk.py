@@ -258,17 +258,19 @@ class Desk:
                tuple(sorted(choice.rules.items())), choice.matches, choice.seed)
         base = self._baselines.get(key)
         if base is None or not (base / "manifest.json").is_file():
-            base = self._simulate(base_m, choice, "baseline", {}, 0)
+            base = self._simulate(base_m, choice, "baseline", self.folder, {}, 0)
             self._baselines[key] = base
-        variant = self._simulate(var_m, choice, "variant", self.edits(), choice.matches)
+        variant = self._simulate(var_m, choice, "variant", folder, self.edits(), choice.matches)
         rates = self.rates(base, variant, headline_counts)
         change = diff_runs(base, variant)
         return Played(base, variant, rates, change, choice.cli(folder),
                       time.perf_counter() - start)
 
-    def _simulate(self, m, choice: Choice, arm: str, edits: dict, before: int) -> Path:
+    def _simulate(self, m, choice: Choice, arm: str, folder: Path, edits: dict,
+                  before: int) -> Path:
         """One arm into the results folder, its progress shown and Cancel heard between
-        chunks; the manifest records the edits and the folder it was played from."""
+        chunks; the manifest records the edits, the shipped folder and the folder the arm
+        was played from (whose policies its verdicts use)."""
         from sim.runner.run import simulate
 
         total = 2 * choice.matches
@@ -285,7 +287,8 @@ class Desk:
         chunk = max(250, -(-choice.matches // 20))
         res = simulate(self.game, m, choice.matches, choice.seed, self.results, run_id,
                        chunk_size=chunk, workers=1, backend="serial", progress=progress,
-                       note={"workbench": {"arm": arm, "folder": str(self.folder), **edits}})
+                       note={"workbench": {"arm": arm, "shipped": str(self.folder),
+                                           "folder": str(folder), **edits}})
         self.runs.append({"run": run_id, "arm": arm, "matches": choice.matches,
                           "seed": choice.seed, "decks": " vs ".join(choice.decks),
                           "edits": sum(map(len, edits.values())) if edits else 0})
@@ -346,8 +349,13 @@ class Desk:
             if self.cancel.is_set():
                 raise Cancelled("cancelled: the verdicts stopped")
 
+        import json
+
         self.cancel.clear()
-        return for_run(run, Precision(start, most), said, field_matches=field_matches)
+        manifest = json.loads((Path(run) / "manifest.json").read_text(encoding="utf-8"))
+        folder = manifest.get("workbench", {}).get("folder", str(self.folder))
+        return for_run(run, Precision(start, most), said, folder=folder,
+                       field_matches=field_matches)
 
     def field(self, choice: Choice, matches: int):
         """The field of the edited folder (its game.toml's [field]), as `cardlab meta`

@@ -20,6 +20,14 @@ def _number(value) -> str:
     return f"{value:.4f}" if isinstance(value, float) else str(value)
 
 
+def _problem_column() -> dict:
+    """A table's problem column: wide, wrapped and red, so a message reads in place."""
+    return {"widths": {"problem": 300},
+            "formatters": {"problem": {"type": "textarea"}},
+            "stylesheets": [":host .tabulator-cell[tabulator-field='problem'] "
+                            "{color: #b00020; font-weight: 600;}"]}
+
+
 class Page:
     """One tab's page over its own Desk: two tabs never share edits or runs."""
 
@@ -57,6 +65,9 @@ class Page:
                                            css_classes=["matches"])
         self.seed = pn.widgets.IntInput(name="Seed", value=1, start=0, css_classes=["seed"])
         self.rules = self._rule_widgets()
+        if "players" in self.rules:  # seats past the table's size are not shown
+            self.rules["players"].param.watch(lambda _: self._seats(), "value")
+            self._seats()
         self.play = pn.widgets.Button(name="Play", button_type="primary")
         self.cancel = pn.widgets.Button(name="Cancel", button_type="warning", disabled=True)
         self.play.on_click(self._play)
@@ -65,7 +76,8 @@ class Page:
         self.cards = self._cards_table()
         self.deck_pick = pn.widgets.Select(name="Deck", options=decks, value=info.decks[0])
         self.deck_table = pn.widgets.Tabulator(sizing_mode="stretch_width", height=420,
-                                               show_index=False, css_classes=["deck-table"])
+                                               show_index=False, css_classes=["deck-table"],
+                                               **_problem_column())
         self.deck_pick.param.watch(lambda _: self._show_deck(), "value")
         self.deck_table.on_edit(self._copies_edited)
         self._show_deck()
@@ -83,6 +95,11 @@ class Page:
             pn.Row(self.play, self.cancel, self.bar, sizing_mode="stretch_width"),
             self.status, self.edits, self.tabs, sizing_mode="stretch_width"))]
         self.say(f"{info.title}: {info.path}", "light")
+
+    def _seats(self) -> None:
+        players = self.rules["players"].value or 2
+        for i, pick in enumerate(self.deck_picks):
+            pick.visible = i < max(2, players)
 
     def _rule_widgets(self) -> dict:
         """A widget per declared rule option, holding the folder's value, with its range."""
@@ -116,7 +133,7 @@ class Page:
         table = pn.widgets.Tabulator(df, show_index=False, editors=editors, height=460,
                                      frozen_columns=["problem", "id"], layout="fit_data",
                                      sizing_mode="stretch_width", css_classes=["cards-table"],
-                                     pagination=None)
+                                     pagination=None, **_problem_column())
         table.on_edit(self._card_edited)
         return table
 
@@ -261,7 +278,13 @@ class Page:
         self.field_view = pn.Column()
         verdicts = pn.widgets.Button(name="Card verdicts of the variant")
         verdicts.on_click(self._verdicts)
-        self.field_matches = pn.widgets.IntInput(name="Matches a pair", value=1000, start=10)
+        # The matches of `cardlab verdicts --verdict-start/--verdict-max`, its defaults.
+        self.verdict_start = pn.widgets.IntInput(name="Verdict start", value=2000, start=2,
+                                                 css_classes=["verdict-start"])
+        self.verdict_max = pn.widgets.IntInput(name="Verdict max", value=64_000, start=2,
+                                               css_classes=["verdict-max"])
+        self.field_matches = pn.widgets.IntInput(name="Matches a pair", value=1000, start=10,
+                                                 css_classes=["field-matches"])
         fieldb = pn.widgets.Button(name="The field: matrix and Nash mix")
         fieldb.on_click(self._field)
         self.results_view.objects = [
@@ -274,14 +297,15 @@ class Page:
             pn.widgets.Tabulator(change.round(4), show_index=False, disabled=True,
                                  css_classes=["change-table"], sizing_mode="stretch_width"),
             pn.pane.Markdown("### Survival (the report's figure, variant)"), *figures,
-            pn.Row(verdicts), self.verdict_view,
+            pn.Row(self.verdict_start, self.verdict_max, verdicts), self.verdict_view,
             pn.Row(self.field_matches, fieldb), self.field_view]
         self.tabs.active = 2
 
     async def _verdicts(self, _=None) -> None:
         if self.played is None:
             return
-        df = await self.job(self.desk.verdicts, self.played.variant)
+        df = await self.job(self.desk.verdicts, self.played.variant,
+                            int(self.verdict_start.value), int(self.verdict_max.value))
         if df is not None:
             cols = [c for c in ("deck", "label", "copies", "n", "relative", "relative_lo",
                                 "relative_hi", "verdict") if c in df.columns]

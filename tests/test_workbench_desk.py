@@ -1,0 +1,67 @@
+"""The workbench's desk without a browser: the variant it plays is the run the command line's
+`--set` plays, a deck edit touches only its line, and a bad value is found where it is and
+writes nothing."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pandas as pd
+
+from analysis.load import load_run
+from sim.runner.run import simulate
+from sim.web.desk import Choice, Desk, deck_lines, with_counts
+
+DECKS = Path(__file__).resolve().parents[1] / "decks"
+
+
+def desk(tmp_path: Path, game: str = "paintline") -> Desk:
+    shutil.copytree(DECKS / game, tmp_path / game)
+    return Desk(tmp_path / game, tmp_path / "results")
+
+
+def test_the_variant_is_the_run_that_simulate_with_set_plays(tmp_path):
+    d = desk(tmp_path)
+    row = int(d.cards.index[d.cards.id == "high-lob"][0])
+    d.set_cell(row, "normal_bonus", "5")
+    a, b = d.info.decks
+    played = d.play(Choice([a, b], "greedy", "greedy", {}, 600, 4))
+    m = d.game.load_matchup(d.folder, a, b, "greedy", "greedy", {},
+                            ["high-lob.normal_bonus=5"])
+    cli = simulate(d.game, m, 600, 4, tmp_path / "cli", "set", workers=1, backend="serial")
+    plain = d.game.load_matchup(d.folder, a, b, "greedy", "greedy", {}, [])
+    base = simulate(d.game, plain, 600, 4, tmp_path / "cli", "base", workers=1,
+                    backend="serial")
+    pd.testing.assert_frame_equal(load_run(played.variant).matches,
+                                  load_run(cli.run.path).matches)
+    pd.testing.assert_frame_equal(load_run(played.baseline).matches,
+                                  load_run(base.run.path).matches)
+    variant = load_run(played.variant).manifest["workbench"]
+    assert variant["cards"] == {"high-lob.normal_bonus": "5"} and variant["arm"] == "variant"
+    # deck A's win count in the rates table is the run's own count
+    wins = int((load_run(played.variant).matches.winner == 0).sum())
+    shown = played.rates.set_index("quantity").loc[f"{a} wins"]
+    assert shown.variant == wins / 600 and shown.baseline_lo < shown.baseline < shown.baseline_hi
+
+
+def test_a_deck_count_changes_its_own_line_only():
+    text = "# a comment 3 Push\n[pc]\n1 Orc\n\n[draw]\n2 Arena Champion\n1 Raid the Caravan\n"
+    lines = deck_lines(text)
+    assert list(lines.card) == ["Orc", "Arena Champion", "Raid the Caravan"]
+    assert list(lines.line) == [3, 6, 7] and list(lines.copies) == [1, 2, 1]
+    out = with_counts(text, {6: 4})
+    assert out == text.replace("2 Arena Champion", "4 Arena Champion")
+
+
+def test_a_bad_value_is_found_at_its_card_and_writes_nothing(tmp_path):
+    d = desk(tmp_path)
+    lines = (d.folder / "cards.csv").read_text().splitlines()
+    line = next(n for n, x in enumerate(lines, 1) if x.startswith("high-lob,"))
+    row = int(d.cards.index[d.cards.id == "high-lob"][0])
+    d.set_cell(row, "cost", "-1")
+    problems = d.problems()
+    assert [(p.line, "cost must not be negative" in p.message) for p in problems] == [
+        (line, True)]
+    assert d.problems_by_place(problems) == {("cards.csv", line - 2): problems[0].message}
+    assert not (tmp_path / "results").exists()
