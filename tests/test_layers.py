@@ -23,8 +23,8 @@ def lint_imports(config, cwd, path) -> subprocess.CompletedProcess:
                           text=True, env={"PYTHONPATH": str(path), "PATH": ""}, timeout=300)
 
 
-LAYERS = ["sim.__main__ : sim.cli", "sim.solvers", "sim.experiments", "analysis", "sim.runner",
-          "sim.store", "sim.paintline | sim.payne | sim.encounter", "sim.kit", "sim.core"]
+LAYERS = ["sim.__main__ : sim.cli", "sim.web", "sim.solvers", "sim.experiments", "analysis",
+          "sim.runner", "sim.store", "sim.paintline | sim.payne | sim.encounter", "sim.kit", "sim.core"]
 
 
 def contracts() -> dict[str, dict]:
