@@ -24,7 +24,8 @@ def lint_imports(config, cwd, path) -> subprocess.CompletedProcess:
 
 
 LAYERS = ["sim.__main__ : sim.cli", "sim.web", "sim.solvers", "sim.experiments", "analysis",
-          "sim.runner", "sim.store", "sim.paintline | sim.payne | sim.encounter", "sim.kit", "sim.core"]
+          "sim.runner", "sim.store", "sim.paintline | sim.payne | sim.encounter", "sim.kit",
+          "sim.core"]
 
 
 def contracts() -> dict[str, dict]:

@@ -28,7 +28,6 @@ from tests.browser import (
     served,
     set_number,
     shown,
-    status,
     tab,
     table_row,
     wait_status,
