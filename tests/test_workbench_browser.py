@@ -155,6 +155,7 @@ def test_save_writes_the_diff_and_a_patched_folder_the_validator_accepts(site):
     edit_copies(page, "Push", 4)
     page.locator(".edits").filter(has_text="Push x4").wait_for(timeout=WAIT)
     wait_status(page, "Edits valid")
+    shot(page, tmp, "decks")
     tab(page, "Save")
     page.get_by_role("button", name="Save", exact=True).click()
     said = wait_status(page, "Saved to")

@@ -252,7 +252,10 @@ class Desk:
         base_m = self.matchup(self.folder, choice)
         var_m = self.matchup(folder, choice)
         self.cancel.clear()
-        self.progress = (0, 2 * choice.matches, "compiling the engine")
+        seconds = self.needs_compile()
+        if seconds is not None:  # said as the command line says it
+            self.progress = (0, 1, f"compiling the {self.game.title} engine, once on this "
+                             f"machine (about {seconds:.0f} s)")
         ensure(self.game, var_m, quiet=True)
         key = (tuple(choice.decks), choice.policy_a, choice.policy_b,
                tuple(sorted(choice.rules.items())), choice.matches, choice.seed)
@@ -402,7 +405,11 @@ class Desk:
         problems = self.problems()
         if problems:
             raise InputError(problems)
-        dest = new_folder(self.results, None, "workbench")
+        # Dated, with a random tail: two tabs saving in the same second get two folders.
+        dest = new_folder(self.results, datetime.now(UTC).strftime("workbench-%Y%m%d-%H%M%S-")
+                          + hashlib.sha1(str(id(self)).encode() + str(len(self.runs)).encode()
+                                         + threading.get_ident().to_bytes(8)).hexdigest()[:6],
+                          "workbench")
         copy, diff = write_texts(self.folder, self.texts(), dest, overwrite)
         if overwrite:
             self.shipped = {**self.shipped, **self.texts()}

@@ -247,10 +247,6 @@ class Page:
         except InputError as err:
             self.say("Not run: " + "; ".join(str(p) for p in err.problems), "danger")
             return
-        seconds = self.desk.needs_compile()
-        if seconds is not None:
-            self.say(f"compiling the {self.desk.game.title} engine, once on this machine "
-                     f"(about {seconds:.0f} s)", "info")
         played = await self.job(self.desk.play, choice)
         if played is None:
             return
