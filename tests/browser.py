@@ -132,6 +132,7 @@ def wait_status(page, text: str, timeout: int = WAIT) -> str:
 def table_row(page, css: str, first: str) -> dict[str, str]:
     """The cells of a shown table's row whose first cell is `first`, by column."""
     row = page.locator(f".{css} .tabulator-row").filter(has_text=first).first
+    row.wait_for(timeout=WAIT)
     cells = row.locator(".tabulator-cell")
     return {cells.nth(i).get_attribute("tabulator-field"): cells.nth(i).inner_text()
             for i in range(cells.count())}

@@ -100,6 +100,10 @@ def test_one_card_changed_plays_the_same_numbers_as_the_command_line(site):
     variant = [json.loads(p.read_text()) for p in results.glob("*-variant-*/manifest.json")]
     assert variant[-1]["workbench"]["cards"] == {"high-lob.normal_bonus": "5"}
     tab(page, "Runs")
+    page.get_by_role("button", name="Diff").click()
+    diffed = table_row(page, "diff-table", "deck A wins")
+    assert float(diffed["run_b"]) == pytest.approx(float(rate), abs=1e-4)
+    assert float(diffed["delta"]) == pytest.approx(float(change["delta"]), abs=1e-4)
     shot(page, tmp, "runs")
 
 
