@@ -119,6 +119,13 @@ def shown(page, css: str) -> str:
     return " ".join(page.locator(f".{css} div").all_inner_texts()).strip()
 
 
+def play(page, matches: int) -> str:
+    """Set the match count, press Play and wait for the result: the status line."""
+    set_number(page, "matches", matches)
+    page.get_by_role("button", name="Play").click()
+    return wait_status(page, f"Played {matches:,} matches")
+
+
 def status(page) -> str:
     return shown(page, "status")
 

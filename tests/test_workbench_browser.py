@@ -25,6 +25,7 @@ from tests.browser import (
     edit_copies,
     listing,
     open_page,
+    play,
     served,
     set_number,
     shown,
@@ -141,9 +142,7 @@ def test_cancel_stops_a_long_run_and_the_page_stays_usable(site):
     stopped = [m for m in runs if m["matches"] == 2_000_000]
     assert stopped and all(m["status"] == "interrupted" for m in stopped)
     assert all(m["matches_done"] < 2_000_000 for m in stopped)
-    set_number(page, "matches", 500)
-    page.get_by_role("button", name="Play").click()
-    wait_status(page, "Played 500 matches")
+    play(page, 500)
 
 
 def test_save_writes_the_diff_and_a_patched_folder_the_validator_accepts(site):
@@ -243,9 +242,7 @@ def test_two_tabs_and_a_command_line_resume_one_run_one_writes(site):
 def test_the_verdicts_and_the_field_of_the_variant_are_shown(site):
     url, folder, results, browser, tmp = site
     page = open_page(browser, url)
-    set_number(page, "matches", 500)
-    page.get_by_role("button", name="Play").click()
-    wait_status(page, "Played 500 matches")
+    play(page, 500)
     set_number(page, "verdict-start", 200)
     set_number(page, "verdict-max", 400)
     page.get_by_role("button", name="Card verdicts of the variant").click()
@@ -265,9 +262,7 @@ def test_the_verdicts_and_the_field_of_the_variant_are_shown(site):
 def test_every_game_plays_in_the_workbench(tmp_path, browser, game):
     with served(tmp_path, game) as (url, folder, results):
         page = open_page(browser, url)
-        set_number(page, "matches", 400)
-        page.get_by_role("button", name="Play").click()
-        wait_status(page, "Played 400 matches")
+        play(page, 400)
         assert page.locator(".rates-table .tabulator-row").count() >= 2
         if game == "encounter":
             shot(page, tmp_path, "encounter")
