@@ -262,7 +262,15 @@ def test_the_verdicts_and_the_field_of_the_variant_are_shown(site):
 def test_every_game_plays_in_the_workbench(tmp_path, browser, game):
     with served(tmp_path, game) as (url, folder, results):
         page = open_page(browser, url)
+        if game == "encounter":  # a table of three: the rule option, then seat C's deck
+            assert not page.locator(".bk-input-group").filter(has_text="Deck C").is_visible()
+            page.locator(".rule-options .card-button").first.click()
+            set_number(page, "rule-players", 3)
+            page.locator(".bk-input-group").filter(has_text="Deck C").wait_for(timeout=WAIT)
         play(page, 400)
         assert page.locator(".rates-table .tabulator-row").count() >= 2
         if game == "encounter":
+            seats = [json.loads(p.read_text())["decks"] for p in results.glob("*/manifest.json")]
+            assert [len(d) for d in seats] == [3, 3]
+            table_row(page, "rates-table", "orc-ambush")  # seat C's deck has its own rows
             shot(page, tmp_path, "encounter")

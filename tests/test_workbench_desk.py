@@ -65,3 +65,13 @@ def test_a_bad_value_is_found_at_its_card_and_writes_nothing(tmp_path):
         (line, True)]
     assert d.problems_by_place(problems) == {("cards.csv", line - 2): problems[0].message}
     assert not (tmp_path / "results").exists()
+
+
+def test_a_table_of_three_names_every_seat_in_the_change(tmp_path):
+    d = desk(tmp_path, "encounter")
+    a, b = d.info.decks
+    played = d.play(Choice([a, b, d.info.table[2]], d.info.policy, d.info.policy,
+                           {"players": 3}, 60, 2))
+    items = list(played.change["item"])
+    assert "PC killed (deck C)" in items and not [i for i in items if "{" in i]
+    assert f"{d.info.table[2]} ({d.info.policy}) wins" in list(played.rates.quantity)

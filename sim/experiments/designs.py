@@ -124,7 +124,7 @@ def whatif(game: Game, m, changes: dict, matches: int, seed: int, results="resul
     legality.require(game, variant, "--rules")
     a = game.run_batch(m, matches, seed)
     b = game.run_batch(variant, matches, seed)
-    decks = (m.decks[0].name, m.decks[1].name)
+    decks = tuple(d.name for d in m.decks)
     df = pd.concat([compare_frames(game.schema.to_json(), a.matches_frame(),
                                    b.matches_frame(), decks, paired=True),
                     _histogram_rows(a, b, seed)], ignore_index=True)
@@ -135,7 +135,7 @@ def whatif(game: Game, m, changes: dict, matches: int, seed: int, results="resul
     return df
 
 
-def compare_frames(schema: dict, ma: pd.DataFrame, mb: pd.DataFrame, decks: tuple[str, str],
+def compare_frames(schema: dict, ma: pd.DataFrame, mb: pd.DataFrame, decks: tuple[str, ...],
                    paired: bool) -> pd.DataFrame:
     """Every schema quantity of two matches tables side by side with its delta and 95%
     interval: paired by match when the two share seeds, else as independent samples."""

@@ -89,7 +89,8 @@ class Page:
                             ("Save", self._save_view()), dynamic=False)
         pick = pn.Column(self.folder_pick, *self.deck_picks, self.policy_a, self.policy_b,
                          self.matches, self.seed,
-                         pn.Card(*self.rules.values(), title="Rule options", collapsed=True),
+                         pn.Card(*self.rules.values(), title="Rule options", collapsed=True,
+                                 css_classes=["rule-options"]),
                          width=300)
         self.body.objects = [pn.Row(pick, pn.Column(
             pn.Row(self.play, self.cancel, self.bar, sizing_mode="stretch_width"),
@@ -122,6 +123,7 @@ class Page:
                 w = pn.widgets.IntInput(name=f"{o.name} ({o.lo}..{o.hi})", value=now,
                                         start=o.lo, end=o.hi)
             w.description = o.doc
+            w.css_classes = [f"rule-{o.name}"]
             out[o.name] = w
         return out
 
