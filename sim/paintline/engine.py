@@ -1,5 +1,11 @@
 """The compiled engine: take_turn() sequences the rules, play_match() plays one match,
-play_piece() plays a run of matches on one thread (sim.core.blocks spreads pieces over threads)."""
+play_piece() plays a run of matches on one thread (sim.core.blocks spreads pieces over threads).
+
+set_up_game, play_game and play_match are inlined into play_piece by numba (inline="always")
+rather than compiled on their own: every separately compiled function is finalised to
+machine code with everything it calls linked in, so each level of the chain compiled the
+engine's code once more. Three levels fewer took an eighth off a first compile, the kernel
+as fast (benchmarks/README.md, "The first compile")."""
 
 from __future__ import annotations
 
@@ -161,7 +167,7 @@ def take_turn(table, view, R, prm, P, G, H, p, keys, ctr, seen, cs, work, log, l
     return landed
 
 
-@njit
+@njit(inline="always")
 def set_up_game(table, R, prms, bags, bag_lens, P, G, keys, ctr, seen):
     """Every card back in the bag, shuffle, opening hands, mulligans, coach ready."""
     for p in range(2):
@@ -200,7 +206,7 @@ def count_rally(G, rally_len, rally_top, i):
     rally_top[i, server, G[S.TOP]] += 1
 
 
-@njit
+@njit(inline="always")
 def play_game(table, views, R, prms, P, G, H, keys, ctr, seen, cs, work, out, rally_len,
               rally_top, log, log_n, i, li):
     """Points until someone wins the game or forfeits it; returns the game's winner."""
@@ -231,7 +237,7 @@ def play_game(table, views, R, prms, P, G, H, keys, ctr, seen, cs, work, out, ra
             return w
 
 
-@njit
+@njit(inline="always")
 def play_match(table, views, R, prms, bags, bag_lens, coaches, in_deck, seed, match_index, P, G, H,
                keys, ctr, seen, cs, work, out, rally_len, rally_top, log, log_n, i, li):
     """A match of 1, 3, 5 or 7 games; writes the match's record in row i."""
