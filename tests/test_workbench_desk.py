@@ -11,7 +11,8 @@ import pandas as pd
 
 from analysis.load import load_run
 from sim.runner.run import simulate
-from sim.web.desk import Choice, Desk, deck_lines, with_counts
+from sim.web.decklines import deck_lines, with_counts
+from sim.web.desk import Choice, Desk
 
 DECKS = Path(__file__).resolve().parents[1] / "decks"
 

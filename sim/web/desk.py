@@ -6,7 +6,6 @@ web framework: the page (sim/web/page.py) shows it, the tests drive it directly 
 from __future__ import annotations
 
 import hashlib
-import re
 import shutil
 import threading
 from dataclasses import dataclass, field
@@ -16,8 +15,8 @@ from pathlib import Path
 import pandas as pd
 
 from sim.core.problems import InputError, Problem
+from sim.web.decklines import deck_lines, with_counts
 
-COUNT = re.compile(r"^(\s*)(\d+)(\s+)(\S.*?)\s*$")  # a deck line: "COUNT CARD"
 SCRATCH = ".workbench"  # under the results folder: the edited folders the runs were played from
 CARDS = "cards.csv"
 
@@ -58,23 +57,6 @@ class Played:
     change: pd.DataFrame  # cardlab diff of the two runs: item, delta, lo, hi, p_adjusted
     command: str  # the command line that replays the variant
     seconds: float
-
-
-def deck_lines(text: str) -> pd.DataFrame:
-    """The count lines of a .deck file: line (1-based), card, copies."""
-    rows = [(n, m.group(4), int(m.group(2))) for n, line in enumerate(text.splitlines(), 1)
-            if (m := COUNT.match(line)) and not line.lstrip().startswith("#")]
-    return pd.DataFrame(rows, columns=["line", "card", "copies"])
-
-
-def with_counts(text: str, counts: dict[int, int]) -> str:
-    """A .deck file's text with the count on each given line replaced, all else as it was."""
-    lines = text.splitlines(True)
-    for n, copies in counts.items():
-        m = COUNT.match(lines[n - 1].rstrip("\r\n"))
-        end = lines[n - 1][len(lines[n - 1].rstrip("\r\n")):]
-        lines[n - 1] = f"{m.group(1)}{copies}{m.group(3)}{m.group(4)}{end}"
-    return "".join(lines)
 
 
 class Desk:

@@ -11,7 +11,8 @@ from pathlib import Path
 import panel as pn
 
 from sim.core.problems import InputError
-from sim.web.desk import CARDS, Cancelled, Choice, Desk
+from sim.web.desk import CARDS, Cancelled, Desk
+from sim.web.pick import Pick
 
 POLL = 0.2  # seconds between looks at a running job's progress
 
@@ -50,24 +51,9 @@ class Page:
     def load(self, folder: str) -> None:
         """The page for a game folder: a new desk, every view built from it."""
         self.desk = Desk(folder, self.results)
-        info, game = self.desk.info, self.desk.game
+        info = self.desk.info
         decks = sorted(self.desk.decks)
-        seats = game.seats[1]
-        starting = list(info.decks) + list(info.table[2:seats])
-        self.deck_picks = [pn.widgets.Select(name=f"Deck {'ABCDEFGH'[i]}", options=decks,
-                                             value=starting[i] if i < len(starting)
-                                             else decks[0]) for i in range(seats)]
-        pols = self.desk.policies
-        self.policy_a = pn.widgets.Select(name="Policy of A", options=pols, value=info.policy)
-        self.policy_b = pn.widgets.Select(name="Policy of B (and the seats after)",
-                                          options=pols, value=info.policy)
-        self.matches = pn.widgets.IntInput(name="Matches", value=2000, start=10, step=1000,
-                                           css_classes=["matches"])
-        self.seed = pn.widgets.IntInput(name="Seed", value=1, start=0, css_classes=["seed"])
-        self.rules = self._rule_widgets()
-        if "players" in self.rules:  # seats past the table's size are not shown
-            self.rules["players"].param.watch(lambda _: self._seats(), "value")
-            self._seats()
+        self.pick = Pick(self.desk)
         self.play = pn.widgets.Button(name="Play", button_type="primary")
         self.cancel = pn.widgets.Button(name="Cancel", button_type="warning", disabled=True)
         self.play.on_click(self._play)
@@ -87,45 +73,11 @@ class Page:
                                                                        self.deck_table)),
                             ("Results", self.results_view), ("Runs", self._runs_view()),
                             ("Save", self._save_view()), dynamic=False)
-        pick = pn.Column(self.folder_pick, *self.deck_picks, self.policy_a, self.policy_b,
-                         self.matches, self.seed,
-                         pn.Card(*self.rules.values(), title="Rule options", collapsed=True,
-                                 css_classes=["rule-options"]),
-                         width=300)
+        pick = self.pick.view(self.folder_pick)
         self.body.objects = [pn.Row(pick, pn.Column(
             pn.Row(self.play, self.cancel, self.bar, sizing_mode="stretch_width"),
             self.status, self.edits, self.tabs, sizing_mode="stretch_width"))]
         self.say(f"{info.title}: {info.path}", "light")
-
-    def _seats(self) -> None:
-        players = self.rules["players"].value or 2
-        for i, pick in enumerate(self.deck_picks):
-            pick.visible = i < max(2, players)
-
-    def _rule_widgets(self) -> dict:
-        """A widget per declared rule option, holding the folder's value, with its range."""
-        m = self.desk.matchup(self.desk.folder, Choice(list(self.desk.info.decks),
-                                                       self.desk.info.policy,
-                                                       self.desk.info.policy))
-        self.rules_now = self.desk.game.describe(m)["rules"]
-        out = {}
-        for o in self.desk.game.options.options:
-            now = self.rules_now.get(o.name, o.default)
-            if o.kind == "word":
-                w = pn.widgets.Select(name=o.name, options=list(o.words), value=now)
-            elif o.kind == "flag":
-                w = pn.widgets.Checkbox(name=o.name, value=bool(now))
-            elif o.kind == "list":
-                w = pn.widgets.TextInput(name=f"{o.name} (a list)", value=str(now))
-            elif o.allowed:
-                w = pn.widgets.Select(name=o.name, options=list(o.allowed), value=now)
-            else:
-                w = pn.widgets.IntInput(name=f"{o.name} ({o.lo}..{o.hi})", value=now,
-                                        start=o.lo, end=o.hi)
-            w.description = o.doc
-            w.css_classes = [f"rule-{o.name}"]
-            out[o.name] = w
-        return out
 
     def _cards_table(self):
         df = self.desk.edited.copy()
@@ -188,25 +140,6 @@ class Page:
 
     # Running -------------------------------------------------------------------------------
 
-    def choice(self) -> Choice:
-        """The Pick column as a Choice; rule options only where they differ from the folder."""
-        import tomllib
-
-        rules = {}
-        for name, w in self.rules.items():
-            value = w.value
-            if isinstance(w, pn.widgets.TextInput):
-                try:
-                    value = tomllib.loads(f"v = {value}")["v"]
-                except tomllib.TOMLDecodeError:
-                    pass
-            if value != self.rules_now.get(name):
-                rules[name] = value
-        players = int(rules.get("players", self.rules_now.get("players", 2)))
-        decks = [w.value for w in self.deck_picks[:max(2, players)]]
-        return Choice(decks, self.policy_a.value, self.policy_b.value, rules,
-                      int(self.matches.value), int(self.seed.value))
-
     def say(self, text: str, kind: str = "light") -> None:
         self.status.object, self.status.alert_type = text, kind
 
@@ -244,7 +177,7 @@ class Page:
         if self._check():
             return
         try:
-            choice = self.choice()
+            choice = self.pick.choice()
             self.desk.matchup(self.desk.folder, choice)
         except InputError as err:
             self.say("Not run: " + "; ".join(str(p) for p in err.problems), "danger")
@@ -315,7 +248,7 @@ class Page:
             self.say("Verdicts done.", "success")
 
     async def _field(self, _=None) -> None:
-        out = await self.job(self.desk.field, self.choice(), int(self.field_matches.value))
+        out = await self.job(self.desk.field, self.pick.choice(), int(self.field_matches.value))
         if out is not None:
             result, path = out
             decks = result["decks"].round(4)
