@@ -1,5 +1,7 @@
 """Where a game's first compile goes: every compiled function and signature, with the time
-spent in it (CPU seconds, its own, callees' compiles excluded), from an empty compile cache.
+spent in it (CPU seconds, its own, callees' compiles excluded), split into numba's typing,
+its lowering, LLVM (optimisation and machine code) and numba's other passes, from an empty
+compile cache.
 
     python benchmarks/compile_profile.py GAME [--top N] [--rule KEY=VALUE ...]
 
@@ -31,10 +33,35 @@ g = registry.get(name)
 info = read_folder(name)
 m = g.load_matchup(info.path, *info.decks, info.policy, info.policy, rules, [])
 stack, rows = [], []
+# Every CPU second goes to the innermost thing running: a function's compile, one of its
+# compiler passes, or LLVM (the llvm lock: optimisation and machine code), so that each
+# function's typing, lowering and LLVM time is its own, callees' compiles excluded.
+frames, phases, last = [], collections.defaultdict(float), [time.process_time()]
+
+
+def charge():
+    now = time.process_time()
+    if frames:
+        phases[frames[-1]] += now - last[0]
+    last[0] = now
+
+
+def enter(phase):
+    charge()
+    frames.append((frames[-1][0] if frames else "?", phase))
+
+
+def leave():
+    charge()
+    frames.pop()
+
 
 class Clock(ev.Listener):
     def on_start(self, event):
         stack.append([event.data["dispatcher"], event.data["args"], time.process_time(), 0.0])
+        fn = event.data["dispatcher"].py_func
+        charge()
+        frames.append((f"{fn.__module__}.{fn.__qualname__}", "between passes"))
 
     def on_end(self, event):
         disp, args, start, inner = stack.pop()
@@ -43,12 +70,32 @@ class Clock(ev.Listener):
             stack[-1][3] += took
         fn = disp.py_func
         rows.append([f"{fn.__module__}.{fn.__qualname__}", str(args), took - inner])
+        leave()
+
+
+class Passes(ev.Listener):
+    def on_start(self, event):
+        enter(event.data["name"].split(" [")[0])
+
+    def on_end(self, event):
+        leave()
+
+
+class Llvm(ev.Listener):
+    def on_start(self, event):
+        enter("llvm")
+
+    def on_end(self, event):
+        leave()
+
 
 start, cpu = time.perf_counter(), time.process_time()
-with ev.install_listener("numba:compile", Clock()):
+with ev.install_listener("numba:compile", Clock()), \
+        ev.install_listener("numba:run_pass", Passes()), \
+        ev.install_listener("numba:llvm_lock", Llvm()):
     g.run_batch(m, 1, 0)
 print(json.dumps({"total": time.perf_counter() - start, "cpu": time.process_time() - cpu,
-                  "rows": rows}))
+                  "rows": rows, "phases": [[f, p, t] for (f, p), t in phases.items()]}))
 """
 
 
@@ -86,12 +133,41 @@ def main() -> int:
         print(f"  {len(sigs):3d}  {fn}")
         for sig, own in sigs:
             print(f"         {own:6.2f} s  {sig[:110]}")
-    print(f"\nlongest own compile times (top {args.top}):")
+    split: dict[str, dict[str, float]] = {}
+    passes: dict[str, float] = {}
+    for fn, name, t in data["phases"]:
+        phase = phase_of(name)
+        split.setdefault(fn, {}).setdefault(phase, 0.0)
+        split[fn][phase] += t
+        if phase == "other passes":
+            passes[name] = passes.get(name, 0.0) + t
+    total = {p: sum(v.get(p, 0.0) for v in split.values()) for p in PHASES}
+    print("\nwhere it goes: " + ", ".join(f"{p} {t:.1f} s ({t / max(compiled, 1e-9):.0%})"
+                                          for p, t in total.items()))
+    print("  the other passes: " + ", ".join(
+        f"{name} {t:.1f} s" for name, t in sorted(passes.items(), key=lambda kv: -kv[1])[:5]))
+    print(f"\nlongest own compile times (top {args.top}), split by phase:")
+    print(f"  {'own':>7}  sig  " + "".join(f"{p:>14}" for p in PHASES) + "  function")
     ranked = sorted(((sum(own for _, own in sigs), len(sigs), fn)
                      for fn, sigs in per_fn.items()), reverse=True)
     for own, n, fn in ranked[:args.top]:
-        print(f"  {own:6.2f} s  {n:2d} sig  {fn}")
+        cells = "".join(f"{split.get(fn, {}).get(p, 0.0):12.2f} s" for p in PHASES)
+        print(f"  {own:6.2f} s  {n:2d}  {cells}  {fn}")
     return 0
+
+
+# The phases of a compile: numba's type inference (and the rewrites on typed code), its
+# lowering to LLVM IR, LLVM's optimisation and machine code (time under the llvm lock), and
+# numba's other passes (bytecode, SSA, inlining, checks).
+PHASES = ("typing", "lowering", "llvm", "other passes")
+TYPING = ("nopython_type_inference", "partial_type_inference", "nopython_rewrites")
+LOWERING = ("native_lowering", "nopython_backend")
+
+
+def phase_of(name: str) -> str:
+    """The phase of a compiler pass (or of the llvm lock)."""
+    return ("llvm" if name == "llvm" else "typing" if name in TYPING
+            else "lowering" if name in LOWERING else "other passes")
 
 
 if __name__ == "__main__":
