@@ -178,6 +178,7 @@ def test_save_writes_the_diff_and_a_patched_folder_the_validator_accepts(site):
     page.get_by_role("button", name=re.compile("Yes, overwrite")).click()
     wait_status(page, "overwritten")
     assert (folder / "cards.csv").read_text() != shipped
+    page.locator(".edits").filter(has_text="No edits").wait_for(timeout=WAIT)
     (folder / "cards.csv").write_text(shipped)
 
 

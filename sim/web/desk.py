@@ -393,7 +393,8 @@ class Desk:
                                          + threading.get_ident().to_bytes(8)).hexdigest()[:6],
                           "workbench")
         copy, diff = write_texts(self.folder, self.texts(), dest, overwrite)
-        if overwrite:
+        if overwrite:  # the shipped folder is now the edited one: its baselines are old
+            self._baselines.clear()
             self.shipped = {**self.shipped, **self.texts()}
             self.cards = self.edited.copy()
             self.decks = {name: df.copy() for name, df in self.counts.items()}

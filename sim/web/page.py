@@ -341,6 +341,8 @@ class Page:
             self.say("Not saved: " + "; ".join(str(p) for p in err.problems), "danger")
             return
         self.confirm.visible = False
+        if confirmed:  # the shipped folder now holds the edits: none are left
+            self._check()
         self.saved.object = (f"Saved: patched folder `{copy}`, diff `{copy.parent / 'cards.diff'}`"
                              f"\n\n```diff\n{diff or '(no change)'}\n```")
         self.say(f"Saved to {copy.parent}" + (f"; {self.desk.folder} overwritten"
