@@ -6,6 +6,7 @@ web framework: the page (sim/web/page.py) shows it, the tests drive it directly 
 from __future__ import annotations
 
 import hashlib
+import os
 import shutil
 import threading
 from dataclasses import dataclass, field
@@ -265,8 +266,7 @@ class Desk:
             if self.cancel.is_set():
                 raise Cancelled(f"cancelled: the {arm} stopped after {done:,} matches")
 
-        run_id = (datetime.now(UTC).strftime("%Y%m%d-%H%M%S") + f"-{arm}-"
-                  + hashlib.sha1(f"{id(self)}{len(self.runs)}".encode()).hexdigest()[:6])
+        run_id = datetime.now(UTC).strftime("%Y%m%d-%H%M%S") + f"-{arm}-" + os.urandom(3).hex()
         # Chunks of about a twentieth of the run: the bar moves and Cancel is heard soon;
         # the records are the same bytes for any chunk size.
         chunk = max(250, -(-choice.matches // 20))
@@ -389,9 +389,7 @@ class Desk:
             raise InputError(problems)
         # Dated, with a random tail: two tabs saving in the same second get two folders.
         dest = new_folder(self.results, datetime.now(UTC).strftime("workbench-%Y%m%d-%H%M%S-")
-                          + hashlib.sha1(str(id(self)).encode() + str(len(self.runs)).encode()
-                                         + threading.get_ident().to_bytes(8)).hexdigest()[:6],
-                          "workbench")
+                          + os.urandom(3).hex(), "workbench")
         copy, diff = write_texts(self.folder, self.texts(), dest, overwrite)
         if overwrite:  # the shipped folder is now the edited one: its baselines are old
             self._baselines.clear()
