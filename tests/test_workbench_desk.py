@@ -5,6 +5,7 @@ writes nothing."""
 from __future__ import annotations
 
 import shutil
+import sys
 from pathlib import Path
 
 import pandas as pd
@@ -76,3 +77,23 @@ def test_a_table_of_three_names_every_seat_in_the_change(tmp_path):
     items = list(played.change["item"])
     assert "PC killed (deck C)" in items and not [i for i in items if "{" in i]
     assert f"{d.info.table[2]} ({d.info.policy}) wins" in list(played.rates.quantity)
+
+
+def test_serve_without_the_web_extra_says_how_to_install_it(monkeypatch):
+    import importlib.util
+
+    from tests.conftest import cardlab
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "panel" else real(name, *a))
+    monkeypatch.setitem(sys.modules, "panel", None)  # as if absent: importing it fails
+    ran = cardlab("serve", "--folder", "payne")
+    assert ran.returncode == 2 and '.[web]' in ran.stderr and "Traceback" not in ran.stderr
+
+
+def test_serve_names_a_missing_folder(tmp_path):
+    from tests.conftest import cardlab
+
+    ran = cardlab("serve", "--folder", str(tmp_path / "nowhere"))
+    assert ran.returncode == 2 and "no such game folder" in ran.stderr
