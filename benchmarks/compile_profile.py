@@ -99,6 +99,20 @@ print(json.dumps({"total": time.perf_counter() - start, "cpu": time.process_time
 """
 
 
+# The phases of a compile: numba's type inference (and the rewrites on typed code), its
+# lowering to LLVM IR, LLVM's optimisation and machine code (time under the llvm lock), and
+# numba's other passes (bytecode, SSA, inlining, checks).
+PHASES = ("typing", "lowering", "llvm", "other passes")
+TYPING = ("nopython_type_inference", "partial_type_inference", "nopython_rewrites")
+LOWERING = ("native_lowering", "nopython_backend")
+
+
+def phase_of(name: str) -> str:
+    """The phase of a compiler pass (or of the llvm lock)."""
+    return ("llvm" if name == "llvm" else "typing" if name in TYPING
+            else "lowering" if name in LOWERING else "other passes")
+
+
 def main() -> int:
     import json
 
@@ -154,20 +168,6 @@ def main() -> int:
         cells = "".join(f"{split.get(fn, {}).get(p, 0.0):12.2f} s" for p in PHASES)
         print(f"  {own:6.2f} s  {n:2d}  {cells}  {fn}")
     return 0
-
-
-# The phases of a compile: numba's type inference (and the rewrites on typed code), its
-# lowering to LLVM IR, LLVM's optimisation and machine code (time under the llvm lock), and
-# numba's other passes (bytecode, SSA, inlining, checks).
-PHASES = ("typing", "lowering", "llvm", "other passes")
-TYPING = ("nopython_type_inference", "partial_type_inference", "nopython_rewrites")
-LOWERING = ("native_lowering", "nopython_backend")
-
-
-def phase_of(name: str) -> str:
-    """The phase of a compiler pass (or of the llvm lock)."""
-    return ("llvm" if name == "llvm" else "typing" if name in TYPING
-            else "lowering" if name in LOWERING else "other passes")
 
 
 if __name__ == "__main__":

@@ -36,7 +36,7 @@ def served(tmp: Path, game: str = "paintline"):
     shutil.copytree(DECKS / game, folder)
     results = tmp / "results"
     port = free_port()
-    log = open(tmp / f"serve-{port}.log", "w")  # noqa: SIM115 - closed below
+    log = open(tmp / f"serve-{port}.log", "w")  # closed when the server stops
     proc = subprocess.Popen([sys.executable, "-m", "sim", "serve", "--folder", str(folder),
                              "--port", str(port), "--results", str(results)],
                             stdout=log, stderr=subprocess.STDOUT, cwd=tmp)

@@ -8,6 +8,7 @@ from pathlib import Path
 import pandas as pd
 
 from sim.kit.game import Game
+from sim.kit.records import SEAT_LETTERS
 
 
 def diff_runs(path_a: Path, path_b: Path) -> pd.DataFrame:
@@ -23,8 +24,6 @@ def diff_runs(path_a: Path, path_b: Path) -> pd.DataFrame:
         raise InputError([Problem(str(path_b), 0, "runs of two different games: "
                                   f"{a.manifest.get('game')} and {b.manifest.get('game')}")])
     paired = (a.manifest["seed"] == b.manifest["seed"] and len(a.matches) == len(b.matches))
-    from sim.kit.records import SEAT_LETTERS
-
     seats = ("deck " + x.upper() for x in SEAT_LETTERS[:len(a.manifest["decks"])])
     df = compare_frames(a.manifest["schema"], a.matches, b.matches, tuple(seats), paired)
     df["p"] = p_values(df.delta, df.se)

@@ -58,14 +58,12 @@ def write_texts(folder: Path, texts: dict[str, str], dest: Path,
     name), and dest/cards.diff, the unified diff of every file that changed; with `write`,
     the folder's own files too. (copy, diff text)"""
     folder = Path(folder)
-    diff = ""
-    for name, new in sorted(texts.items()):
-        src = folder / name
-        old = src.read_text(encoding="utf-8")
-        # Named from the folder down, so that `patch -p1` applies it inside the folder's parent.
-        diff += "".join(difflib.unified_diff(old.splitlines(True), new.splitlines(True),
-                                             f"a/{folder.name}/{name}",
-                                             f"b/{folder.name}/{name}"))
+    olds = {name: (folder / name).read_text(encoding="utf-8") for name in texts}
+    # Named from the folder down, so that `patch -p1` applies it inside the folder's parent.
+    diff = "".join("".join(difflib.unified_diff(olds[name].splitlines(True),
+                                                new.splitlines(True), f"a/{folder.name}/{name}",
+                                                f"b/{folder.name}/{name}"))
+                   for name, new in sorted(texts.items()))
     copy = dest / "folder"
     shutil.copytree(folder, copy, ignore=shutil.ignore_patterns("__pycache__"))
     for name, new in texts.items():
@@ -73,6 +71,6 @@ def write_texts(folder: Path, texts: dict[str, str], dest: Path,
     (dest / "cards.diff").write_text(diff, encoding="utf-8")
     if write:
         for name, new in texts.items():
-            if (folder / name).read_text(encoding="utf-8") != new:
+            if olds[name] != new:
                 (folder / name).write_text(new, encoding="utf-8")
     return copy, diff

@@ -97,10 +97,6 @@ class Desk:
     def set_copies(self, deck: str, row: int, copies: int) -> None:
         self.counts[deck].loc[row, "copies"] = int(copies)
 
-    def reset(self) -> None:
-        self.edited = self.cards.copy()
-        self.counts = {name: df.copy() for name, df in self.decks.items()}
-
     def card_edits(self) -> dict[str, str]:
         """{"CARD.COLUMN": text} of every card cell that differs from the shipped folder."""
         out = {}
@@ -126,10 +122,7 @@ class Desk:
         """The folder's edited files by name: cards.csv and every deck."""
         from sim.kit.patch import patched_csv
 
-        cells = {}
-        for key, text in self.card_edits().items():
-            card, _, col = key.rpartition(".")
-            cells.setdefault(f"{card}.{col}", {})[col] = text
+        cells = {key: {key.rpartition(".")[2]: text} for key, text in self.card_edits().items()}
         out = {CARDS: patched_csv(self.folder / CARDS, cells) if cells else self.shipped[CARDS]}
         for name, df in self.decks.items():
             moved = {int(n): int(c) for n, c, o in zip(df.line, self.counts[name].copies,
@@ -205,6 +198,13 @@ class Desk:
 
     # Play -------------------------------------------------------------------------------
 
+    def heard(self, done: int, total: int, what: str, stopped: str) -> None:
+        """A long job's progress, for the page to show; Cancelled(`stopped`) once Cancel
+        was pressed (every job reports between chunks, pairs or rounds)."""
+        self.progress = (done, total, what)
+        if self.cancel.is_set():
+            raise Cancelled(f"cancelled: {stopped}")
+
     def matchup(self, folder: Path, choice: Choice):
         """The game's matchup of the choice from a folder (InputError on bad options)."""
         more = {"table": tuple(choice.decks[2:])} if len(choice.decks) > 2 else {}
@@ -226,9 +226,7 @@ class Desk:
         nothing written) when the edited folder or the choice is not valid."""
         import time
 
-        from analysis.summary import headline_counts
         from sim.experiments.comparisons import diff_runs
-        from sim.runner.warmup import ensure
 
         start = time.perf_counter()
         folder = self.edited_folder()
@@ -236,10 +234,9 @@ class Desk:
         var_m = self.matchup(folder, choice)
         self.cancel.clear()
         seconds = self.needs_compile()
-        if seconds is not None:  # said as the command line says it
+        if seconds is not None:  # said as the command line says it; the runner compiles
             self.progress = (0, 1, f"compiling the {self.game.title} engine, once on this "
                              f"machine (about {seconds:.0f} s)")
-        ensure(self.game, var_m, quiet=True)
         key = (tuple(choice.decks), choice.policy_a, choice.policy_b,
                tuple(sorted(choice.rules.items())), choice.matches, choice.seed)
         base = self._baselines.get(key)
@@ -247,7 +244,7 @@ class Desk:
             base = self._simulate(base_m, choice, "baseline", self.folder, {}, 0)
             self._baselines[key] = base
         variant = self._simulate(var_m, choice, "variant", folder, self.edits(), choice.matches)
-        rates = self.rates(base, variant, headline_counts)
+        rates = self.rates(base, variant)
         change = diff_runs(base, variant)
         return Played(base, variant, rates, change, choice.cli(folder),
                       time.perf_counter() - start)
@@ -259,12 +256,9 @@ class Desk:
         was played from (whose policies its verdicts use)."""
         from sim.runner.run import simulate
 
-        total = 2 * choice.matches
-
         def progress(done, _matches, _n):
-            self.progress = (before + done, total, f"playing the {arm}")
-            if self.cancel.is_set():
-                raise Cancelled(f"cancelled: the {arm} stopped after {done:,} matches")
+            self.heard(before + done, 2 * choice.matches, f"playing the {arm}",
+                       f"the {arm} stopped after {done:,} matches")
 
         run_id = datetime.now(UTC).strftime("%Y%m%d-%H%M%S") + f"-{arm}-" + os.urandom(3).hex()
         # Chunks of about a twentieth of the run: the bar moves and Cancel is heard soon;
@@ -280,21 +274,19 @@ class Desk:
         return res.run.path
 
     @staticmethod
-    def rates(base: Path, variant: Path, headline_counts) -> pd.DataFrame:
+    def rates(base: Path, variant: Path) -> pd.DataFrame:
         """Each headline rate of the two runs side by side, with Wilson 95% intervals: the
         rows `cardlab simulate` prints for each."""
         import json
 
-        from sim.core.stats import wilson
+        from analysis.summary import headline_counts
 
         cols = {}
         for arm, path in (("baseline", base), ("variant", variant)):
             manifest = json.loads((path / "manifest.json").read_text(encoding="utf-8"))
             rows, _, _ = headline_counts(path, manifest)
-            lo, hi = wilson(rows.k.to_numpy(), rows.n.to_numpy())
-            cols[arm] = pd.DataFrame({"quantity": rows.quantity, "n": rows.n,
-                                      arm: rows.k / rows.n.clip(lower=1),
-                                      f"{arm}_lo": lo, f"{arm}_hi": hi})
+            cols[arm] = rows[["quantity", "n", "rate", "lo", "hi"]].rename(
+                columns={"rate": arm, "lo": f"{arm}_lo", "hi": f"{arm}_hi"})
         return cols["baseline"].merge(cols["variant"].drop(columns="n"), on="quantity")
 
     def resume(self, run_id: str) -> Path:
@@ -305,9 +297,8 @@ class Desk:
         self.cancel.clear()
 
         def progress(done, matches, _n):
-            self.progress = (done, matches, f"resuming {run_id}")
-            if self.cancel.is_set():
-                raise Cancelled(f"cancelled: {run_id} stopped after {done:,} matches")
+            self.heard(done, matches, f"resuming {run_id}",
+                       f"{run_id} stopped after {done:,} matches")
 
         return simulate(None, None, 0, 0, self.results, resume=run_id,
                         progress=progress).run.path
@@ -324,17 +315,15 @@ class Desk:
     def verdicts(self, run: Path, start: int = 2000, most: int = 64_000,
                  field_matches: int = 0) -> pd.DataFrame:
         """The card verdicts of a run's matchup, as `cardlab verdicts RUN` makes them."""
+        import json
+
         from sim.experiments.verdict_run import for_run
         from sim.experiments.verdicts import Precision
 
         def said(rounds, n, still, played):
-            self.progress = (rounds + 1, Precision(start, most).looks,
-                             f"verdicts: round {rounds + 1}, {still} cards open, "
-                             f"{played:,} matches")
-            if self.cancel.is_set():
-                raise Cancelled("cancelled: the verdicts stopped")
-
-        import json
+            self.heard(rounds + 1, Precision(start, most).looks, f"verdicts: round "
+                       f"{rounds + 1}, {still} cards open, {played:,} matches",
+                       "the verdicts stopped")
 
         self.cancel.clear()
         manifest = json.loads((Path(run) / "manifest.json").read_text(encoding="utf-8"))
@@ -352,9 +341,7 @@ class Desk:
                     dict(choice.rules))
 
         def progress(done, total):
-            self.progress = (done, total, "playing the field")
-            if self.cancel.is_set():
-                raise Cancelled("cancelled: the field stopped")
+            self.heard(done, total, "playing the field", "the field stopped")
 
         self.cancel.clear()
         return meta(fld, matches, choice.seed, self.results, workers=1, backend="serial",

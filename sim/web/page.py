@@ -176,12 +176,7 @@ class Page:
     async def _play(self, _=None) -> None:
         if self._check():
             return
-        try:
-            choice = self.pick.choice()
-            self.desk.matchup(self.desk.folder, choice)
-        except InputError as err:
-            self.say("Not run: " + "; ".join(str(p) for p in err.problems), "danger")
-            return
+        choice = self.pick.choice()  # a bad rule option comes back from play as InputError
         played = await self.job(self.desk.play, choice)
         if played is None:
             return
