@@ -351,7 +351,7 @@ def test_unknown_card_in_deck_suggests_closest(folder):
         deck,
         line_of(deck, "4 Drive Shoot"),
         "unknown card 'Drive Shoot'",
-        "did you mean Drive Shot",
+        "did you mean 'Drive Shot'",
     )
     assert sample_pool().closest("Drive Shoot")[0] == "Drive Shot"
 
@@ -547,7 +547,7 @@ def test_cli_check_reports_every_deck_problem(folder):
     assert errors[0].startswith(f"{deck}:{line_of(deck, '5 Drive Shot')}: ")
     assert "'Drive Shot'" in errors[0] and "5 copies" in errors[0]
     assert errors[1].startswith(f"{deck}:{line_of(deck, '3 Liberty Lobb')}: ")
-    assert "'Liberty Lobb'" in errors[1] and "did you mean Liberty Lob" in errors[1]
+    assert "'Liberty Lobb'" in errors[1] and "did you mean 'Liberty Lob'" in errors[1]
     assert errors[2].startswith(f"{deck}:{last_entry_line(deck)}: ")
     assert "61 cards" in errors[2]
     assert "3 problem(s) found" in result.stderr

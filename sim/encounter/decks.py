@@ -4,15 +4,15 @@ check`."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from sim.core.datafiles import FolderFiles
-from sim.core.problems import InputError, Problem, suggest
+from sim.core.problems import InputError, Problem
 from sim.encounter import codes as K
 from sim.encounter.params import load_policies
 from sim.encounter.pool import CODE_WORDS, Pool, load_pool
+from sim.kit.decklists import read_deck_list
 
 SECTIONS = ("pc", "characteristics", "draw", "loot")
 
@@ -44,52 +44,23 @@ class Deck:
                    tuple(d["loot"]))
 
 
-_LINE = re.compile(r"^(\d+)\s+(.+?)\s*$")
-
-
 def load_deck(path: Path | str, pool: Pool, rules: dict) -> Deck:
     """A .deck file, checked against every construction rule."""
     path = Path(path)
     p = str(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as err:
-        raise InputError([Problem(p, 0, f"cannot read: {err}")]) from None
-    problems: list[Problem] = []
-    sec = ""
+    entries, problems = read_deck_list(path, pool, SECTIONS)
     got: dict[str, list[tuple[int, int]]] = {s: [] for s in SECTIONS}  # (card, line)
     # A line's count larger than its whole section is named, never expanded (a count of
     # 10^20 would not fit in memory); smaller excess is the section size's problem below.
     sizes = section_sizes(rules)
-    for no, raw in enumerate(text.splitlines(), 1):
-        line = raw.split("#", 1)[0].strip()
-        if not line:
+    for e in entries:
+        if e.card < 0:
             continue
-        if line.startswith("[") and line.endswith("]"):
-            sec = line[1:-1].strip().lower()
-            if sec not in SECTIONS:
-                problems.append(Problem(p, no, f"unknown section [{sec}]; sections: "
-                                        f"{', '.join(SECTIONS)}{suggest(sec, SECTIONS)}"))
+        if e.count > sizes[e.section]:
+            problems.append(Problem(p, e.line, f"card {pool.names[e.card]!r}: {e.count} copies, "
+                                    f"more than [{e.section}] holds ({sizes[e.section]} cards)"))
             continue
-        m = _LINE.match(line)
-        if not m:
-            problems.append(Problem(p, no, f"expected 'COUNT Card name', got {line!r}"))
-            continue
-        if sec not in SECTIONS:
-            problems.append(Problem(p, no, "card line outside a section ([pc], "
-                                    "[characteristics], [draw], [loot])"))
-            continue
-        n, name = int(m.group(1)), m.group(2)
-        card = pool.lookup(name)
-        if card is None:
-            problems.append(Problem(p, no, f"unknown card {name!r}"
-                                    f"{suggest(name, pool.names)}"))
-            continue
-        if n > sizes[sec]:
-            problems.append(Problem(p, no, f"card {name!r}: {n} copies, more than [{sec}] "
-                                    f"holds ({sizes[sec]} cards)"))
-            continue
-        got[sec].extend([(card, no)] * n)
+        got[e.section].extend([(e.card, e.line)] * e.count)
     problems.extend(deck_problems(p, got, pool, rules))
     if problems:
         raise InputError(problems)

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.core.datafiles import FolderFiles, read_text
+from sim.core.datafiles import FolderFiles
 from sim.core.problems import InputError, Problem
+from sim.kit.decklists import read_deck_list, tally
 from sim.paintline.options import OPTIONS, load_rules
 from sim.paintline.policy import load_policies
 from sim.paintline.pool import (  # fmt: skip
@@ -54,37 +55,12 @@ class Deck:
 def load_deck(path: Path | str, pool: Pool) -> Deck:
     """Read and validate a deck list against the pool; raise InputError listing every problem."""
     path = Path(path)
-    where = str(path)
-    problems: list[Problem] = []
-    text = read_text(path)
-    entries: list[tuple[int, int, int]] = []
-    last_line = 0
-    for line, raw in enumerate(text.splitlines(), start=1):
-        entry = raw.split("#", 1)[0].strip()
-        if not entry:
-            continue
-        last_line = line
-        head, _, name = entry.partition(" ")
-        name = name.strip()
-        if not head.isdecimal() or not name:
-            problems.append(Problem(where, line, f"expected 'COUNT Card Name', got {entry!r}"))
-            continue
-        count = int(head)
-        card = pool.lookup(name)
-        if card is None:
-            close = pool.closest(name)
-            hint = f"; did you mean {', '.join(close)}?" if close else ""
-            problems.append(Problem(where, line, f"unknown card {name!r}{hint}"))
-        entries.append((line, count, -1 if card is None else card))
-    problems += deck_problems(where, entries, last_line, pool)
+    entries, problems = read_deck_list(path, pool)
+    problems += deck_problems(str(path), [(e.line, e.count, e.card) for e in entries],
+                              max((e.line for e in entries), default=0), pool)
     if problems:  # in the order of the list's lines, as a reader goes through it
         raise InputError(sorted(problems, key=lambda p: p.line))
-    first_line: dict[int, int] = {}
-    counts: dict[int, int] = {}
-    for line, count, card in entries:  # every card known and every count legal by now
-        first_line.setdefault(card, line)
-        counts[card] = counts.get(card, 0) + count
-    ordered = tuple(sorted(counts.items(), key=lambda kv: first_line[kv[0]]))
+    ordered, first_line = tally(entries)
     coach = next((c for c, _ in ordered if pool.table[c, C_KIND] == COACH), -1)
     nation = next((int(pool.table[c, C_NATION]) for c, _ in ordered
                    if pool.table[c, C_NATION] != NEUTRAL), NEUTRAL)

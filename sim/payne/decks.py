@@ -8,8 +8,9 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.core.datafiles import FolderFiles, read_text
-from sim.core.problems import InputError, Problem, suggest
+from sim.core.datafiles import FolderFiles
+from sim.core.problems import InputError, Problem
+from sim.kit.decklists import read_deck_list, tally
 from sim.payne.options import Rules, load_rules
 from sim.payne.params import load_policies
 from sim.payne.pool import (
@@ -46,35 +47,9 @@ class Deck:
 
 def parse_deck(path: Path | str, pool: Pool) -> tuple[Deck, list[Problem], dict[int, int]]:
     """A deck list's cards, with the problems of reading it (not yet its legality)."""
-    path = Path(path)
-    where = str(path)
-    problems: list[Problem] = []
-    counts: dict[int, int] = {}
-    first: dict[int, int] = {}
-    for line, raw in enumerate(read_text(path).splitlines(), start=1):
-        entry = raw.split("#", 1)[0].strip()
-        if not entry:
-            continue
-        head, _, word = entry.partition(" ")
-        if not head.isdecimal() or not word.strip():
-            problems.append(Problem(where, line, f"expected 'COUNT card', got {entry!r}"))
-            continue
-        card = pool.lookup(word)
-        if card is None:
-            shared = [pool.ids[i] for i, n in enumerate(pool.names)
-                      if n.lower() == word.strip().lower()]
-            hint = (f"; several cards have that name, use an id: {', '.join(shared)}" if shared
-                    else suggest(word.strip(), pool.names + pool.ids))
-            problems.append(Problem(where, line, f"unknown card {word.strip()!r}{hint}"))
-            continue
-        if int(head) < 1:
-            problems.append(Problem(where, line, f"card {pool.ids[card]!r}: count must be at "
-                                    "least 1"))
-            continue
-        counts[card] = counts.get(card, 0) + int(head)
-        first.setdefault(card, line)
-    ordered = tuple(sorted(counts.items(), key=lambda kv: first[kv[0]]))
-    return Deck(where, path.stem, ordered), problems, first
+    entries, problems = read_deck_list(path, pool)
+    ordered, first = tally(entries)
+    return Deck(str(path), Path(path).stem, ordered), problems, first
 
 
 def deck_problems(deck: Deck, pool: Pool, rules: Rules, first: dict[int, int]) -> list[Problem]:

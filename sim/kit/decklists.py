@@ -1,0 +1,82 @@
+"""Deck lists as every game writes them: `COUNT Card` lines (a card by id, or by a name only
+one card has), `#` comments and, where a game's decks have parts, `[section]` headers; read
+into entries with the problems of reading, before any game's deck rules judge them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from sim.core.datafiles import read_text
+from sim.core.problems import Problem, suggest
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One card line of a deck list."""
+
+    line: int
+    count: int
+    card: int  # the pool's index; -1 for a card the pool lacks (it still counts toward a size)
+    section: str = ""
+
+
+def unknown_card(pool, word: str) -> str:
+    """The message for a word that names no card: the ids to use when several cards share
+    the name, else the nearest names."""
+    word = word.strip()
+    shared = [pool.ids[i] for i, n in enumerate(pool.names) if n.lower() == word.lower()]
+    hint = (f"; several cards have that name, use an id: {', '.join(shared)}" if shared
+            else suggest(word, pool.names))
+    return f"unknown card {word!r}{hint}"
+
+
+def read_deck_list(path: Path | str, pool, sections: tuple[str, ...] = ()
+                   ) -> tuple[list[Entry], list[Problem]]:
+    """The card lines of a deck list in file order, and the problems of reading it: a line
+    that is not `COUNT Card`, a count under 1, an unknown card (kept as -1), and with
+    `sections` an unknown section or a card line outside one."""
+    where = str(path)
+    entries: list[Entry] = []
+    problems: list[Problem] = []
+    section = ""
+    for line, raw in enumerate(read_text(path).splitlines(), start=1):
+        text = raw.split("#", 1)[0].strip()
+        if not text:
+            continue
+        if sections and text.startswith("[") and text.endswith("]"):
+            section = text[1:-1].strip().lower()
+            if section not in sections:
+                problems.append(Problem(where, line, f"unknown section [{section}]; sections: "
+                                        f"{', '.join(sections)}{suggest(section, sections)}"))
+            continue
+        head, _, word = text.partition(" ")
+        word = word.strip()
+        if not head.isdecimal() or not word:
+            problems.append(Problem(where, line, f"expected 'COUNT Card Name', got {text!r}"))
+            continue
+        if sections and section not in sections:
+            problems.append(Problem(where, line, "card line outside a section ("
+                                    f"{', '.join(f'[{s}]' for s in sections)})"))
+            continue
+        card = pool.lookup(word)
+        if card is None:
+            problems.append(Problem(where, line, unknown_card(pool, word)))
+        elif int(head) < 1:
+            problems.append(Problem(where, line, f"card {pool.ids[card]!r}: count must be at "
+                                    "least 1"))
+            continue
+        entries.append(Entry(line, int(head), -1 if card is None else card, section))
+    return entries, problems
+
+
+def tally(entries: list[Entry]) -> tuple[tuple[tuple[int, int], ...], dict[int, int]]:
+    """Each known card's copies over all its lines, in the order first listed, and the line
+    each was first listed on."""
+    first: dict[int, int] = {}
+    counts: dict[int, int] = {}
+    for e in entries:
+        if e.card >= 0:
+            first.setdefault(e.card, e.line)
+            counts[e.card] = counts.get(e.card, 0) + e.count
+    return tuple(sorted(counts.items(), key=lambda kv: first[kv[0]])), first
