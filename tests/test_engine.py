@@ -5,7 +5,7 @@ import pytest
 
 from sim.paintline import options as O
 from sim.paintline.batch import load_matchup, run_batch
-from sim.paintline.edits import ablations
+from sim.paintline.game import GAME
 from sim.paintline.pool import load_pool
 from sim.paintline.reference import ReferenceGame, reference_batch
 
@@ -171,7 +171,7 @@ def test_invariants_over_random_games():
             assert game.seats[winner].games_won == 1 and game.seats[1 - winner].games_won == 0
     # A deck with Blanks (an ablation's variant, its Drive Shots swapped for them).
     m = load_matchup(FOLDER, "us-red-tide", "ussr-red-tide", "random", "random")
-    m = ablations(m)[0].matchup
+    m = GAME.ablations(m)[0].matchup
     assert BLANK in dict(m.decks[0].counts)
     for g in range(20):
         CheckedGame(m, 3, g).play_match()

@@ -4,6 +4,7 @@ experiments, the command line and the analysis run it without knowing its words.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -224,6 +225,29 @@ class Building:
     with_counts: Callable[..., Any]
     groups: Callable[[Any], dict[str, str]]
 
+    def ablations(self, m, kinds: tuple[str, ...]) -> list[Variant]:
+        """Ablation: every copy of one card of the flagged kinds swapped for the blank filler,
+        one card and one seat at a time, so the deck keeps its length (a card whose name
+        another card shares is named by its id too); the validator judges each."""
+        pool = m.pool
+        blank = pool.ids[pool.filler()]
+        index = {cid: i for i, cid in enumerate(pool.ids)}
+        kinds_of, names = pool.kinds, [n.lower() for n in pool.names]
+        out = []
+        for seat, deck in enumerate(m.decks):
+            counts = self.counts(m, seat)
+            for cid, n in counts.items():
+                c = index.get(cid, -1)  # a key that names no card is a part the game keeps
+                if c < 0 or cid == blank or kinds_of[c] not in kinds:
+                    continue
+                name = pool.names[c]
+                without = counts | {cid: 0, blank: counts.get(blank, 0) + n}
+                variant = self.with_counts(m, seat, without, f"{deck.name}-without-{cid}")
+                out.append(Variant(f"{name} ({cid}, {deck.name})" if names.count(name.lower()) > 1
+                                   else f"{name} ({deck.name})", seat, variant, cid, name,
+                                   copies=n))
+        return out
+
 
 @dataclass(frozen=True)
 class Game:
@@ -288,7 +312,9 @@ class Game:
     check_paths: Callable[..., tuple[list[str], list[Any]]]
     with_rules: Callable[[Any, dict], Any]
     value_edits: Callable[..., list[Variant]]
-    ablations: Callable[[Any], list[Variant]]
+    # Without its own, a game with building hooks ablates the kinds its schema flags
+    # (Building.ablations).
+    ablations: Callable[[Any], list[Variant]] | None = None
     sweeps: dict[str, Sweep] = dataclasses.field(default_factory=dict)
     worth: Callable[..., float] | None = None
     validate: Callable[[Any], list[Any]] | None = None
@@ -320,6 +346,9 @@ class Game:
             for key in (f.name, f.name.upper()):
                 if f.name not in parts and key in names:
                     parts[f.name] = names[key]
+        if "ablations" not in parts and "building" in parts:
+            parts["ablations"] = functools.partial(parts["building"].ablations,
+                                                   kinds=parts["schema"].flag_kinds)
         return cls(**parts)
 
 

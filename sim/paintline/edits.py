@@ -1,7 +1,6 @@
 """Paint the Line's designed changes for the generic experiments: +1 on a card value
-(sensitivity), a card swapped for Blanks (ablation), and the deck-composition sweeps
-(stamina count, copies of a card, the lob/spin/drive mix), each deck one the validator
-accepts."""
+(sensitivity) and the deck-composition sweeps (stamina count, copies of a card, the
+lob/spin/drive mix), each deck one the validator accepts."""
 
 from __future__ import annotations
 
@@ -72,24 +71,6 @@ def legal(v: Variant, why: str) -> Variant:
     if problems:
         raise InputError([Problem(p.path, p.line, f"{why}: {p.message}") for p in problems])
     return v
-
-
-def ablations(m: Matchup) -> list[Variant]:
-    """Every copy of one shot card or enhancement swapped for a Blank, one card at a time.
-    A draw sets a Blank aside and takes the next card, so the Blanks cost no hand slot and
-    leave every other card where the shuffle put it; the filler has no copy limit."""
-    blank = m.pool.filler()
-    out = []
-    for seat, deck in enumerate(m.decks):
-        for card, n in deck.counts:
-            if m.pool.table[card, T.C_KIND] not in (T.BASIC_SHOT, T.TRICK_SHOT, T.ENHANCEMENT):
-                continue
-            counts = {card: 0, blank: dict(deck.counts).get(blank, 0) + n}
-            d = with_counts(deck, counts, f"{deck.name}-without-{m.pool.ids[card]}")
-            v = Variant(f"{m.pool.names[card]} ({deck.name})", seat, with_deck(m, seat, d),
-                        m.pool.ids[card], m.pool.names[card], copies=n)
-            out.append(legal(v, f"ablation of {m.pool.names[card]}"))
-    return out
 
 
 def stamina_deck(deck: Deck, pool, stamina: int) -> Deck:

@@ -18,7 +18,6 @@ from sim.paintline.decks import Deck
 from sim.paintline.decks import check_paths as check_paths
 from sim.paintline.decks import validate as validate
 from sim.paintline.edits import SWEEPS as SWEEPS
-from sim.paintline.edits import ablations as ablations
 from sim.paintline.edits import value_edits as value_edits
 from sim.paintline.edits import worth as worth
 from sim.paintline.lint import LINT as LINT

@@ -1,6 +1,6 @@
 """Payne's edits behind the designed experiments: sensitivity's one-more and one-fewer lit
-arrow and arguments one further from 0, ablation's card taken out with blanks in its place,
-and the sweeps (offensive characters in the deck, copies of one card)."""
+arrow and arguments one further from 0, and the sweeps (offensive characters in the deck,
+copies of one card)."""
 
 from __future__ import annotations
 
@@ -52,23 +52,6 @@ def value_edits(m: Matchup, cards=None) -> list[Variant]:
                 out.append(Variant(f"{name} {word} ({item.split('=')[1]})", seat,
                                    dataclasses.replace(m, pool=pool), cid, name, fld, copies,
                                    {"delta": delta}))
-    return out
-
-
-def ablations(m: Matchup) -> list[Variant]:
-    """Each card of each deck taken out, its copies replaced by the blank filler."""
-    blank = m.pool.filler()
-    out = []
-    for seat, deck in enumerate(m.decks):
-        for c, copies in deck.counts:
-            if c == blank:
-                continue
-            counts = dict(deck.counts)
-            counts[c] = 0
-            counts[blank] = counts.get(blank, 0) + copies
-            out.append(Variant(f"{m.pool.names[c]} ({m.pool.ids[c]})", seat,
-                               with_deck(m, seat, counts), m.pool.ids[c], m.pool.names[c],
-                               "", copies))
     return out
 
 

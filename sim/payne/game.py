@@ -18,7 +18,6 @@ from sim.payne.batch import validate as validate
 from sim.payne.building import BUILDING as BUILDING
 from sim.payne.decks import check_paths as check_paths
 from sim.payne.edits import SWEEPS as SWEEPS
-from sim.payne.edits import ablations as ablations
 from sim.payne.edits import value_edits as value_edits
 from sim.payne.exact import exact_check as exact_check
 from sim.payne.lint import LINT as LINT
