@@ -44,7 +44,7 @@ def test_every_problem_of_a_set_is_told_at_once(name):
                         f"{card}.{field}"])
     said = [p.message for p in err.value.problems]
     assert len(said) == 4 and all(p.path == "--set" for p in err.value.problems)
-    assert f"closest: {card}" in said[0]
+    assert f"did you mean {card!r}" in said[0]
     assert "unknown field 'speed'" in said[1] and field in said[1]
     assert "whole number" in said[2] and "CARD.FIELD=VALUE" in said[3]
 

@@ -353,7 +353,6 @@ def test_unknown_card_in_deck_suggests_closest(folder):
         "unknown card 'Drive Shoot'",
         "did you mean 'Drive Shot'",
     )
-    assert sample_pool().closest("Drive Shoot")[0] == "Drive Shot"
 
 
 @pytest.mark.parametrize("stamina, total", [(21, 61), (19, 59)])

@@ -67,6 +67,15 @@ def next_below(keys, ctr, p, purpose, n):
     return v
 
 
+@njit(inline="always")
+def start_streams(keys, ctr, seed, match):
+    """A match's streams at their first value: each key from (seed, match, stream), each
+    counter at 0."""
+    for s in range(keys.shape[0]):
+        keys[s] = stream_key(seed, match, s)
+        ctr[s] = 0
+
+
 # Plain-Python twins, for the reference engine and for checking the compiled ones.
 
 
@@ -96,3 +105,11 @@ def py_next_below(keys, ctr, p: int, purpose: int, n: int) -> int:
     v = py_below(int(keys[s]), int(ctr[s]), n)
     ctr[s] += 1
     return v
+
+
+def py_shuffle(cards: list, below) -> None:
+    """Fisher-Yates in place from the bottom card up, `below(n)` drawing 0..n-1 from the
+    stream a rule names (the order every engine shuffles in)."""
+    for i in range(len(cards) - 1, 0, -1):
+        j = below(i + 1)
+        cards[i], cards[j] = cards[j], cards[i]

@@ -36,12 +36,7 @@ def value_edits(m, cards: list[str] | None = None) -> list[Variant]:
     named cards."""
     pool = m.pool
     if cards:
-        idx = []
-        for name in cards:
-            c = pool.lookup(name)
-            if c is None:
-                raise InputError([Problem("--card", 0, f"unknown card {name!r}")])
-            idx.append(c)
+        idx = [pool.card(name) for name in cards]
     else:
         idx = sorted({c for d in m.decks for c in d.counts()})
     out = []
@@ -108,10 +103,7 @@ def _quests(m, seat: int, value: int, options=None) -> Variant:
 
 def _copies(m, seat: int, value: int, options=None) -> Variant:
     """`value` copies of one card in the seat's draw deck, the rest Blank."""
-    card = (options or {}).get("card")
-    c = m.pool.lookup(str(card)) if card is not None else None
-    if c is None:
-        raise InputError([Problem("--card", 0, f"the copies sweep needs a card, got {card!r}")])
+    c = m.pool.card((options or {}).get("card"))
     deck = m.decks[seat]
     blank = m.pool.blank
     draw = [blank if x == c else x for x in deck.draw]

@@ -3,6 +3,7 @@ score step in part 4), combat, the encounter-mode turn of the exact check, and a
 
 from __future__ import annotations
 
+from sim.core.rng import py_shuffle
 from sim.encounter import codes as K
 from sim.encounter import state as S
 from sim.encounter.reference_effects import MAX_ACTIONS, Option
@@ -25,9 +26,7 @@ class Encounter(Moments):
 
     def shuffle(self, seat: Seat, cards: list, purpose: int):
         """Fisher-Yates from the bottom card up, on the seat's stream of that purpose."""
-        for i in range(len(cards) - 1, 0, -1):
-            j = self.rand(purpose, seat.index, i + 1)
-            cards[i], cards[j] = cards[j], cards[i]
+        py_shuffle(cards, lambda n: self.rand(purpose, seat.index, n))
 
     # -- set-up --------------------------------------------------------------------------------
     def set_up(self, decks):

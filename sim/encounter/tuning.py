@@ -6,9 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sim.core.problems import InputError, Problem
 from sim.kit.game import Param, Tuning
-from sim.kit.policy_vectors import named_policy, policy_with
+from sim.kit.policy_vectors import bounded, named_policy, policy_with
 
 # What training may move, with bounds (weights in strength points; a boost card's score is
 # its worth per cost + 1, a strike card's by strength per strike cost). cost_ratio: from
@@ -50,15 +49,9 @@ def params(folder: Path | str, policy: str) -> list[Param]:
 def with_policy(m, seat: int, folder: Path | str, policy: str, values: dict, name: str):
     """The matchup with `seat` playing `policy` whose settings `values` replace (clipped to
     their bounds; weights held in thousandths)."""
-    def store(key, value):
-        if key not in BOUNDS:
-            raise InputError([Problem("policy", 0, f"unknown setting {key!r}; one of "
-                                      f"{', '.join(BOUNDS)}")])
-        lo, hi, kind = BOUNDS[key]
-        v = min(max(float(value), lo), hi)
-        return _slot(key), round(v * 1000) if kind == "float" else round(v)
-
-    return policy_with(m, seat, _policy(folder, policy), values, store, name)
+    settings = {k: (_slot(k), lo, hi, kind) for k, (lo, hi, kind) in BOUNDS.items()}
+    return policy_with(m, seat, _policy(folder, policy), values,
+                       bounded(settings, policy, per_unit=1000), name)
 
 
 TUNING = Tuning(params=params, with_policy=with_policy)

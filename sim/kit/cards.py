@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import csv
 import dataclasses
-import difflib
 import hashlib
 import io
 import re
@@ -133,9 +132,7 @@ class CardTable:
         card = self.lookup(name) if dot else None
         fields = [*self.numbers, *self.CARDS.setters]
         if card is None:
-            close = ", ".join(self.closest(name)) or "none"
-            said = f"unknown card {name!r}; closest: {close}" if dot else \
-                f"expects CARD.FIELD, got {what!r}"
+            said = self.unknown(name) if dot else f"expects CARD.FIELD, got {what!r}"
             raise InputError([Problem(where, 0, said)])
         if fld not in fields:
             raise InputError([Problem(where, 0, f"unknown field {fld!r} of {what!r}"
@@ -212,11 +209,21 @@ class CardTable:
         hits = [i for i, n in enumerate(self.names) if n.lower() == key]
         return hits[0] if len(hits) == 1 else None
 
-    def closest(self, word: str, n: int = 3) -> list[str]:
-        """The known card names nearest to a misspelt one."""
-        lowered = {c.lower(): c for c in self.names}
-        hits = difflib.get_close_matches(word.strip().lower(), list(lowered), n=n, cutoff=0.5)
-        return [lowered[h] for h in hits]
+    def unknown(self, word: str) -> str:
+        """The message for a word that names no card: the ids to use when several cards
+        share the name, else the nearest names."""
+        word = word.strip()
+        shared = [self.ids[i] for i, n in enumerate(self.names) if n.lower() == word.lower()]
+        hint = (f"; several cards have that name, use an id: {', '.join(shared)}" if shared
+                else suggest(word, self.names))
+        return f"unknown card {word!r}{hint}"
+
+    def card(self, word, where: str = "--card") -> int:
+        """A card by id or name, or an InputError naming `where` and the nearest names."""
+        found = self.lookup(str(word or ""))
+        if found is None:
+            raise InputError([Problem(where, 0, self.unknown(str(word or "")))])
+        return found
 
     def with_table(self, table: np.ndarray, tag: str = "+edited") -> CardTable:
         """A copy with another integer table (the words and lines kept)."""

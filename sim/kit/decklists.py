@@ -21,16 +21,6 @@ class Entry:
     section: str = ""
 
 
-def unknown_card(pool, word: str) -> str:
-    """The message for a word that names no card: the ids to use when several cards share
-    the name, else the nearest names."""
-    word = word.strip()
-    shared = [pool.ids[i] for i, n in enumerate(pool.names) if n.lower() == word.lower()]
-    hint = (f"; several cards have that name, use an id: {', '.join(shared)}" if shared
-            else suggest(word, pool.names))
-    return f"unknown card {word!r}{hint}"
-
-
 def read_deck_list(path: Path | str, pool, sections: tuple[str, ...] = ()
                    ) -> tuple[list[Entry], list[Problem]]:
     """The card lines of a deck list in file order, and the problems of reading it: a line
@@ -61,7 +51,7 @@ def read_deck_list(path: Path | str, pool, sections: tuple[str, ...] = ()
             continue
         card = pool.lookup(word)
         if card is None:
-            problems.append(Problem(where, line, unknown_card(pool, word)))
+            problems.append(Problem(where, line, pool.unknown(word)))
         elif int(head) < 1:
             problems.append(Problem(where, line, f"card {pool.ids[card]!r}: count must be at "
                                     "least 1"))

@@ -39,3 +39,20 @@ def policy_with(matchup, seat: int, vector, values: dict, store: Callable, name:
         vector[slot] = number
     vector.setflags(write=False)
     return seat_policy(matchup, seat, vector, name)
+
+
+def bounded(settings: dict, policy: str, per_unit: int | None = None) -> Callable:
+    """`store` for policy_with over the settings training may move ({name: (slot, lo, hi,
+    type)}): a value clipped to its bounds, whole for an int or a bool, a float kept as it is
+    or, with `per_unit`, held as a whole number of 1/per_unit parts."""
+    def store(key, value):
+        if key not in settings:
+            raise InputError([Problem("policy", 0, f"unknown setting {key!r} of {policy!r}; "
+                                      f"one of {', '.join(settings) or '(none)'}")])
+        slot, lo, hi, typ = settings[key]
+        v = min(max(float(value), float(lo)), float(hi))
+        if typ == "float":
+            return slot, v if per_unit is None else round(v * per_unit)
+        return slot, float(round(v))
+
+    return store

@@ -113,9 +113,7 @@ def resolve_arsenals(pool: Pool, arsenals) -> tuple[tuple[int, ...], tuple[int, 
         for name in names:
             card = pool.lookup(name)
             if card is None:
-                hint = ", ".join(pool.closest(name)) or "none"
-                problems.append(Problem(f"arsenal {seat}", 0, f"unknown card {name!r}; "
-                                        f"closest: {hint}"))
+                problems.append(Problem(f"arsenal {seat}", 0, pool.unknown(name)))
             elif pool.table[card, C_KIND] not in (BASIC_SHOT, TRICK_SHOT):
                 problems.append(Problem(f"arsenal {seat}", 0, f"card {name!r} is not a shot "
                                         "card"))

@@ -172,9 +172,7 @@ def _stamina_point(m: Matchup, seat: int, value: int, options: dict) -> Variant:
 
 
 def _copies_point(m: Matchup, seat: int, value: int, options: dict) -> Variant:
-    card = m.pool.lookup(options.get("card") or "")
-    if card is None:
-        raise InputError([Problem("--card", 0, f"unknown card {options.get('card')!r}")])
+    card = m.pool.card(options.get("card"))
     d = copies_deck(m.decks[seat], m.pool, card, value, m.pool.filler())
     return legal(Variant(d.name, seat, with_deck(m, seat, d), m.pool.ids[card],
                          m.pool.names[card]), f"copies sweep of {m.pool.names[card]} at {value}")

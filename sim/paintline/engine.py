@@ -13,7 +13,7 @@ import numpy as np
 
 from sim.core.cardstats import tally_cards
 from sim.core.jit import njit
-from sim.core.rng import N_STREAMS, stream_key
+from sim.core.rng import N_STREAMS, start_streams
 from sim.paintline import abilities as A
 from sim.paintline import actions as Act
 from sim.paintline import deal as Dl
@@ -241,9 +241,7 @@ def play_game(table, views, R, prms, P, G, H, keys, ctr, seen, cs, work, out, ra
 def play_match(table, views, R, prms, bags, bag_lens, coaches, in_deck, seed, match_index, P, G, H,
                keys, ctr, seen, cs, work, out, rally_len, rally_top, log, log_n, i, li):
     """A match of 1, 3, 5 or 7 games; writes the match's record in row i."""
-    for s in range(N_STREAMS):
-        keys[s] = stream_key(seed, match_index, s)
-        ctr[s] = 0
+    start_streams(keys, ctr, seed, match_index)
     seen[:, :] = 0
     G[:] = 0
     for p in range(2):

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sim.core.rng import DICE, N_STREAMS, POLICY, SHUFFLE, py_below, py_stream_key
+from sim.core.rng import DICE, N_STREAMS, POLICY, SHUFFLE, py_below, py_shuffle, py_stream_key
 from sim.kit.records import BatchRecords
 from sim.paintline import keywords as K
 from sim.paintline import pool as T
@@ -99,10 +99,7 @@ class ReferenceGame(ShotRules, TurnRules):
     # --- set-up ----------------------------------------------------------------------
 
     def shuffle(self, seat: int) -> None:
-        bag = self.seats[seat].bag
-        for i in range(len(bag) - 1, 0, -1):
-            j = self.random_below(seat, SHUFFLE, i + 1)
-            bag[i], bag[j] = bag[j], bag[i]
+        py_shuffle(self.seats[seat].bag, lambda n: self.random_below(seat, SHUFFLE, n))
 
     def roll_for_first_serve(self) -> int:
         while True:

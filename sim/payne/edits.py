@@ -94,10 +94,7 @@ def sweep_ratio(m: Matchup, seat: int, value: int, options=None) -> Variant:
 
 def sweep_copies(m: Matchup, seat: int, value: int, options=None) -> Variant:
     """`value` copies of one card, the difference made up with blanks."""
-    word = (options or {}).get("card", "") if isinstance(options, dict) else str(options or "")
-    card = m.pool.lookup(word)
-    if card is None:
-        raise InputError([Problem("sweep", 0, f"copies sweep needs a known card, got {word!r}")])
+    card = m.pool.card((options or {}).get("card") if isinstance(options, dict) else options)
     blank = m.pool.filler()
     counts = dict(m.decks[seat].counts)
     spare = counts.get(card, 0) + counts.get(blank, 0)

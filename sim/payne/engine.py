@@ -8,7 +8,7 @@ import numpy as np
 
 from sim.core.cardstats import tally_cards
 from sim.core.jit import njit
-from sim.core.rng import DICE, N_STREAMS, SHUFFLE, next_below, stream_key
+from sim.core.rng import DICE, N_STREAMS, SHUFFLE, next_below, start_streams
 from sim.payne import options as O
 from sim.payne import policy as Pol
 from sim.payne import pool as T
@@ -216,9 +216,7 @@ def play_match(table, views, R, prms, decks, deck_lens, in_deck, battlers, n_bat
                P, G, KN, seen, drawn, cs, keys, ctr, fw, buf, order, flipped, out, hist, i,
                log, li):
     """One match, written to row i of out (and hist)."""
-    for s in range(N_STREAMS):
-        keys[s] = stream_key(seed, index, s)
-        ctr[s] = 0
+    start_streams(keys, ctr, seed, index)
     P[:, :] = 0
     G[:] = 0
     G[S.FIRST] = -1

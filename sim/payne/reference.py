@@ -8,7 +8,7 @@ from functools import partial
 
 import numpy as np
 
-from sim.core.rng import DICE, N_STREAMS, POLICY, SHUFFLE, py_next_below, py_stream_key
+from sim.core.rng import DICE, N_STREAMS, POLICY, SHUFFLE, py_next_below, py_shuffle, py_stream_key
 from sim.kit.records import BatchRecords, Replay
 from sim.payne import pool as T
 from sim.payne.batch import Matchup
@@ -98,10 +98,7 @@ class Match(BattleRules):
     # --- set-up --------------------------------------------------------------------
 
     def shuffle(self, p: int) -> None:
-        deck = self.seats[p].deck
-        for i in range(len(deck) - 1, 0, -1):
-            j = self.rand(p, SHUFFLE, i + 1)
-            deck[i], deck[j] = deck[j], deck[i]
+        py_shuffle(self.seats[p].deck, lambda n: self.rand(p, SHUFFLE, n))
 
     def has_both_roles(self, p: int) -> bool:
         roles = {int(self.table[c, T.C_ROLE]) for c in self.seats[p].hand

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sim.core.problems import InputError, Problem
 from sim.kit.game import Param, Tuning
-from sim.kit.policy_vectors import named_policy, policy_with
+from sim.kit.policy_vectors import bounded, named_policy, policy_with
 from sim.payne import pool as T
 
 # What training may move is what the policy's kind reads (params.READ_BY): random
@@ -46,17 +45,8 @@ def with_policy(m, seat: int, folder: Path | str, policy: str, values: dict, nam
     from sim.payne.params import FIELDS
 
     vec = _policy(folder, policy)
-    known = trainable(vec)
-
-    def store(key, value):
-        if key not in known:
-            raise InputError([Problem("policy", 0, f"unknown setting {key!r} of {policy!r}; "
-                                      f"one of {', '.join(known) or '(none)'}")])
-        slot, _, lo, hi, typ = FIELDS[key]
-        value = min(max(float(value), float(lo)), float(hi))
-        return slot, float(round(value)) if typ in ("int", "bool") else value
-
-    return policy_with(m, seat, vec, values, store, name)
+    settings = {k: (FIELDS[k][0], *FIELDS[k][2:]) for k in trainable(vec)}
+    return policy_with(m, seat, vec, values, bounded(settings, policy), name)
 
 
 def card_value(m, what: str) -> int:
