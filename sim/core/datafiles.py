@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sim.core.problems import InputError, Problem
+from sim.core.problems import InputError, Problem, suggest
 
 
 def read_text(path: Path | str) -> str:
@@ -143,6 +143,29 @@ class FolderFiles:
     def read(self, path: Path | str) -> Folder:
         """cards.csv, rules.toml and every *.deck of a folder, every problem gathered."""
         return read_game_folder(path, self.read_pool, self.read_rules, self.read_deck)
+
+    def deck(self, folder: Path | str, word, pool, rules):
+        """A deck by its .deck file or by its name in the folder; InputError naming the
+        folder's decks when there is none."""
+        path = Path(str(word))
+        if path.suffix != ".deck":
+            path = Path(folder) / f"{word}.deck"
+        if not path.is_file():
+            known = sorted(f.stem for f in Path(folder).glob("*.deck"))
+            raise InputError([Problem(str(word), 0, f"no such deck{suggest(str(word), known)}; "
+                                      f"known: {', '.join(known)}")])
+        return self.read_deck(path, pool, rules)
+
+    def policies(self, folder: Path | str, names) -> tuple:
+        """The named policies' parameter vectors from the folder's policies.toml; InputError
+        naming the file and its policies for a name it lacks."""
+        path = Path(folder) / "policies.toml"
+        table = self.read_policies(path)
+        for name in dict.fromkeys(names):
+            if name not in table:
+                raise InputError([Problem(str(path), 0, f"unknown policy {name!r}"
+                                          f"{suggest(name, table)}; known: {', '.join(table)}")])
+        return tuple(table[name] for name in names)
 
     def check_paths(self, paths) -> tuple[list[str], list[Problem]]:
         """Validate folders, cards.csv, rules.toml, policies.toml or .deck files: (good

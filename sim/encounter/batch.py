@@ -8,12 +8,11 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.core.problems import InputError, Problem, suggest
+from sim.core.problems import InputError, Problem
 from sim.encounter import codes as K
 from sim.encounter import state as S
-from sim.encounter.decks import Deck, load_deck
+from sim.encounter.decks import FILES, Deck, load_deck
 from sim.encounter.options import load_rules
-from sim.encounter.params import load_policies
 from sim.encounter.pool import Pool, load_pool
 from sim.encounter.schema import schema_for
 from sim.kit.options import Rules
@@ -100,25 +99,10 @@ def load_matchup(folder, deck_a, deck_b, policy_a="careful", policy_b=None, rule
     base = load_rules(folder / "rules.toml")
     opts = base.replace(rules or {})
     seats = opts["players"]
-    decks = []
-    for d in seat_decks(folder, deck_a, deck_b, table, seats):
-        path = Path(d)
-        if path.suffix != ".deck":
-            path = folder / f"{d}.deck"
-        if not path.is_file():
-            known = sorted(f.stem for f in folder.glob("*.deck"))
-            raise InputError([Problem(str(d), 0, f"no such deck{suggest(str(d), known)}; "
-                                      f"known: {', '.join(known)}")])
-        decks.append(load_deck(path, pool, opts))
-    policies = load_policies(folder / "policies.toml")
+    decks = [FILES.deck(folder, d, pool, opts)
+             for d in seat_decks(folder, deck_a, deck_b, table, seats)]
     names = (policy_a, *[policy_b or policy_a] * (seats - 1))
-    for name in set(names):
-        if name not in policies:
-            raise InputError([Problem(str(folder / "policies.toml"), 0, f"unknown policy "
-                                      f"{name!r}{suggest(name, policies)}; known: "
-                                      f"{', '.join(policies)}")])
-    return Matchup(str(folder), pool, opts, tuple(decks), names,
-                   tuple(policies[name] for name in names))
+    return Matchup(str(folder), pool, opts, tuple(decks), names, FILES.policies(folder, names))
 
 
 def with_rules(m: Matchup, changes: dict) -> Matchup:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from sim.encounter import codes as K
 from sim.kit.cards import Cards, CardTable, Column
 
@@ -199,6 +197,4 @@ class Pool(CardTable):
     CARDS = CARDS
 
 
-def load_pool(path: Path | str) -> Pool:
-    """cards.csv -> Pool; every problem found is reported at once (InputError)."""
-    return Pool.load(path)
+load_pool = Pool.load  # cards.csv read and checked; InputError lists every problem

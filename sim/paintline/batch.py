@@ -65,32 +65,17 @@ def load_matchup(folder: Path | str, deck_a: str | Path, deck_b: str | Path,
                  rules: Rules | None = None,
                  arsenals: tuple[list[str], list[str]] | None = None) -> Matchup:
     """A matchup from a game folder: decks by file or by name, policies by name."""
-    from sim.paintline.decks import load_deck
-    from sim.paintline.params import load_policies
+    from sim.paintline.decks import FILES
 
     folder = Path(folder)
     data = load_folder(folder)
-    policies = load_policies(folder / "policies.toml")
-    decks = []
-    for d in (deck_a, deck_b):
-        path = Path(d)
-        if path.suffix == ".deck":
-            decks.append(load_deck(path, data.pool))
-        elif str(d) in data.decks:
-            decks.append(data.decks[str(d)])
-        else:
-            known = ", ".join(data.decks)
-            raise InputError([Problem(str(d), 0, f"no such deck; known: {known}")])
+    decks = [FILES.deck(folder, d, data.pool, data.rules) for d in (deck_a, deck_b)]
     names = (policy_a, policy_b or policy_a)
-    for name in names:
-        if name not in policies:
-            raise InputError([Problem(str(folder / "policies.toml"), 0,
-                                     f"unknown policy {name!r}; known: {', '.join(policies)}")])
     rules = rules or data.rules
     if arsenals is not None:
         rules = rules.replace(arsenal_a=list(arsenals[0]), arsenal_b=list(arsenals[1]))
     return with_arsenals(Matchup(data.pool, rules, (decks[0], decks[1]), names,
-                                 (policies[names[0]], policies[names[1]])))
+                                 FILES.policies(folder, names)))
 
 
 def with_arsenals(m: Matchup) -> Matchup:

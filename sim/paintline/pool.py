@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from sim.kit.cards import Cards, CardTable, Column
 from sim.paintline import keywords
 
@@ -106,6 +104,4 @@ class Pool(CardTable):
     CARDS = CARDS
 
 
-def load_pool(path: Path | str) -> Pool:
-    """Read and validate cards.csv; raise InputError listing every problem."""
-    return Pool.load(path)
+load_pool = Pool.load  # cards.csv read and checked; InputError lists every problem

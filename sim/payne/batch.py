@@ -13,7 +13,6 @@ from sim.kit.records import BatchRecords, play_in_pieces
 from sim.payne import decks as D
 from sim.payne import options as O
 from sim.payne import pool as T
-from sim.payne.policy import load_policies
 from sim.payne.schema import SCHEMA
 from sim.payne.state import CAP
 
@@ -88,26 +87,13 @@ def load_matchup(folder, deck_a, deck_b, policy_a="prior", policy_b=None, rules=
     as a dict, card edits as "CARD.FIELD=VALUE"."""
     folder = Path(folder)
     data = D.load_folder(folder)
-    policies = load_policies(folder / "policies.toml")
-    decks = []
-    for d in (deck_a, deck_b):
-        path = Path(str(d))
-        if path.suffix == ".deck":
-            decks.append(D.load_deck(path, data.pool, data.rules))
-        elif str(d) in data.decks:
-            decks.append(data.decks[str(d)])
-        else:
-            raise InputError([Problem(str(d), 0, f"no such deck; known: {', '.join(data.decks)}")])
+    decks = [D.FILES.deck(folder, d, data.pool, data.rules) for d in (deck_a, deck_b)]
     names = (policy_a, policy_b or policy_a)
-    for name in names:
-        if name not in policies:
-            raise InputError([Problem(str(folder / "policies.toml"), 0, f"unknown policy "
-                                      f"{name!r}; known: {', '.join(policies)}")])
     pool = data.pool.with_sets(sets or [])
     rule_set = data.rules.replace(dict(rules)) if rules else data.rules
     check_decks(pool, rule_set, decks)
-    return Matchup(pool, rule_set, (decks[0], decks[1]), names,
-                   (policies[names[0]], policies[names[1]]), str(folder))
+    return Matchup(pool, rule_set, (decks[0], decks[1]), names, D.FILES.policies(folder, names),
+                   str(folder))
 
 
 # `sides` is a character's number of sides that help its role (sim.payne.power): the arrows

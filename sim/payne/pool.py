@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 
 from sim.kit.cards import Cards, CardTable, Column
@@ -169,6 +167,4 @@ class Pool(CardTable):
     CARDS = CARDS
 
 
-def load_pool(path: Path | str) -> Pool:
-    """Read and check cards.csv; InputError lists every problem with file, line and card."""
-    return Pool.load(path)
+load_pool = Pool.load  # cards.csv read and checked; InputError lists every problem
