@@ -4,12 +4,14 @@ labels its manifest carries (analysis never asks a game package)."""
 from __future__ import annotations
 
 import json
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
 
 from sim.kit.records import seats_of
+from sim.store.runs import read_table
 
 
 @dataclass
@@ -71,8 +73,6 @@ class Run:
 
 def distinct_labels(ids, names) -> dict[str, str]:
     """Card id -> its name, or "name (id)" where two cards of the pool share the name."""
-    from collections import Counter
-
     seen = Counter(names)
     return {cid: (f"{name} ({cid})" if seen[name] > 1 else name)
             for cid, name in zip(ids, names, strict=True)}
@@ -80,8 +80,6 @@ def distinct_labels(ids, names) -> dict[str, str]:
 
 def load_run(path: Path | str) -> Run:
     """A run folder: manifest.json plus every complete chunk of each table."""
-    from sim.store.runs import read_table
-
     path = Path(path)
     manifest = json.loads((path / "manifest.json").read_text(encoding="utf-8"))
     check = path / "exact_check.parquet"

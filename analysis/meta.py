@@ -18,6 +18,8 @@ from analysis.health import (
     nash,
     rates,
 )
+from analysis.plots import ACCENT, axes_for, error_bars, plot_matrix
+from analysis.report import Page, write_atomic
 from sim.core.stats import Z95
 
 # Scores are per match, for the deck in the first seat of an ordered pair (i, j): 1 a win,
@@ -105,8 +107,6 @@ def summary(scores: Scores, names: list[str], reps: int = 200, seed: int = 0) ->
 
 def plot_heatmap(cells: pd.DataFrame, names: list[str], ax=None, title: str = ""):
     """The field's matrix: row deck's score against the column deck, with 95% intervals."""
-    from analysis.plots import plot_matrix
-
     df = cells.copy()
     # A deck against itself is not played: its cell stays empty.
     df.loc[df.n == 0, ["rate", "lo", "hi"]] = np.nan
@@ -119,8 +119,6 @@ def plot_heatmap(cells: pd.DataFrame, names: list[str], ax=None, title: str = ""
 
 def plot_nash(decks: pd.DataFrame, ax=None):
     """Each deck's weight in the Nash mix with its bootstrap 95% interval."""
-    from analysis.plots import ACCENT, axes_for, error_bars
-
     ax = axes_for(ax, (6.4, 0.5 * len(decks) + 1.4))
     y = np.arange(len(decks))[::-1]
     ax.barh(y, decks.nash, color="#9fb8d6", height=0.6)
@@ -134,6 +132,7 @@ def plot_nash(decks: pd.DataFrame, ax=None):
 
 def write_figures(result: dict, names: list[str], path: Path) -> None:
     """heatmap.png and nash.png into the run folder."""
+    # deferred: matplotlib loads only when a figure is drawn
     import matplotlib.pyplot as plt
 
     for name, ax in (("heatmap", plot_heatmap(result["matrix"], names)),
@@ -181,8 +180,6 @@ def health_line(h: dict, k: int) -> str:
 
 def write_report(path: Path, result: dict, names: list[str], heading: str) -> None:
     """report.html and report.md of a meta folder: its one section."""
-    from analysis.report import Page, write_atomic
-
     page = Page(heading)
     add_section(page, result, names)
     write_atomic(path / "report.html", "\n".join(page.html))

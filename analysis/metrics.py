@@ -9,15 +9,15 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from sim.core.stats import mean_table, two_proportion_p, with_rate
+from analysis.load import load_run
+from analysis.quantities import evaluate, label, rate_specs, seat_labels
+from sim.core.stats import mean_table, p_values, two_proportion_p, with_rate
 from sim.kit.records import SEAT_LETTERS
 
 
 def headline(run) -> pd.DataFrame:
     """Tidy table of the headline rates the game's schema names: quantity, k, n, rate, lo,
     hi (Wilson 95%); draws get their own row when there are any."""
-    from analysis.quantities import evaluate, rate_specs, seat_labels
-
     m = run.matches
     seats = seat_labels(run.deck_names, run.policy_names)
     rows = []
@@ -61,8 +61,6 @@ def seat_wins(run) -> pd.DataFrame:
 
 def section_rates(run, rates) -> pd.DataFrame:
     """A game section's rates (schema Rate dicts) as a headline-style table."""
-    from analysis.quantities import evaluate, label
-
     decks = run.deck_names
     rows = [(label(r["label"], decks), int(evaluate(run.matches, r["k"]).sum()),
              int(evaluate(run.matches, r["n"]).sum())) for r in rates]
@@ -107,7 +105,6 @@ def card_metrics(run) -> pd.DataFrame:
     se = np.sqrt(c.gih_wr * (1 - c.gih_wr) / c.matches_drawn.where(c.matches_drawn > 0)
                  + c.gns_wr * (1 - c.gns_wr)
                  / c.matches_not_drawn.where(c.matches_not_drawn > 0))
-    from sim.core.stats import p_values
 
     c["iwd_relative_p"] = p_values(c.iwd_relative, se.fillna(0))
     matches = c.matches_in_deck.where(c.matches_in_deck > 0)
@@ -122,8 +119,6 @@ def card_metrics(run) -> pd.DataFrame:
 
 def matchup_matrix(root: Path | str) -> pd.DataFrame:
     """Round robin folder -> tidy matrix: row entrant, column entrant, win rate with interval."""
-    from analysis.load import load_run
-
     root = Path(root)
     info = json.loads((root / "roundrobin.json").read_text())
     rows = []

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import io
+import textwrap
+
 import numpy as np
 
 SEAT_COLOURS = ("#1f5fa8", "#c0392b", "#1e8449", "#d68910")  # A blue, B red, C green, D amber
@@ -9,9 +12,11 @@ ACCENT = "#2c3e50"
 
 
 def axes_for(ax, size=(6.4, 4.0)):
+    # deferred: matplotlib loads only when a figure is drawn
     import matplotlib
 
     matplotlib.use("Agg", force=False)
+    # deferred: matplotlib loads only when a figure is drawn
     import matplotlib.pyplot as plt
 
     if ax is None:
@@ -59,14 +64,13 @@ def survival_words(spec: dict) -> tuple[str, str, str]:
 
 def _ylabel(ax, text: str) -> None:
     """A y label wrapped to the figure's height rather than cut off at its edge."""
-    import textwrap
-
     ax.set_ylabel(textwrap.fill(text, 30))
 
 
 def _value_axis(ax, bins, labels) -> None:
     """Ticks of an axis of histogram bins: every bin's own label when few, otherwise at
     most MAX_TICKS + 1 evenly spaced ones, each with its bin's label."""
+    # deferred: matplotlib loads only when a figure is drawn
     from matplotlib.ticker import FuncFormatter, MaxNLocator
 
     bins, labels = list(bins), [str(x) for x in labels]
@@ -234,8 +238,7 @@ def plot_deltas(df, ax=None, label="delta"):
 
 def to_png(ax) -> bytes:
     """The figure of an axes as PNG bytes (and closes it)."""
-    import io
-
+    # deferred: matplotlib loads only when a figure is drawn
     import matplotlib.pyplot as plt
 
     buf = io.BytesIO()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import html
+import json
 import os
 from pathlib import Path
 
@@ -11,6 +12,7 @@ import pandas as pd
 
 from analysis import metrics, plots, survival
 from analysis.load import load_run
+from analysis.usage import card_usage, dead_cards
 from sim.kit.records import SEAT_LETTERS
 
 CSS = """
@@ -229,8 +231,6 @@ def _card_sections(page: Page, run) -> None:
 
 def _verdict_section(page: Page, run) -> None:
     """The causal verdicts stored beside the run (`cardlab verdicts`), when there are any."""
-    import json
-
     page.section("Card verdicts (causal)", "Each card's worth per copy against par: the "
                  "deck's win rate with the card as it is, less the same deck with the card "
                  "given par's numbers for its kind and cost (the deck keeps its length), "
@@ -290,8 +290,6 @@ def _verdict_section(page: Page, run) -> None:
 
 def _dead_cards_section(page: Page, run) -> None:
     """Cards of a flagged kind that a seat held and its policy never played in this run."""
-    from analysis.usage import card_usage, dead_cards
-
     expr = run.schema.get("played", "")
     page.section("Dead cards", "Cards of a kind that gets balance verdicts, in a seat's deck, "
                  f"that its policy never played in this run (played: {expr or 'not declared'})"

@@ -10,6 +10,7 @@ import pandas as pd
 
 from analysis.quantities import evaluate, rate_specs, seat_labels
 from sim.core.stats import Z95, with_rate
+from sim.store.matches import read_arrays
 
 BATCH = 250_000  # matches evaluated at once: each expression costs milliseconds a call
 
@@ -17,8 +18,6 @@ BATCH = 250_000  # matches evaluated at once: each expression costs milliseconds
 def _batches(folders):
     """The matches tables of the chunk folders, joined into batches of about BATCH rows.
     The sums are of integer values, so they do not depend on the batching."""
-    from sim.store.matches import read_arrays
-
     held, rows = [], 0
     for folder in folders:
         held.append(read_arrays(folder))

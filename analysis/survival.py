@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from analysis.quantities import evaluate
 from sim.core.stats import Z95, wilson, with_rate
 
 
@@ -22,8 +23,6 @@ def _ended(run, measure: str, seat: int, bins: int) -> np.ndarray:
 def _cut(run, measure: str, seat: int, bins: int) -> np.ndarray:
     """Per bin, the seat's counts cut short at that value (the schema's censored
     expression); values past the last bin join it, as the histogram's last bin does."""
-    from analysis.quantities import evaluate
-
     rules = run.schema["histograms"][measure].get("censored") or ()
     if not rules:
         return np.zeros(bins, dtype=np.int64)
@@ -72,6 +71,7 @@ def _greenwood_fit(ended: np.ndarray, cut: np.ndarray):
     value), its Greenwood standard error). With frequency weights statsmodels 0.15 reports
     the standard error of the cumulative hazard (Tsiatis) in surv_prob_se, not of S, so
     Greenwood's sum is taken here from its weighted risk sets and events."""
+    # deferred: scipy and statsmodels load only when a statistic needs them
     from statsmodels.duration.survfunc import SurvfuncRight
 
     values = np.arange(len(ended), dtype=float)

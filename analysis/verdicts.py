@@ -35,6 +35,7 @@ def contrast(series: np.ndarray) -> tuple[float, float]:
 def beyond_margin_p(estimate, se, margin) -> np.ndarray:
     """One-sided p-value that the effect lies beyond +-margin (a number, or one per row) on
     the side of its estimate (H0: |effect| <= margin); 1 when there is no spread at all."""
+    # deferred: scipy and statsmodels load only when a statistic needs them
     from scipy.stats import norm
 
     est = np.abs(np.asarray(estimate, dtype=float))

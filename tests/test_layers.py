@@ -119,3 +119,52 @@ def test_a_broken_contract_fails(tmp_path):
     assert out.returncode == 1, out.stdout + out.stderr
     assert "toy.bottom is not allowed to import toy.top" in out.stdout
     assert "2 broken" in out.stdout
+
+
+def deferred_imports_without_a_reason(source: str) -> list[int]:
+    """Lines of imports inside a function that neither follow a `# deferred: why` comment
+    (alone, or for the block of imports it heads) nor stand in a module whose note says its
+    commands defer their imports."""
+    import ast
+
+    if "# Each command imports what it needs inside its body (deferred)" in source:
+        return []
+    lines = source.splitlines()
+    out = []
+    for fn in ast.walk(ast.parse(source)):
+        if not isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        for node in ast.walk(fn):
+            if isinstance(node, ast.Import | ast.ImportFrom):
+                above = [s.strip() for s in lines[:node.lineno - 1]]
+                while above and (above[-1].startswith(("import ", "from ", ")")) or not above[-1]
+                                 or above[-1].endswith(",")):
+                    above.pop()  # the block of imports this one belongs to
+                comment = []
+                while above and above[-1].startswith("#"):
+                    comment.insert(0, above.pop())  # a reason may run over several lines
+                if not (comment and comment[0].startswith("# deferred: ")):
+                    out.append(node.lineno)
+    return out
+
+
+def test_the_checker_of_deferred_imports_tells_a_reason_from_none():
+    said = "def f():\n    # deferred: scipy loads only when asked\n    import scipy\n\n" \
+           "    from pandas import DataFrame\n"
+    assert deferred_imports_without_a_reason(said) == []
+    assert deferred_imports_without_a_reason("def f():\n    x = 1\n    import json\n") == [3]
+    assert deferred_imports_without_a_reason(
+        "def f():\n    # deferred: a\n    import a\n    y = 2\n    import b\n") == [5]
+    assert deferred_imports_without_a_reason(
+        "def f():\n    # deferred: a reason on\n    # two lines\n    import a\n") == []
+    assert deferred_imports_without_a_reason("def f():\n    # why\n    import a\n") == [3]
+
+
+def test_an_import_inside_a_function_says_what_it_defers():
+    """Imports inside functions only where they buy start-up time, and said so there."""
+    missing = {}
+    for path in sorted((ROOT / "sim").rglob("*.py")) + sorted((ROOT / "analysis").rglob("*.py")):
+        lines = deferred_imports_without_a_reason(path.read_text(encoding="utf-8"))
+        if lines:
+            missing[str(path.relative_to(ROOT))] = lines
+    assert missing == {}, missing

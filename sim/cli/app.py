@@ -36,6 +36,9 @@ from sim.cli.shared import (
     split_list,
 )
 
+# Each command imports what it needs inside its body (deferred): `cardlab --help` and the
+# start of any command load no pandas, numba, matplotlib or game until the command runs.
+
 app = typer.Typer(add_completion=False, no_args_is_help=True, help=__doc__)
 
 

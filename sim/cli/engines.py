@@ -22,6 +22,9 @@ from sim.cli.shared import (
     guarded,
 )
 
+# Each command imports what it needs inside its body (deferred): `cardlab --help` and the
+# start of any command load no pandas, numba, matplotlib or game until the command runs.
+
 
 def exact(
     deck_a: DeckA = None,

@@ -30,6 +30,9 @@ from sim.cli.shared import (
     with_setup,
 )
 
+# Each command imports what it needs inside its body (deferred): `cardlab --help` and the
+# start of any command load no pandas, numba, matplotlib or game until the command runs.
+
 DELTA_COLUMNS = ["item", "deck", "delta", "lo", "hi"]
 
 

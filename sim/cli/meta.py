@@ -26,6 +26,9 @@ from sim.cli.shared import (
     split_list,
 )
 
+# Each command imports what it needs inside its body (deferred): `cardlab --help` and the
+# start of any command load no pandas, numba, matplotlib or game until the command runs.
+
 Decks = Annotated[str | None, typer.Option(
     "--decks", "--field", help="the field: deck names or .deck files, comma-separated "
     "(default: [field] of game.toml)")]

@@ -11,6 +11,9 @@ from typing import Annotated
 
 import typer
 
+# Each command imports what it needs inside its body (deferred): `cardlab --help` and the
+# start of any command load no pandas, numba, matplotlib or game until the command runs.
+
 DeckA = Annotated[str | None, typer.Argument(
     help="deck A: a name in the folder or a .deck file (default: the folder's game.toml)")]
 DeckB = Annotated[str | None, typer.Argument(help="deck B: likewise")]

@@ -30,6 +30,9 @@ from sim.cli.shared import (
     with_setup,
 )
 
+# Each command imports what it needs inside its body (deferred): `cardlab --help` and the
+# start of any command load no pandas, numba, matplotlib or game until the command runs.
+
 # What a plant of each class needs the unchanged matchup to have shown (calibrate).
 CHANGE = {"buff": "gain from par made strong", "nerf": "loss to the card with no effect",
           "clone": "verdict"}

@@ -9,6 +9,9 @@ import typer
 
 from sim.cli.shared import Folder, Results, fail, guarded
 
+# Each command imports what it needs inside its body (deferred): `cardlab --help` and the
+# start of any command load no pandas, numba, matplotlib or game until the command runs.
+
 
 def serve(
     folder: Folder = None,

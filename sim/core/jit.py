@@ -115,11 +115,13 @@ def _skip_blas_probe() -> None:
     """numba's array library imports all of scipy.linalg (half a second of a warm start)
     only to learn whether BLAS exists; no kernel does linear algebra, so the probe is
     skipped while that library loads (a later np.dot would still check for itself)."""
+    # deferred: numba's own modules, imported only to adjust them
     import numba.np.linalg as linalg
 
     probe = linalg.ensure_blas
     linalg.ensure_blas = lambda: None
     try:
+        # deferred: numba's own modules, imported only to adjust them
         import numba.np.arraymath  # noqa: F401
     finally:
         linalg.ensure_blas = probe
@@ -151,6 +153,7 @@ def _one_signature_per_type(dispatcher) -> None:
     literal, `Literal[int](2)`, and compiles a version for each): the rules pass constants
     everywhere (a purpose, a zone, a seat), and those versions were a fifth of a first
     compile. The code is the same; an inlined callee still sees its constants."""
+    # deferred: numba's own modules, imported only to adjust them
     from numba.core import types
 
     own = dispatcher.get_call_template

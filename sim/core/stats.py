@@ -10,6 +10,7 @@ Z95 = 1.959963984540054
 
 def wilson(k, n, alpha: float = 0.05):
     """Wilson score interval(s) for k successes in n trials (statsmodels)."""
+    # deferred: scipy and statsmodels load only when a statistic needs them
     from statsmodels.stats.proportion import proportion_confint
 
     k = np.asarray(k, dtype=float)
@@ -43,6 +44,7 @@ def mean_table(df: pd.DataFrame, by: list[str], value: str) -> pd.DataFrame:
 
 def two_proportion_p(k1, n1, k2, n2) -> np.ndarray:
     """Two-sided p-value of a pooled two-proportion z-test (vectorised)."""
+    # deferred: scipy and statsmodels load only when a statistic needs them
     from scipy.stats import norm
 
     k1, n1, k2, n2 = (np.asarray(x, dtype=float) for x in (k1, n1, k2, n2))
@@ -56,6 +58,7 @@ def two_proportion_p(k1, n1, k2, n2) -> np.ndarray:
 
 def bh(p_values, alpha: float = 0.05) -> tuple[np.ndarray, np.ndarray]:
     """Benjamini-Hochberg: (rejected, adjusted p-values) (statsmodels)."""
+    # deferred: scipy and statsmodels load only when a statistic needs them
     from statsmodels.stats.multitest import multipletests
 
     p = np.asarray(p_values, dtype=float)
@@ -84,6 +87,7 @@ def paired_difference(base: np.ndarray, variant: np.ndarray) -> dict:
 
 def p_values(delta, se) -> np.ndarray:
     """Two-sided normal p-values of estimates with standard errors (1 where se is 0)."""
+    # deferred: scipy and statsmodels load only when a statistic needs them
     from scipy.stats import norm
 
     delta = np.asarray(delta, dtype=float)

@@ -15,6 +15,7 @@ from sim.encounter.decks import FILES, Deck, load_deck
 from sim.encounter.options import load_rules
 from sim.encounter.pool import Pool, load_pool
 from sim.encounter.schema import schema_for
+from sim.kit.folders import read_folder
 from sim.kit.options import Rules
 from sim.kit.records import BatchRecords, play_in_pieces
 
@@ -33,6 +34,7 @@ class Matchup:
 
     def arrays(self):
         """The integer tables the kernel reads: cards, rules, policies, decks, in-deck."""
+        # deferred: the compiled engine loads only when a batch is played
         from sim.encounter.engine import (
             D_CH1,
             D_CH2,
@@ -64,8 +66,6 @@ class Matchup:
 def table_decks(folder: Path) -> tuple[str, ...]:
     """The folder's decks for a table of more than two, seat by seat: game.toml's [table]
     decks, else its [field] decks (none for a folder without a readable game.toml)."""
-    from sim.kit.folders import read_folder
-
     try:
         return read_folder(folder).table
     except InputError:
@@ -124,6 +124,7 @@ def with_rules(m: Matchup, changes: dict) -> Matchup:
 def run_batch(m: Matchup, n: int, seed: int, first_match: int = 0, n_log: int = 0
               ) -> BatchRecords:
     """Matches first_match .. first_match + n - 1 with the compiled kernel."""
+    # deferred: the compiled engine loads only when a batch is played
     from sim.encounter.engine import new_work, play_piece
 
     T, R, M, D, in_deck = m.arrays()
@@ -140,6 +141,7 @@ def run_batch(m: Matchup, n: int, seed: int, first_match: int = 0, n_log: int = 
 def reference_batch(m: Matchup, n: int, seed: int, first_match: int = 0, n_log: int = 0
                     ) -> BatchRecords:
     """The same records from the plain-Python reference engine."""
+    # deferred: the reference engine loads only when it plays
     from sim.encounter.reference import reference_batch as play
 
     return play(m, n, seed, first_match, n_log)

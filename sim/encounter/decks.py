@@ -10,6 +10,7 @@ from pathlib import Path
 from sim.core.datafiles import FolderFiles
 from sim.core.problems import InputError, Problem
 from sim.encounter import codes as K
+from sim.encounter.options import load_rules
 from sim.encounter.params import load_policies
 from sim.encounter.pool import CODE_WORDS, Pool, load_pool
 from sim.kit.decklists import read_deck_list
@@ -148,8 +149,6 @@ def matchup_problems(pool: Pool, decks, rules: dict) -> list[Problem]:
 
 def rules_or_defaults(path):
     """rules.toml, or every option at its default when the folder has none."""
-    from sim.encounter.options import load_rules
-
     return load_rules(path or None)
 
 

@@ -9,6 +9,7 @@ import numpy as np
 
 from sim.encounter import codes as K
 from sim.encounter.params import BEHIND, FIRST, M_FIRST, PICK_RANDOM
+from sim.kit.checks import CheckTable
 
 
 def combat_outcome(s_def, s_str, i_def, i_str, tie, dmg_def=0, dmg_str=0):
@@ -151,8 +152,6 @@ def encounter_chain(m) -> dict:
 def exact_check(m, totals):
     """The spec's exact checks that the matchup's setting covers, beside the simulation
     (sim.kit.checks); None when it covers none."""
-    from sim.kit.checks import CheckTable
-
     n = totals.n
     if n == 0 or len(m.decks) > 2:
         return None  # the exact answers are for two players

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from sim.encounter.params import PARAMS, load_policies
 from sim.kit.game import Param, Tuning
 from sim.kit.policy_vectors import bounded, named_policy, policy_with
 
@@ -24,14 +25,10 @@ BOUNDS = {
 
 
 def _policy(folder: Path | str, policy: str):
-    from sim.encounter.params import load_policies
-
     return named_policy(load_policies, folder, policy)
 
 
 def _slot(name: str) -> int:
-    from sim.encounter.params import PARAMS
-
     return PARAMS[name][0]
 
 

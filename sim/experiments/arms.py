@@ -7,7 +7,11 @@ changed for one seat only)."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
+
+from sim.kit.folders import folder_policies
 
 
 def digest(matches: np.ndarray) -> np.ndarray:
@@ -84,8 +88,6 @@ def seat_policies(game, folder, trained: str | None) -> tuple[dict[str, object],
     """{policy name: function(matchup, seat) -> matchup with the seat on it} for the folder's
     policies (the matchup's own when there is no folder or the game cannot change a seat's
     policy), and the trained one's name when it is among them."""
-    from sim.kit.folders import folder_policies
-
     names = folder_policies(folder) if folder is not None else []
     if not names or game.tuning is None:
         return {"as run": lambda mm, seat: mm}, None
@@ -97,8 +99,6 @@ def seat_local(game, m, seat: int, card: str):
     """The matchup in which a change to the card changes this seat's copies only: every
     other seat that holds the card gets a copy of its row under another id, in the same
     places of its deck (the seat itself keeps the card, and so its place in every order)."""
-    import dataclasses
-
     holders = [s for s in range(len(m.decks))
                if s != seat and card in game.building.counts(m, s)]
     if not holders:

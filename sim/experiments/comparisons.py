@@ -7,18 +7,19 @@ from pathlib import Path
 
 import pandas as pd
 
+from analysis.load import load_run
+from analysis.verdicts import consensus
+from sim.core.problems import InputError, Problem
+from sim.core.stats import bh, p_values
+from sim.experiments.designs import compare_frames
 from sim.kit.game import Game
 from sim.kit.records import SEAT_LETTERS
+from sim.store.outputs import new_folder, save_tables
 
 
 def diff_runs(path_a: Path, path_b: Path) -> pd.DataFrame:
     """Each schema quantity's delta between two stored runs of one game with its 95%
     interval (paired by match when both runs share seed and size), BH across quantities."""
-    from analysis.load import load_run
-    from sim.core.problems import InputError, Problem
-    from sim.core.stats import bh, p_values
-    from sim.experiments.designs import compare_frames
-
     a, b = load_run(path_a), load_run(path_b)
     if a.manifest.get("game") != b.manifest.get("game"):
         raise InputError([Problem(str(path_b), 0, "runs of two different games: "
@@ -38,9 +39,8 @@ def robust_flags(game: Game, folder, deck_a, deck_b, policies: list[str], seed: 
     """Causal card verdicts under several policies (both seats playing each, same seeds, each
     policy alone rather than the deck's best): a verdict counts when it holds under the
     trained policy and at least two others."""
-    from analysis.verdicts import consensus
+    # deferred: scipy and statsmodels load only when a statistic needs them
     from sim.experiments.verdicts import Precision, card_verdicts
-    from sim.store.outputs import new_folder, save_tables
 
     precision = precision or Precision()
     # Every policy's matchup first, so that a bad name stops the command before any match.

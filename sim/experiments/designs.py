@@ -8,7 +8,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from sim.core.stats import p_values, paired_difference
+from analysis.quantities import linearised, per_match
+from sim.core.problems import InputError, Problem
+from sim.core.stats import Z95, bh, p_values, paired_difference, with_rate
 from sim.kit import legality
 from sim.kit.game import Game, Variant
 from sim.store.outputs import experiment_manifest, new_folder, save_tables
@@ -59,8 +61,6 @@ def ablation(game: Game, m, matches: int, seed: int, results="results",
     """The causal counterpart of card metrics: each card taken out of its deck (the game
     says with what filler), same seeds; the change in that deck's win rate (a positive
     delta: the card helps), with Benjamini-Hochberg control across cards."""
-    from sim.core.stats import bh
-
     base = game.run_batch(m, matches, seed)
     decks = [d.name for d in m.decks]
     rows = []
@@ -82,9 +82,6 @@ def sweep(game: Game, m, seat: int, vary: str, values: list[int], matches: int, 
     """One seat's deck composition swept over `values` by one of the game's sweeps, the
     same seeds at every point: the win-rate curve, the optimum and the values whose
     interval overlaps it."""
-    from sim.core.problems import InputError, Problem
-    from sim.core.stats import with_rate
-
     if vary not in game.sweeps:
         raise InputError([Problem("--vary", 0, f"unknown sweep {vary!r}; one of "
                                   f"{', '.join(game.sweeps)}")])
@@ -139,9 +136,6 @@ def compare_frames(schema: dict, ma: pd.DataFrame, mb: pd.DataFrame, decks: tupl
                    paired: bool) -> pd.DataFrame:
     """Every schema quantity of two matches tables side by side with its delta and 95%
     interval: paired by match when the two share seeds, else as independent samples."""
-    from analysis.quantities import linearised, per_match
-    from sim.core.stats import Z95
-
     qa, qb = per_match(schema, ma, decks), per_match(schema, mb, decks)
     rows = []
     for name in qa:

@@ -8,14 +8,15 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from analysis.meta import matrix, nash
 from analysis.verdicts import contrast
+from sim.core.stats import Z95
 from sim.experiments.arms import Arms, seat_local, seat_policies
+from sim.experiments.meta import Field, scores
 
 
 def field_decks(game, m, folder, names: list[str]) -> dict[str, dict[str, int]]:
     """Each field deck's card counts, read from the folder under the run's policies."""
-    from sim.experiments.meta import Field
-
     fld = Field(game, folder, list(names), m.policy_names[0])
     return {n: game.building.counts(fld.pair(i, i), 0) for i, n in enumerate(names)}
 
@@ -28,9 +29,6 @@ def seated(game, m, seat: int, name: str, counts: dict[str, int]):
 def nash_mix(game, m, decks: dict[str, dict[str, int]], arms: Arms, n: int) -> np.ndarray:
     """The field's Nash mix: every ordered pair of its decks in the run's matchup, n
     matches each on the shared seed."""
-    from analysis.meta import matrix, nash
-    from sim.experiments.meta import scores
-
     names = list(decks)
     sc = {}
     for i, a in enumerate(names):
@@ -51,8 +49,6 @@ def field_worth(game, m, seed: int, verdicts: pd.DataFrame, pars: dict, folder,
     per card and field deck: worth per copy against par with its standard error and the
     deck's weight). `pars`: each judged card's par values, as the verdicts set them
     ({(seat, card id): values}). attrs of the second: matches, nash ({deck: weight})."""
-    from sim.core.stats import Z95
-
     policies, _ = seat_policies(game, folder, trained)
     decks = field_decks(game, m, folder, names)
     arms = Arms(game, seed)

@@ -5,13 +5,20 @@ the loky or Dask workers of `sim.runner.run`, and the field's matrix, Nash mix a
 from __future__ import annotations
 
 import functools
+import json
 import math
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
+from analysis import meta as analysis
+from analysis.load import load_run
 from sim.core.problems import InputError, Problem
+from sim.kit import legality
+from sim.runner.run import simulate
+from sim.store.outputs import experiment_manifest, new_folder, save_tables, write_json
 
 
 def scores(winner: np.ndarray, seat: int) -> np.ndarray:
@@ -60,8 +67,6 @@ class Field:
 
     def check(self) -> None:
         """Every deck loads and is legal (InputError naming the deck otherwise)."""
-        from sim.kit import legality
-
         for i in range(len(self.names)):
             m = self.pair(i, (i + 1) % len(self.names))
             legality.require(self.game, m, f"deck {self.names[i]!r}")
@@ -96,11 +101,6 @@ def play(fld: Field, matches: int, seed: int, path: Path, workers: int | None = 
     """Every ordered pair as a run of the store under path/pairs (a complete one is kept,
     an interrupted one resumed); the first-seat scores of each. The same bytes at any
     worker count or chunk size: each match draws from its own streams of the seed."""
-    import os
-
-    from analysis.load import load_run
-    from sim.runner.run import simulate
-
     workers = max(1, workers or (os.cpu_count() or 2) // 2)
     # Chunks of a pair spread over the workers; a pair is too small to fill them otherwise.
     chunk = chunk_size or max(1, math.ceil(matches / workers))
@@ -111,8 +111,6 @@ def play(fld: Field, matches: int, seed: int, path: Path, workers: int | None = 
         rid = pair_id(fld.names, i, j)
         manifest = pairs / rid / "manifest.json"
         if manifest.exists():
-            import json
-
             if json.loads(manifest.read_text())["status"] != "complete":
                 simulate(None, None, 0, 0, results=pairs, resume=rid, workers=workers,
                          backend=backend, scheduler=scheduler)
@@ -131,11 +129,6 @@ def meta(fld: Field, matches: int, seed: int, results="results", run_id: str | N
          progress=None) -> tuple[dict, Path]:
     """Play the field into one results folder and write its tables (matrix, decks,
     dominated), figures (heatmap.png, nash.png), report section and manifest."""
-    import json
-
-    from analysis import meta as analysis
-    from sim.store.outputs import experiment_manifest, new_folder, save_tables, write_json
-
     if resume:
         path = Path(results) / resume
         if not (path / "meta.json").exists():

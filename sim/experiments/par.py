@@ -46,6 +46,7 @@ def _clip(power, field: str, value: float) -> int:
 def curve(same: pd.DataFrame, y: np.ndarray, cost: str, at: float) -> float:
     """The line of y on cost through the cards `same` (Theil-Sen, through the median
     residual), read at cost `at`; the median where they have one cost or none."""
+    # deferred: scipy and statsmodels load only when a statistic needs them
     from scipy.stats import theilslopes
 
     if cost and same[cost].nunique() > 1:

@@ -8,7 +8,10 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
+
+from sim.core.problems import InputError, Problem
 
 PAR_FILE = "par.csv"
 
@@ -25,8 +28,6 @@ def read_par(folder, power, cards: pd.DataFrame) -> pd.DataFrame | None:
     None when the folder has none. InputError naming the file and line for an unknown
     column, a kind no card has, a number that is not a whole number or lies outside the
     game's bounds, and a kind, group and cost declared twice."""
-    from sim.core.problems import InputError, Problem
-
     if folder is None or not (Path(folder) / PAR_FILE).is_file():
         return None
     path = Path(folder) / PAR_FILE
@@ -111,8 +112,6 @@ def declared_card(power, declared: pd.DataFrame | None, row, at: float
 
 def _line(x, y, at: float) -> float:
     """y at `at` on the segment of the two nearest x (the end segments extended)."""
-    import numpy as np
-
     i = int(np.clip(np.searchsorted(x, at), 1, len(x) - 1))
     x0, x1, y0, y1 = x[i - 1], x[i], y[i - 1], y[i]
     return float(y0 + (y1 - y0) * (at - x0) / (x1 - x0))

@@ -7,11 +7,17 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import json
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from sim.core.stats import Z95, with_rate
+from sim.kit.game import get
+from sim.runner.warmup import ensure
+from sim.store.lock import writing
+from sim.store.outputs import save_tables
 
 
 def seated(m, order: tuple[int, ...]):
@@ -82,14 +88,6 @@ def for_run(path) -> pd.DataFrame | None:
     seatings.parquet, and each deck at each position as seating_decks.parquet (the first
     seating is the run itself, match for match). None for a run of two seats, whose
     seatings the run already plays from both sides (its game is not loaded)."""
-    import json
-    from pathlib import Path
-
-    from sim.kit.game import get
-    from sim.runner.warmup import ensure
-    from sim.store.lock import writing
-    from sim.store.outputs import save_tables
-
     path = Path(path)
     manifest = json.loads((path / "manifest.json").read_text(encoding="utf-8"))
     if len(manifest["decks"]) <= 2:

@@ -4,10 +4,18 @@ the run."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pandas as pd
 
+from sim.experiments.field_worth import field_worth
 from sim.experiments.verdicts import Precision, card_verdicts
+from sim.kit.folders import default_folder, read_folder
+from sim.kit.game import get
+from sim.runner.warmup import ensure
 from sim.store.lock import writing
+from sim.store.outputs import save_tables, write_json
 
 
 def for_run(path, precision: Precision = Precision(), progress=None,
@@ -18,14 +26,6 @@ def for_run(path, precision: Precision = Precision(), progress=None,
     Where the folder has a field and the run two seats, each card's worth against every
     field deck too (`field_matches` each; 0: none), weighted by the field's Nash mix, as
     field_worth and the table verdicts_field.parquet."""
-    import json
-    from pathlib import Path
-
-    from sim.kit.folders import default_folder, read_folder
-    from sim.kit.game import get
-    from sim.runner.warmup import ensure
-    from sim.store.outputs import save_tables, write_json
-
     path = Path(path)
     manifest = json.loads((path / "manifest.json").read_text(encoding="utf-8"))
     game = get(manifest["game"])
@@ -41,8 +41,6 @@ def for_run(path, precision: Precision = Precision(), progress=None,
         pars = df.attrs.pop("par_values")
         tables = {"verdicts": df, "verdicts_skipped": skipped}
         if field_matches and len(info.field) > 1 and len(matchup.decks) == 2 and len(df):
-            from sim.experiments.field_worth import field_worth
-
             attrs = df.attrs
             df, tables["verdicts_field"] = field_worth(game, matchup, seed, df, pars,
                                                        folder, list(info.field),

@@ -15,6 +15,7 @@ from scipy.stats import norm
 
 from analysis.load import distinct_labels
 from analysis.verdicts import classify, contrast, covariance, margins, negligible, pooled_gap
+from sim.core.problems import InputError, Problem
 from sim.experiments import par
 from sim.experiments.arms import Arms, seat_local, seat_policies
 from sim.experiments.par_table import read_par
@@ -44,8 +45,6 @@ class Precision:
         return int(np.ceil(np.log2(max(self.max_matches / self.start, 1)))) + 1
 
     def check(self) -> None:
-        from sim.core.problems import InputError, Problem
-
         if not 0 < self.share < 1:
             raise InputError([Problem("--margin-share", 0, "a share of the gap between par "
                                       f"and a card with no effect in 0 .. 1, got {self.share}")])
@@ -237,8 +236,6 @@ def card_verdicts(game, m, seed: int, precision: Precision = Precision(), progre
     `par_pool`: the card table par is read off where nothing is declared (Power.cards of
     another matchup; default this one's); `par_of`: par values for some cards, kept
     from another matchup ({card id: {(card id, field): value}})."""
-    from sim.core.problems import InputError, Problem
-
     precision.check()
     if game.power is None or game.building is None:
         raise InputError([Problem("verdicts", 0, f"{game.name} declares no card power "

@@ -184,6 +184,7 @@ class CardTable:
     def frame(self):
         """The pool by field name, one row per card: id, name, kind (a word) and every
         column of the integer table (words as their codes)."""
+        # deferred: pandas and pyarrow load only when records are read or written
         import pandas as pd  # here, not at the top: the command line starts without pandas
 
         df = pd.DataFrame({"id": self.ids, "name": self.names, "kind": self.kinds})

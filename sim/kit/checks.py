@@ -42,6 +42,7 @@ class CheckTable:
             self.add(quantity, seat, exact, mean, math.sqrt(var / n), n)
 
     def frame(self):
+        # deferred: pandas and pyarrow load only when records are read or written
         import pandas as pd
 
         df = pd.DataFrame(self.rows, columns=COLUMNS)

@@ -3,9 +3,11 @@ default matchup, its field and its table."""
 
 from __future__ import annotations
 
+import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from sim.core.problems import InputError, Problem
 from sim.kit.game import REGISTRY
 
 DECKS = Path(__file__).resolve().parents[2] / "decks"
@@ -30,10 +32,6 @@ class FolderInfo:
 
 def read_folder(folder: Path | str) -> FolderInfo:
     """A game folder (or a registered game's name) -> its game.toml, with clear errors."""
-    import tomllib
-
-    from sim.core.problems import InputError, Problem
-
     path = Path(folder)
     if not path.is_dir() and str(folder) in REGISTRY:
         path = default_folder(str(folder))
@@ -72,10 +70,6 @@ def read_folder(folder: Path | str) -> FolderInfo:
 def folder_policies(folder: Path | str) -> list[str]:
     """The policy names of a folder's policies.toml, in file order; InputError naming the
     file when it cannot be read."""
-    import tomllib
-
-    from sim.core.problems import InputError, Problem
-
     path = Path(folder) / "policies.toml"
     try:
         return list(tomllib.loads(path.read_text(encoding="utf-8")))

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import importlib
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from sim.core.problems import InputError, Problem
 from sim.kit.power import Power, pool_frame
 from sim.kit.records import DEFAULT_SEATS, Layout
 
@@ -367,10 +369,6 @@ def names() -> list[str]:
 
 def get(name: str) -> Game:
     """The registered game of that name (sim.core.problems.InputError when unknown)."""
-    import importlib
-
-    from sim.core.problems import InputError, Problem
-
     if name not in REGISTRY:
         raise InputError([Problem("game", 0, f"unknown game {name!r}; registered: "
                                   f"{', '.join(REGISTRY)}")])

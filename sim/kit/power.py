@@ -9,6 +9,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 
 def pool_frame(m):
     """The card table by field name (Lint.cards and Power.cards unless a game adds fields of
@@ -92,8 +94,6 @@ def with_view_cells(m, seat: int, cells: dict[tuple[int, int], int]):
 def seat_views(table, views) -> Any:
     """Each seat's card table as its policy reads it: the table with the seat's view cells
     in place (one table per seat, stacked)."""
-    import numpy as np
-
     out = np.stack([table] * len(views))
     for p, cells in enumerate(views):
         for (card, column), value in cells:

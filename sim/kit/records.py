@@ -81,6 +81,7 @@ class BatchRecords:
         return (self.matches[:, WINNER] == seat).astype(np.int8)
 
     def matches_frame(self):
+        # deferred: pandas and pyarrow load only when records are read or written
         import pandas as pd
 
         df = pd.DataFrame(self.matches, columns=list(self.layout.match_columns))
@@ -89,6 +90,7 @@ class BatchRecords:
 
     def log_frame(self, k: int):
         """Log of sampled match k (a batch row < n_log)."""
+        # deferred: pandas and pyarrow load only when records are read or written
         import pandas as pd
 
         return pd.DataFrame(self.log[k, : self.log_n[k]], columns=list(self.layout.log_columns))
@@ -116,6 +118,7 @@ def play_in_pieces(layout, n: int, n_cards: int, seed: int, first_match: int, n_
     pieces of `block` matches (default: a few a thread) spread over the threads:
     play(rec, card_stats, lo, hi) plays one piece into the records, its card statistics
     into its own array (summed at the end, so the threads never share one)."""
+    # deferred: the thread pool loads only when a batch is played
     from sim.core import blocks
 
     if n < 0 or first_match < 0 or (block is not None and block < 1):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -10,7 +11,7 @@ import numpy as np
 from sim.core.problems import InputError, Problem
 from sim.kit.power import seat_views
 from sim.kit.records import BatchRecords, play_in_pieces
-from sim.paintline.decks import Deck, load_folder
+from sim.paintline.decks import FILES, Deck, load_folder
 from sim.paintline.options import MAX_ARSENAL, R_ARSENAL, R_LADDER_LEN, Rules
 from sim.paintline.pool import BASIC_SHOT, C_KIND, TRICK_SHOT, Pool
 from sim.paintline.schema import LENGTH, SCHEMA, TOP_STEP
@@ -65,8 +66,6 @@ def load_matchup(folder: Path | str, deck_a: str | Path, deck_b: str | Path,
                  rules: Rules | None = None,
                  arsenals: tuple[list[str], list[str]] | None = None) -> Matchup:
     """A matchup from a game folder: decks by file or by name, policies by name."""
-    from sim.paintline.decks import FILES
-
     folder = Path(folder)
     data = load_folder(folder)
     decks = [FILES.deck(folder, d, data.pool, data.rules) for d in (deck_a, deck_b)]
@@ -81,8 +80,6 @@ def load_matchup(folder: Path | str, deck_a: str | Path, deck_b: str | Path,
 def with_arsenals(m: Matchup) -> Matchup:
     """The matchup with its rally-mode arsenals resolved from the rule options (names or
     ids), the options rewritten as card ids so that a run's manifest names them exactly."""
-    import dataclasses
-
     cards = resolve_arsenals(m.pool, (m.rules.values["arsenal_a"], m.rules.values["arsenal_b"]))
     ids = [[m.pool.ids[c] for c in seat] for seat in cards]
     rules = m.rules.replace(arsenal_a=ids[0], arsenal_b=ids[1])
@@ -116,6 +113,7 @@ def run_batch(matchup: Matchup, n: int, seed: int, first_match: int = 0, n_log: 
               block: int | None = None) -> BatchRecords:
     """Play matches first_match .. first_match + n - 1 with the compiled kernel, in pieces of
     `block` matches (default: a few pieces a thread) spread over the threads."""
+    # deferred: the compiled engine loads only when a batch is played
     from sim.paintline.engine import play_piece, scratch
 
     table, views, R, prms, bags, bag_lens, coaches, in_deck = matchup.arrays()

@@ -27,6 +27,8 @@ def rally(
 ):
     """Paint the Line: exact rally, game and match odds of a rally-mode setting (each seat
     starts every rally with its arsenal); with --check N, a simulation beside it."""
+    # deferred: read at start-up, this module loads the command line and the exact solver
+    # (scipy) only when the command runs
     from rich.table import Table
 
     from sim.cli.shared import Setup, console, guarded, print_frame, split_list

@@ -5,6 +5,7 @@ lob/spin/drive mix), each deck one the validator accepts."""
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 import numpy as np
 
@@ -13,6 +14,7 @@ from sim.kit.game import Sweep, Variant
 from sim.paintline import pool as T
 from sim.paintline.batch import Matchup
 from sim.paintline.decks import Deck, validate
+from sim.paintline.params import FIELDS, PLAYS, load_policies
 
 VALUE_FIELDS = ("normal_bonus", "normal_penalty", "advantage_bonus", "advantage_penalty")
 
@@ -158,6 +160,7 @@ def mix_deck(deck: Deck, pool, k: int, from_type: str, to_type: str) -> Deck:
 def _stamina_point(m: Matchup, seat: int, value: int, options: dict) -> Variant:
     """A stamina-count point, with the exact hypergeometric P(at least one Stamina in the
     opening hand plus `by_turn` draws)."""
+    # deferred: scipy and statsmodels load only when a statistic needs them
     from scipy.stats import hypergeom
 
     d = stamina_deck(m.decks[seat], m.pool, value)
@@ -199,8 +202,8 @@ SWEEPS = {
 def worth(m: Matchup, seat: int, card: str, policy: np.ndarray | None = None) -> float:
     """Exact worth of one shot card on the die: rally mode, that card alone against the
     Default Shot, as the flat modifier that gives the bare Default Shot the same odds."""
+    # deferred: the exact solver (scipy) loads only when asked for
     from sim.paintline import exact
-    from sim.paintline.params import FIELDS, PLAYS
 
     plain = np.array([d for _, _, d in FIELDS.values()], dtype=np.float64)
     plain[PLAYS] = 0
@@ -214,9 +217,5 @@ def worth(m: Matchup, seat: int, card: str, policy: np.ndarray | None = None) ->
 
 
 def _greedy() -> np.ndarray:
-    from pathlib import Path
-
-    from sim.paintline.params import load_policies
-
     return load_policies(Path(__file__).resolve().parents[2] / "decks" / "paintline"
                          / "policies.toml")["greedy"]

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 
 import numpy as np
 
 from sim.core.jit import pure
+from sim.kit.checks import CheckTable
 from sim.paintline import abilities as A
 from sim.paintline import keywords as K
 from sim.paintline import order as Ord
@@ -17,7 +19,7 @@ from sim.paintline import rules as Ru
 from sim.paintline import shots as Sh
 from sim.paintline.batch import Matchup
 from sim.paintline.options import TIE_RULE
-from sim.paintline.schema import RALLY_BINS
+from sim.paintline.schema import RALLY_BINS, TOP_STEP
 from sim.paintline.scoring import game_win, match_win
 
 TAIL = 1e-16  # stop following a rally once this little probability is still in play
@@ -247,6 +249,7 @@ class RallyChain:
 
     def solve(self, server_seat: int) -> RallyAnswer:
         """Exact rally with seat `server_seat` serving."""
+        # deferred: scipy and statsmodels load only when a statistic needs them
         from scipy import sparse
         from scipy.sparse.linalg import splu
 
@@ -322,6 +325,7 @@ class ExactAnswer:
 
     def table(self):
         """Tidy long table: quantity, server, value."""
+        # deferred: pandas and pyarrow load only when records are read or written
         import pandas as pd
 
         rows = []
@@ -353,8 +357,7 @@ def point_win(matchup: Matchup, flat=(0.0, 0.0)) -> float:
 def worth_on_the_die(matchup: Matchup) -> float:
     """The flat d20 modifier that gives seat A with only the Default Shot the same
     point-win probability as seat A's arsenal and policy against the same opponent."""
-    import dataclasses
-
+    # deferred: scipy and statsmodels load only when a statistic needs them
     from scipy.optimize import brentq
 
     goal = point_win(matchup)
@@ -374,9 +377,6 @@ def check(answer: ExactAnswer, rally_len: np.ndarray, rally_top: np.ndarray, a_w
     """Monte Carlo against exact, one row per quantity (sim.kit.checks). rally_len and rally_top
     are rally counts summed over matches, [server seat, shots landed] and [server seat,
     highest step]."""
-    from sim.kit.checks import CheckTable
-    from sim.paintline.schema import TOP_STEP
-
     table = CheckTable()
     bins = np.arange(rally_len.shape[1])
     for s, ans in enumerate(answer.rallies):

@@ -12,9 +12,10 @@ import numpy as np
 from sim.kit.game import Game
 from sim.kit.manifests import Manifest, deck_counts
 from sim.paintline.batch import Matchup, with_arsenals
+from sim.paintline.batch import load_matchup as load
 from sim.paintline.batch import run_batch as run_batch
 from sim.paintline.building import BUILDING as BUILDING
-from sim.paintline.decks import Deck
+from sim.paintline.decks import Deck, load_folder
 from sim.paintline.decks import check_paths as check_paths
 from sim.paintline.decks import validate as validate
 from sim.paintline.edits import SWEEPS as SWEEPS
@@ -24,7 +25,7 @@ from sim.paintline.lint import LINT as LINT
 from sim.paintline.options import OPTIONS
 from sim.paintline.order import DEFAULT
 from sim.paintline.policy import N_PARAMS
-from sim.paintline.pool import Pool
+from sim.paintline.pool import C_KIND, C_NATION, COACH, NEUTRAL, Pool
 from sim.paintline.power import POWER as POWER
 from sim.paintline.schema import LENGTH, TOP_STEP
 from sim.paintline.schema import SCHEMA as SCHEMA
@@ -36,9 +37,6 @@ def load_matchup(folder: Path | str, deck_a: str, deck_b: str, policy_a: str,
                  sets: list[str] | None = None) -> Matchup:
     """A matchup from a game folder, rule options changed by name and card values by
     "CARD.FIELD=VALUE"."""
-    from sim.paintline.batch import load_matchup as load
-    from sim.paintline.decks import load_folder
-
     base = load_folder(folder).rules
     m = load(folder, deck_a, deck_b, policy_a, policy_b,
              base.replace(**rules) if rules else base)
@@ -56,8 +54,6 @@ def with_rules(m: Matchup, changes: dict) -> Matchup:
 
 def manifest_deck(entry: dict, pool) -> Deck:
     """A deck back from its manifest entry, its coach and nation read off the card table."""
-    from sim.paintline.pool import C_KIND, C_NATION, COACH, NEUTRAL
-
     counts = deck_counts(entry, pool)
     coach = next((c for c, _ in counts if pool.table[c, C_KIND] == COACH), -1)
     nation = max((int(pool.table[c, C_NATION]) for c, _ in counts), default=NEUTRAL)
@@ -78,12 +74,14 @@ MANIFEST = Manifest(matchup=Matchup, pool=Pool, rules=OPTIONS.from_manifest,
 
 
 def reference_batch(m: Matchup, n: int, seed: int, first_match: int = 0, n_log: int = 0):
+    # deferred: the reference engine loads only when it plays
     from sim.paintline.reference import reference_batch as batch
 
     return batch(m, n, seed, first_match, n_log)
 
 
 def replay(m: Matchup, seed: int, match_index: int):
+    # deferred: the reference engine loads only when it plays
     from sim.paintline.reference import replay as play
 
     return play(m, seed, match_index)
@@ -93,6 +91,7 @@ def exact_check(m: Matchup, totals):
     """Rally mode is solved exactly: every Monte Carlo quantity beside its exact value."""
     if not m.rules.values["rally_mode"]:
         return None
+    # deferred: the exact solver (scipy) loads only when asked for
     from sim.paintline import exact
 
     return exact.check(exact.solve(m), totals.hists[LENGTH], totals.hists[TOP_STEP],

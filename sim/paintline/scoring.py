@@ -50,6 +50,7 @@ def game_win(p_a_serving: float, p_b_serving: float, points: int, win_by: int,
 def game_table(p_a_serving: float, p_b_serving: float, points: int, win_by: int,
                a_serves_first: bool):
     """P(A wins the game) from every score up to points + win_by, as a tidy table."""
+    # deferred: pandas and pyarrow load only when records are read or written
     import pandas as pd
 
     rows = [(a, b, game_win(p_a_serving, p_b_serving, points, win_by, a_serves_first, (a, b)))

@@ -8,6 +8,8 @@ from pathlib import Path
 from sim.core.problems import InputError, Problem
 from sim.kit.game import Param, Tuning
 from sim.kit.policy_vectors import named_policy, policy_with
+from sim.paintline.order import parse_order
+from sim.paintline.params import FIELDS, load_policies
 
 # Bounds of each trainable setting of policies.toml. The weights only rank hit options
 # (argmax of a linear score), so [0, 1] loses nothing; the habits' bounds cover the
@@ -21,15 +23,11 @@ BOUNDS = {
 
 
 def _policy(folder: Path | str, policy: str):
-    from sim.paintline.params import load_policies
-
     return named_policy(load_policies, folder, policy)
 
 
 def params(folder: Path | str, policy: str) -> list[Param]:
     """The policy's trainable settings with their values and bounds."""
-    from sim.paintline.params import FIELDS
-
     vec = _policy(folder, policy)
     out = []
     for name, (lo, hi) in BOUNDS.items():
@@ -40,9 +38,6 @@ def params(folder: Path | str, policy: str) -> list[Param]:
 
 def with_policy(m, seat: int, folder: Path | str, policy: str, values: dict, name: str):
     """The matchup with `seat` playing `policy` whose settings `values` replace."""
-    from sim.paintline.order import parse_order
-    from sim.paintline.params import FIELDS
-
     def store(key, value):
         if key not in FIELDS:
             raise InputError([Problem("policy", 0, f"unknown setting {key!r}")])

@@ -102,6 +102,7 @@ def run_batch(matchup: Matchup, n: int, seed: int, first_match: int = 0, n_log: 
               block: int | None = None) -> BatchRecords:
     """Play matches first_match .. first_match + n - 1 with the compiled kernel, in pieces of
     `block` matches (default: a few pieces a thread) spread over the threads."""
+    # deferred: the compiled engine loads only when a batch is played
     from sim.payne.engine import new_work, play_piece
 
     table, R, prms, decks, lens, in_deck, battlers, n_battlers = matchup.arrays()

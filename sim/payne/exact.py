@@ -7,6 +7,7 @@ import math
 
 import numpy as np
 
+from sim.kit.checks import CheckTable
 from sim.payne import options as O
 from sim.payne import policy as Pol
 from sim.payne import pool as T
@@ -126,8 +127,6 @@ def score_chain(a: float, b: float, points: int, max_rounds: int):
 def exact_check(m: Matchup, totals):
     """The exact checks the setting covers, each beside its Monte Carlo estimate
     (sim.kit.checks); None when the setting covers none."""
-    from sim.kit.checks import CheckTable
-
     R = m.rules.values
     table = CheckTable()
 

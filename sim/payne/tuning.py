@@ -8,6 +8,7 @@ from pathlib import Path
 from sim.kit.game import Param, Tuning
 from sim.kit.policy_vectors import bounded, named_policy, policy_with
 from sim.payne import pool as T
+from sim.payne.params import FIELDS, KIND, READ_BY
 
 # What training may move is what the policy's kind reads (params.READ_BY): random
 # its two rates, prior its effect values, bar, keeping and spending habits and fielding
@@ -15,6 +16,7 @@ from sim.payne import pool as T
 
 
 def _policy(folder: Path | str, policy: str):
+    # deferred: the compiled policies load only when a policy is read
     from sim.payne.policy import load_policies
 
     return named_policy(load_policies, folder, policy)
@@ -22,14 +24,10 @@ def _policy(folder: Path | str, policy: str):
 
 def trainable(vec) -> tuple[str, ...]:
     """The numeric fields the policy's kind reads."""
-    from sim.payne.params import KIND, READ_BY
-
     return READ_BY[int(vec[KIND])]
 
 
 def params(folder: Path | str, policy: str) -> list[Param]:
-    from sim.payne.params import FIELDS
-
     vec = _policy(folder, policy)
     out = []
     for name in trainable(vec):
@@ -42,8 +40,6 @@ def params(folder: Path | str, policy: str) -> list[Param]:
 
 
 def with_policy(m, seat: int, folder: Path | str, policy: str, values: dict, name: str):
-    from sim.payne.params import FIELDS
-
     vec = _policy(folder, policy)
     settings = {k: (FIELDS[k][0], *FIELDS[k][2:]) for k in trainable(vec)}
     return policy_with(m, seat, vec, values, bounded(settings, policy), name)

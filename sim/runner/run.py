@@ -9,14 +9,22 @@ import platform
 import subprocess
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+import numpy
+import numpy as np
+
 from sim import __version__
+from sim.core import blocks
+from sim.kit import game as registry
 from sim.kit.game import Game
 from sim.kit.records import seats_of
+from sim.runner.warmup import ensure
 from sim.store.lock import writing
+from sim.store.matches import read_arrays
 from sim.store.runs import (
     DENSE_FORM,
     LONG_FORM,
@@ -26,6 +34,7 @@ from sim.store.runs import (
     chunk_totals,
     create_run,
     open_run,
+    totals,
     write_chunk,
 )
 
@@ -45,9 +54,6 @@ class RunResult:
 def play_chunk(game: str, matchup, seed: int, index: int, chunk_size: int, matches: int,
                threads: int):
     """Play one chunk; its records."""
-    from sim.core import blocks
-    from sim.kit import game as registry
-
     g = registry.get(game)
     blocks.set_threads(min(threads, blocks.default_threads()))
     first = index * chunk_size
@@ -75,8 +81,8 @@ def new_manifest(game: Game, matchup, run_id: str, seed: int, matches: int, chun
                  target_ci: float | None) -> dict:
     """The manifest of a new run: provenance, the game and its schema, and the game's own
     description of the matchup (enough to rebuild it exactly)."""
+    # deferred: numba and pandas load only when a run describes its versions
     import numba
-    import numpy
     import pandas
 
     return {
@@ -102,6 +108,7 @@ def new_manifest(game: Game, matchup, run_id: str, seed: int, matches: int, chun
 
 
 def half_width(wins: int, n: int) -> float:
+    # deferred: scipy and statsmodels load only when a statistic needs them
     from sim.core.stats import wilson
 
     lo, hi = wilson(wins, n)
@@ -115,11 +122,13 @@ def _executor(backend: str, workers: int, scheduler: str | None):
         # (imports, loading the kernel) and the copying of every chunk back.
         return _played_ahead, lambda: None
     if backend == "loky":
+        # deferred: the loky backend loads only when it runs
         from joblib import Parallel, delayed
 
         par = Parallel(n_jobs=workers, backend="loky", return_as="generator_unordered")
         return lambda tasks: par(delayed(run_chunk)(*t) for t in tasks), lambda: None
     try:
+        # deferred: Dask loads only when it runs
         from distributed import Client, LocalCluster, as_completed
     except ImportError:
         raise StoreError("the dask backend needs the distributed extra: "
@@ -148,8 +157,6 @@ def _executor(backend: str, workers: int, scheduler: str | None):
 def _played_ahead(tasks) -> Iterator[tuple[int, dict]]:
     """Chunks played in this process in order: the next chunk's kernel (whose threads
     release the GIL) plays while this thread tables and writes the one before."""
-    from concurrent.futures import ThreadPoolExecutor
-
     def play(task):
         game, matchup, card_ids, seed, index, chunk_size, matches, threads, form = task
         return index, card_ids, form, play_chunk(game, matchup, seed, index, chunk_size,
@@ -179,8 +186,6 @@ def simulate(game: Game | None, matchup, matches: int, seed: int,
     half-width of deck A's win rate is at most target_ci, up to max_matches) into
     results/<run_id>/. On resume, the game and matchup come from the run's manifest. `note`
     joins a new run's manifest (what made the run, e.g. the workbench's edits)."""
-    from sim.kit import game as registry
-
     if backend not in BACKENDS:
         raise StoreError(f"unknown backend {backend!r}; one of {', '.join(BACKENDS)}")
     results = Path(results)
@@ -252,7 +257,6 @@ def _play(run, manifest, game, matchup, seed, matches, chunk_size, workers, back
         run.remove_chunk(bad)
     skipped = len(done)
     # Compile (or load the cached kernel) once here before the workers start.
-    from sim.runner.warmup import ensure
 
     ensure(game, matchup)
     start = time.perf_counter()
@@ -341,9 +345,6 @@ def _target_prefix(run, done, chunk_size, matches, target) -> tuple[list[int], b
         prefix.append(i)
     if not prefix:
         return [], False
-    import numpy as np
-
-    from sim.store.matches import read_arrays
 
     wins = np.concatenate([read_arrays(run.chunk_path(i), ["winner"])["winner"] == 0
                            for i in prefix]).cumsum()
@@ -383,8 +384,6 @@ def write_exact_check(run: RunFolder, game: Game, matchup, manifest: dict,
     """Where the game solves the setting exactly, put every Monte Carlo quantity beside its
     exact value (exact_check.parquet) and summarise the check for the manifest; `parts`:
     chunks' sums already made (`chunk_totals`)."""
-    from sim.store.runs import totals
-
     seats = seats_of(manifest["schema"])
     df = game.exact_check(matchup, LazyTotals(
         lambda: totals(run.path, histogram_bins(manifest), parts, seats)))

@@ -10,17 +10,23 @@ holds a whole engine.
 from __future__ import annotations
 
 import json
+import multiprocessing
 import sys
 import time
 from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
+
+from rich.console import Console
+
+from sim.core import jit
+from sim.kit import game as registry
+from sim.kit.folders import read_folder
 
 MARKER = "compiled.json"
 
 
 def _folder(game_name: str) -> Path | None:
-    from sim.core import jit
-
     return jit.cache_folder(game_name)
 
 
@@ -75,8 +81,6 @@ def ensure(game, matchup, quiet: bool = False) -> float | None:
     if quiet:
         game.run_batch(matchup, 1, 0)
     elif sys.stderr.isatty():
-        from rich.console import Console
-
         with Console(stderr=True).status(note):
             game.run_batch(matchup, 1, 0)
     else:
@@ -94,9 +98,6 @@ def ensure(game, matchup, quiet: bool = False) -> float | None:
 def warm_folder(folder: str) -> tuple[str, float | None, float]:
     """Compile (or load) the engine of a game folder's default matchup: (game, compile
     seconds or None when it was cached, seconds taken)."""
-    from sim.kit import game as registry
-    from sim.kit.folders import read_folder
-
     start = time.perf_counter()
     info = read_folder(folder)
     game = registry.get(info.game)
@@ -110,15 +111,10 @@ def warm_all(folders: list[str], jobs: int) -> Iterator[tuple[str, float | None,
     """warm_folder of each folder, in the order they finish, `jobs` processes at once: numba
     compiles a game on one core, so games compile side by side, the longest started first.
     The folders are read here first, so that a bad one is this process's clear error."""
-    from sim.kit import game as registry
-    from sim.kit.folders import read_folder
-
     games = [registry.get(read_folder(f).game) for f in folders]
     if jobs <= 1 or len(folders) <= 1:
         yield from map(warm_folder, folders)
         return
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor, as_completed
 
     order = sorted(range(len(folders)), key=lambda i: -last_seconds(games[i].name,
                                                                     games[i].compile_seconds))

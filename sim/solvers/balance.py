@@ -10,12 +10,18 @@ import dataclasses
 import numpy as np
 import pandas as pd
 
+from analysis import meta as analysis
 from analysis.health import TAKES_OVER
+from analysis.meta import plot_heatmap
 from sim.core.stats import Z95
 from sim.experiments.meta import Field
+from sim.kit import legality
+from sim.kit.patch import write_patch
 from sim.solvers.balance_bounds import Bounds, Budget, parse_band
 from sim.solvers.balance_search import Table, balance_field, held_out, sets_of
-from sim.solvers.deckbuild import derived_seed
+from sim.solvers.deckbuild import Arena, Candidate, Search, derived_seed
+from sim.solvers.deckbuild import deckbuild as build
+from sim.store.outputs import experiment_manifest, new_folder, save_tables
 
 __all__ = ["Bounds", "balance", "parse_band"]
 
@@ -36,8 +42,6 @@ def adversarial_round(fld: Field, b: Bounds, changes: dict, search, seed: int, r
     field evenly where it is the band alone); the found deck on held-out seeds beside the
     field (`known`: the field's held-out scores, whose pairs are not played again). (row of
     rounds.parquet, the found deck's counts)"""
-    from sim.solvers.deckbuild import deckbuild as build
-
     balanced = fld.with_names(fld.names, fld.sets + sets_of(changes))
     against = "nash" if b.health and len(fld.names) >= 3 else "field"
     found = build(balanced, against, dataclasses.replace(search, compare=False),
@@ -62,9 +66,6 @@ def carriers(fld: Field, changes: dict, leader: int, n: int, seed: int) -> pd.Da
     """What carries the leading deck: each of its cards taken out by the game's own
     ablation (its filler in its place), the score it adds to the deck against the rest of
     the field, paired on the same held-out matches."""
-    from sim.kit import legality
-    from sim.solvers.deckbuild import Arena, Candidate
-
     if fld.game.building is None:
         return pd.DataFrame(columns=CARRIERS)
     balanced = fld.with_names(fld.names, fld.sets + sets_of(changes))
@@ -91,9 +92,8 @@ def carriers(fld: Field, changes: dict, leader: int, n: int, seed: int) -> pd.Da
 
 def write_heatmaps(path, names: list[str], before: dict, after: dict) -> None:
     """heatmap_before.png and heatmap_after.png of the held-out matrices."""
+    # deferred: matplotlib loads only when a figure is drawn
     import matplotlib.pyplot as plt
-
-    from analysis.meta import plot_heatmap
 
     for tag, res in (("before", before), ("after", after)):
         ax = plot_heatmap(res["matrix"], names,
@@ -106,8 +106,6 @@ def patch_files(fld: Field, changes: dict, path, write: bool) -> tuple:
     """The patch as files (a patched copy of the folder and cards.diff; the folder's own
     cards.csv with `write`), each value in the cells the game writes it to: (copy, diff),
     (None, "") when nothing changed."""
-    from sim.kit.patch import write_patch
-
     if not changes:
         return None, ""
     cells = fld.game.tuning.csv_cells
@@ -127,10 +125,6 @@ def balance(fld: Field, b: Bounds, matches: int = 1000, confirm: int = 4000, see
     patched copy of the folder) and the manifest into one results folder. `budget`: the
     training matches the searches may play in all (the held-out checks and the rounds come
     on top)."""
-    from analysis import meta as analysis
-    from sim.solvers.deckbuild import Search
-    from sim.store.outputs import experiment_manifest, new_folder, save_tables
-
     b.check()
     fld.check()
     b = resolved(b, len(fld.names))

@@ -14,10 +14,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from analysis import meta as analysis
 from sim.core.problems import InputError, Problem
 from sim.core.stats import Z95
-from sim.experiments.meta import Field, scores
+from sim.experiments.meta import Field, in_process, scores
 from sim.kit import legality
+from sim.store.outputs import experiment_manifest, new_folder, save_tables, write_json
 
 
 def derived_seed(seed: int, *tag: int) -> int:
@@ -129,9 +131,6 @@ class Search:
 
 def weights(fld: Field, against: str, seed: int, matches: int) -> np.ndarray:
     """The field evenly, or its Nash mix (a matrix of its own seed)."""
-    from analysis import meta as analysis
-    from sim.experiments.meta import in_process
-
     if against == "field":
         return np.full(len(fld.names), 1 / len(fld.names))
     if against != "nash":
@@ -243,8 +242,6 @@ def deckbuild(fld: Field, against: str = "field", search: Search = Search(), see
     --resume finishes an interrupted search with the same answer); then the confirmation
     on held-out seeds and, for a broken deck, the ablation. Writes rounds.parquet,
     confirm.parquet, ablation.parquet, found.json and the manifest."""
-    from sim.store.outputs import experiment_manifest, new_folder, save_tables, write_json
-
     if fld.game.building is None:
         raise InputError([Problem("deckbuild", 0, f"{fld.game.name} declares no deck-building "
                                   "hooks (Game.building)")])

@@ -11,6 +11,7 @@ import pandas as pd
 
 from sim.core.stats import paired_difference, wilson
 from sim.kit.game import Game
+from sim.store.outputs import new_folder, save_tables
 
 
 def pairings(decks: list[str]) -> list[tuple[str, str]]:
@@ -53,8 +54,6 @@ def skill(game: Game, load: Callable[[str, str, str, str], object], pairs, polic
 def run(game: Game, load, pairs, policies, against, matches, seed, results="results",
         run_id=None, tuned=()) -> tuple[pd.DataFrame, dict]:
     """skill() written to results/<id>/ (skill.parquet and the manifest)."""
-    from sim.store.outputs import new_folder, save_tables
-
     df, summary = skill(game, load, pairs, policies, against, matches, seed, tuned)
     path = new_folder(results, run_id, "skill")
     save_tables(path, {"skill": df}, {"kind": "skill", "game": game.name, "seed": seed,

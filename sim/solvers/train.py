@@ -18,7 +18,10 @@ import numpy as np
 import pandas as pd
 
 from sim.core.problems import InputError, Problem
+from sim.core.stats import paired_difference, wilson
+from sim.kit import legality
 from sim.kit.game import Game, Param
+from sim.store.runs import check_run_id
 
 TRAIN, HOLDOUT = 1, 2  # purposes of derived seeds: a generation's matches, the verdict's
 STATE = "state.pkl"
@@ -91,9 +94,8 @@ def hooks_of(game: Game):
 def start(game: Game, folder: Path, base, policy: str, name: str, seats, matches: int,
           popsize: int, sigma: float, seed: int, path: Path, manifest: dict) -> dict:
     """A new training state in `path` (CMA-ES from the policy's own settings)."""
+    # deferred: cma loads only when training runs
     import cma
-
-    from sim.kit import legality
 
     legality.require(game, base, "train")  # the decks it trains on are ones the rules allow
     params = hooks_of(game).params(folder, policy)
@@ -164,8 +166,6 @@ def run_generations(trainer: Trainer, state: dict, generations: int, seed: int, 
 def verdict(trainer: Trainer, state: dict, holdout: int, seed: int) -> pd.DataFrame:
     """The winner and the starting settings on fresh seeds never trained on, paired, with
     the winner's train rate beside them."""
-    from sim.core.stats import paired_difference, wilson
-
     best = state["best"]
     s = derive_seed(seed, HOLDOUT, 0)
     won = trainer.wins(best["values"], s, holdout)
@@ -248,8 +248,6 @@ def train(game: Game, folder: Path, base, policy: str, opponent: str, name: str,
     """Train `policy` against `opponent` (base: the matchup with the opponent on both
     seats) into results/<run_id>/, or resume that folder; then the held-out verdict and,
     with `write`, the tuned policy appended to the folder's policies.toml."""
-    from sim.store.runs import check_run_id
-
     run_id = check_run_id(run_id or new_id("train"))
     path = Path(results) / run_id
     folder = Path(folder)

@@ -10,9 +10,12 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from analysis.plots import plot_curve
+from analysis.quantities import linearised, per_match
 from sim.core.problems import InputError, Problem
 from sim.core.stats import Z95, wilson
 from sim.kit import legality
+from sim.store.outputs import experiment_manifest, new_folder, save_tables
 
 # evaluate(value, n, first_match) -> (per-match values, per-match denominators or None):
 # matches first_match .. first_match + n - 1 of the one seed every value shares.
@@ -42,8 +45,6 @@ class Arm:
     def linear(self, n: int | None = None) -> np.ndarray:
         """Per-match values whose mean is the rate over the first n matches (a ratio by
         its delta-method linearisation)."""
-        from analysis.quantities import linearised
-
         n = self.n if n is None else n
         return linearised(self.k[:n], None if self.d is None else self.d[:n])
 
@@ -223,8 +224,6 @@ def legal_arm(game, arm: Callable[[float], object], what: str) -> Callable[[floa
 def evaluator(game, arm: Callable[[float], object], decks: tuple[str, str], rate: str,
               seed: int) -> Evaluate:
     """Matches of the shared seed at a value, as the per-match quantity `rate`."""
-    from analysis.quantities import per_match
-
     schema = game.schema.to_json()
     made = {}
 
@@ -239,8 +238,6 @@ def evaluator(game, arm: Callable[[float], object], decks: tuple[str, str], rate
 
 def rate_labels(game, decks: tuple[str, str]) -> list[str]:
     """The quantities tune can aim at: the headline rates and lengths of the game."""
-    from analysis.quantities import per_match
-
     cols = list(game.schema.match_columns)
     empty = pd.DataFrame({c: np.zeros(1, dtype=np.int64) for c in cols})
     return list(per_match(game.schema.to_json(), empty, decks))
@@ -248,8 +245,6 @@ def rate_labels(game, decks: tuple[str, str]) -> list[str]:
 
 def plot(df: pd.DataFrame, target: float, what: str, rate: str):
     """Rate against value with its 95% band and the target line."""
-    from analysis.plots import plot_curve
-
     ax = plot_curve(df, "value", label=rate)
     ax.axhline(target, color="#888888", linestyle=":", label=f"target {target}")
     best = df[df.best]
@@ -267,9 +262,8 @@ def tune(game, m, what: str, target: float, load: Callable[[list[str]], object],
          precision: float = 0.01):
     """Solve rate(value of `what`) = target; write tune.parquet, tune.png and the manifest
     into results/<id>/. Returns (table, answer: dict)."""
+    # deferred: matplotlib loads only when a figure is drawn
     import matplotlib.pyplot as plt
-
-    from sim.store.outputs import experiment_manifest, new_folder, save_tables
 
     if not 0 <= target <= 1 and rate is None:
         raise InputError([Problem("--target", 0, f"a win rate is in 0 .. 1, got {target}")])

@@ -8,7 +8,9 @@ from collections.abc import Callable
 
 import numpy as np
 
+from sim.core.problems import InputError, Problem
 from sim.core.stats import paired_difference, wilson
+from sim.solvers.tune import target_setter
 
 
 class Workbench:
@@ -18,16 +20,12 @@ class Workbench:
 
     def __init__(self, game, load: Callable[[list[str]], object], card_field: str, rule: str,
                  matches: int = 2000, seed: int = 1, spread: int = 5):
-        from sim.solvers.tune import target_setter
-
         self.game, self.load, self.card_field, self.rule = game, load, card_field, rule
         self.matches, self.seed, self.spread = matches, seed, spread
         self.base_matchup = load([])
         _, self.card_now, _ = target_setter(game, self.base_matchup, card_field, load)
         self.option = game.options.by_name.get(rule)
         if self.option is None or self.option.kind != "whole" or self.option.allowed:
-            from sim.core.problems import InputError, Problem
-
             raise InputError([Problem("workbench", 0, f"rule option {rule!r} is not a whole "
                                       "number in a range")])
         self.rule_now = game.describe(self.base_matchup)["rules"][rule]
@@ -58,6 +56,7 @@ class Workbench:
 
     def draw(self, row: dict, ax=None):
         """Baseline and variant rates with their 95% intervals, the paired delta in the title."""
+        # deferred: matplotlib loads only when a figure is drawn
         import matplotlib.pyplot as plt
 
         if ax is None:
@@ -76,6 +75,7 @@ class Workbench:
         return ax
 
     def _changed(self, _=None) -> None:
+        # deferred: matplotlib and the notebook's display load only when a figure is drawn
         import matplotlib.pyplot as plt
         from IPython.display import display
 
@@ -88,6 +88,7 @@ class Workbench:
 
     def widget(self):
         """Two sliders and the drawing; moving a slider reruns the paired what-if."""
+        # deferred: the notebook widgets load only in a notebook
         import ipywidgets as w
 
         c = self.card_now

@@ -36,6 +36,7 @@ def dense_table(first_match: int, n: int, hists: dict[str, np.ndarray]):
     metadata keeps the declared count, and reading pads them back), and each measure's
     counts summed over the chunk go into the metadata, so that a run's totals need not
     decode the counts."""
+    # deferred: pandas and pyarrow load only when records are read or written
     import pyarrow as pa
 
     columns, meta = {}, {"first_match": int(first_match), "n": n, "measures": {}}
@@ -104,6 +105,7 @@ def dense_arrays(table, widen: bool = True) -> tuple[int, int, dict[str, np.ndar
 def write_dense(path: Path, table) -> None:
     """An Arrow IPC file: the raw bytes need none of parquet's encoding (a third of its
     time), and lz4 takes the mostly-zero counts to about a quarter."""
+    # deferred: pandas and pyarrow load only when records are read or written
     import pyarrow.feather as feather
 
     feather.write_feather(table, path, compression="lz4")
@@ -116,6 +118,7 @@ def dense_rows(folder: Path) -> int:
 
 
 def read_dense_table(folder: Path):
+    # deferred: pandas and pyarrow load only when records are read or written
     import pyarrow.feather as feather
 
     return feather.read_table(Path(folder) / DENSE, memory_map=False)
@@ -123,6 +126,7 @@ def read_dense_table(folder: Path):
 
 def read_dense_schema(folder: Path):
     """A dense file's schema alone, from its footer (the counts are not read)."""
+    # deferred: pandas and pyarrow load only when records are read or written
     import pyarrow as pa
 
     with pa.ipc.open_file(Path(folder) / DENSE) as reader:
@@ -137,6 +141,7 @@ def long_table(first_match: int, n: int, hists: dict[str, np.ndarray]):
     """The long table: a row per nonzero cell, match-major, then measure, seat and value in
     their declared order (match_index int64, seat int8, measure categorical, value int16,
     count int32), the same table whatever the chunking."""
+    # deferred: pandas and pyarrow load only when records are read or written
     import pandas as pd
 
     index = np.arange(first_match, first_match + n)
@@ -164,6 +169,7 @@ def long_table(first_match: int, n: int, hists: dict[str, np.ndarray]):
 
 def read_long(folder: Path):
     """A chunk's long table, from whichever form the chunk was stored in."""
+    # deferred: pandas and pyarrow load only when records are read or written
     import pandas as pd
 
     folder = Path(folder)
@@ -176,6 +182,7 @@ def summed(folder: Path | None, bins: dict[str, int], table=None) -> dict[str, n
     """A chunk's (seats, bins) counts summed over its matches (int64), for the measures in
     `bins`, from its folder or from its dense `table` in memory; a measure the chunk lacks
     is zeros."""
+    # deferred: pandas and pyarrow load only when records are read or written
     import pyarrow.parquet as pq
 
     if table is not None or (Path(folder) / DENSE).is_file():

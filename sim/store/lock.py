@@ -11,6 +11,8 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
+from filelock import FileLock, Timeout
+
 from sim.store.runs import StoreError
 
 LOCK = ".lock"
@@ -25,8 +27,6 @@ class RunBusy(StoreError):
 def writing(folder: Path | str, what: str):
     """Hold the run folder's lock while `what` writes it; RunBusy when another process
     holds it, naming that process."""
-    from filelock import FileLock, Timeout
-
     folder = Path(folder)
     lock = FileLock(folder / LOCK, timeout=0)
     try:

@@ -30,6 +30,7 @@ def narrow_table(first_match: int, matches: np.ndarray, names: tuple[str, ...]):
     narrowest type of its values; the match index is left to the metadata. The small
     types take lz4 from a quarter of the time parquet's encoder needs to about the same
     file size."""
+    # deferred: pandas and pyarrow load only when records are read or written
     import pyarrow as pa
 
     n = matches.shape[0]
@@ -45,6 +46,7 @@ def narrow_table(first_match: int, matches: np.ndarray, names: tuple[str, ...]):
 
 
 def write(path: Path, table) -> None:
+    # deferred: pandas and pyarrow load only when records are read or written
     import pyarrow.feather as feather
 
     feather.write_feather(table, path, compression="lz4")
@@ -53,6 +55,7 @@ def write(path: Path, table) -> None:
 def rows(folder: Path) -> int:
     """The matches a chunk holds, from the footer of whichever file it has (raises when
     the file is not whole)."""
+    # deferred: pandas and pyarrow load only when records are read or written
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -81,6 +84,7 @@ def table_arrays(table, columns: list[str] | None = None,
 
 def read_arrays(folder: Path, columns: list[str] | None = None) -> dict[str, np.ndarray]:
     """A chunk's match index (int64) and match columns (int32), of either form."""
+    # deferred: pandas and pyarrow load only when records are read or written
     import pyarrow.feather as feather
     import pyarrow.parquet as pq
 
@@ -96,6 +100,7 @@ def read_arrays(folder: Path, columns: list[str] | None = None) -> dict[str, np.
 def read_frame(folder: Path, columns: list[str] | None = None):
     """A chunk's matches as the DataFrame analysis reads: match_index first, then the
     match columns in their declared order."""
+    # deferred: pandas and pyarrow load only when records are read or written
     import pandas as pd
 
     return pd.DataFrame(read_arrays(folder, columns))

@@ -77,6 +77,7 @@ class RunFolder:
 
     def verify_chunk(self, index: int, games: int) -> bool:
         """A chunk counts only if every table is there, readable, with the right rows."""
+        # deferred: pandas and pyarrow load only when records are read or written
         import pyarrow.parquet as pq
 
         path = self.chunk_path(index)
@@ -130,6 +131,7 @@ def open_run(root: Path, run_id: str) -> RunFolder:
 def cards_table(rec: BatchRecords, card_ids: tuple[str, ...]):
     """A chunk's card statistics as a pyarrow table, a row per (seat, card) that was in a
     deck: seat (int8), card (string) and every statistic (int64)."""
+    # deferred: pandas and pyarrow load only when records are read or written
     import pyarrow as pa
 
     seats, n_cards = rec.card_stats.shape[:2]
@@ -161,6 +163,7 @@ def chunk_tables(rec: BatchRecords, card_ids: tuple[str, ...], form: str = DENSE
 
 def write_chunk(run: RunFolder, index: int, tables: dict) -> None:
     """Write a chunk's tables into a hidden folder, then rename it into place."""
+    # deferred: pandas and pyarrow load only when records are read or written
     import pyarrow.parquet as pq
 
     final = run.chunk_path(index)
@@ -181,6 +184,7 @@ def write_chunk(run: RunFolder, index: int, tables: dict) -> None:
 
 def read_table(run_path: Path | str, name: str, chunks: list[int] | None = None):
     """One table of a run, all chunks in match order."""
+    # deferred: pandas and pyarrow load only when records are read or written
     import pandas as pd
 
     base = Path(run_path) / CHUNKS

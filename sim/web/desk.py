@@ -6,16 +6,28 @@ web framework: the page (sim/web/page.py) shows it, the tests drive it directly 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
+import tempfile
 import threading
+import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pandas as pd
 
+from analysis.load import load_run
+from analysis.report import survival_figure
+from analysis.summary import headline_counts
 from sim.core.problems import InputError, Problem
+from sim.experiments.comparisons import diff_runs
+from sim.kit import game as registry
+from sim.kit.folders import folder_policies, read_folder
+from sim.kit.patch import patched_csv, write_texts
+from sim.store.outputs import new_folder
+from sim.store.runs import list_runs
 from sim.web.decklines import deck_lines, with_counts
 
 SCRATCH = ".workbench"  # under the results folder: the edited folders the runs were played from
@@ -64,9 +76,6 @@ class Desk:
     """A designer's session: the folder as shipped, the edits so far, the runs played."""
 
     def __init__(self, folder: str | Path, results: str | Path = "results"):
-        from sim.kit import game as registry
-        from sim.kit.folders import folder_policies, read_folder
-
         self.info = read_folder(folder)
         self.folder = self.info.path
         self.game = registry.get(self.info.game)
@@ -120,8 +129,6 @@ class Desk:
 
     def texts(self) -> dict[str, str]:
         """The folder's edited files by name: cards.csv and every deck."""
-        from sim.kit.patch import patched_csv
-
         cells = {key: {key.rpartition(".")[2]: text} for key, text in self.card_edits().items()}
         out = {CARDS: patched_csv(self.folder / CARDS, cells) if cells else self.shipped[CARDS]}
         for name, df in self.decks.items():
@@ -133,8 +140,6 @@ class Desk:
     def problems(self) -> list[Problem]:
         """The validator's problems with the edited folder (`cardlab check` on it), checked
         in a temporary copy: nothing is written to the results folder."""
-        import tempfile
-
         if not any(self.edits().values()):
             return self.check(self.folder)
         with tempfile.TemporaryDirectory() as tmp:
@@ -214,6 +219,7 @@ class Desk:
 
     def needs_compile(self) -> float | None:
         """Seconds a first compile of the engine is expected to take, None when compiled."""
+        # deferred: the runner and the experiments (numba, scipy) load only when a job runs
         from sim.runner.warmup import is_compiled, last_seconds
 
         if is_compiled(self.game.name):
@@ -224,10 +230,6 @@ class Desk:
         """The paired what-if: the shipped folder and the edited one, the same choice on
         the same seeds, each an ordinary run in the results folder; InputError (nothing run,
         nothing written) when the edited folder or the choice is not valid."""
-        import time
-
-        from sim.experiments.comparisons import diff_runs
-
         start = time.perf_counter()
         folder = self.edited_folder()
         base_m = self.matchup(self.folder, choice)
@@ -254,6 +256,7 @@ class Desk:
         """One arm into the results folder, its progress shown and Cancel heard between
         chunks; the manifest records the edits, the shipped folder and the folder the arm
         was played from (whose policies its verdicts use)."""
+        # deferred: the runner and the experiments (numba, scipy) load only when a job runs
         from sim.runner.run import simulate
 
         def progress(done, _matches, _n):
@@ -277,10 +280,6 @@ class Desk:
     def rates(base: Path, variant: Path) -> pd.DataFrame:
         """Each headline rate of the two runs side by side, with Wilson 95% intervals: the
         rows `cardlab simulate` prints for each."""
-        import json
-
-        from analysis.summary import headline_counts
-
         cols = {}
         for arm, path in (("baseline", base), ("variant", variant)):
             manifest = json.loads((path / "manifest.json").read_text(encoding="utf-8"))
@@ -292,6 +291,7 @@ class Desk:
     def resume(self, run_id: str) -> Path:
         """Finish an interrupted run, as `cardlab simulate --resume`; RunBusy when another
         tab or command line is writing it."""
+        # deferred: the runner and the experiments (numba, scipy) load only when a job runs
         from sim.runner.run import simulate
 
         self.cancel.clear()
@@ -305,8 +305,6 @@ class Desk:
 
     def interrupted(self) -> list[str]:
         """Run ids in the results folder that stopped before they finished."""
-        from sim.store.runs import list_runs
-
         return [m["run_id"] for m in list_runs(self.results)
                 if m.get("status") != "complete" and m.get("game") == self.game.name]
 
@@ -315,8 +313,7 @@ class Desk:
     def verdicts(self, run: Path, start: int = 2000, most: int = 64_000,
                  field_matches: int = 0) -> pd.DataFrame:
         """The card verdicts of a run's matchup, as `cardlab verdicts RUN` makes them."""
-        import json
-
+        # deferred: the runner and the experiments (numba, scipy) load only when a job runs
         from sim.experiments.verdict_run import for_run
         from sim.experiments.verdicts import Precision
 
@@ -334,6 +331,7 @@ class Desk:
     def field(self, choice: Choice, matches: int):
         """The field of the edited folder (its game.toml's [field]), as `cardlab meta`
         plays it: (result, meta folder)."""
+        # deferred: the runner and the experiments (numba, scipy) load only when a job runs
         from sim.experiments.meta import Field, meta
 
         folder = self.edited_folder()
@@ -349,17 +347,12 @@ class Desk:
 
     def survival(self, run: Path):
         """The report's survival figures of a run (one per declared histogram)."""
-        from analysis.load import load_run
-        from analysis.report import survival_figure
-
         loaded = load_run(run)
         return [survival_figure(loaded, measure, spec)
                 for measure, spec in loaded.schema.get("histograms", {}).items()]
 
     def diff(self, run_a: str, run_b: str) -> pd.DataFrame:
         """`cardlab diff` of two runs of the results folder."""
-        from sim.experiments.comparisons import diff_runs
-
         return diff_runs(self.results / run_a, self.results / run_b)
 
     # Keep -------------------------------------------------------------------------------
@@ -368,9 +361,6 @@ class Desk:
         """The edits as a diff and a patched copy of the folder, as `cardlab balance`
         writes them, in a new folder of the results; the shipped files too only with
         `overwrite` (the page asks first). (copy, diff)"""
-        from sim.kit.patch import write_texts
-        from sim.store.outputs import new_folder
-
         problems = self.problems()
         if problems:
             raise InputError(problems)

@@ -8,9 +8,11 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pandas as pd
 import panel as pn
 
 from sim.core.problems import InputError
+from sim.store.runs import StoreError
 from sim.web.desk import CARDS, Cancelled, Desk
 from sim.web.pick import Pick
 
@@ -146,8 +148,6 @@ class Page:
     async def job(self, fn, *args):
         """fn(*args) on a worker thread while the bar follows desk.progress; Cancel enabled
         meanwhile. Returns fn's value, or None after a message when it failed or stopped."""
-        from sim.store.runs import StoreError
-
         if self.running is not None and not self.running.done():
             self.say("A run is already going in this tab.", "warning")
             return None
@@ -187,6 +187,7 @@ class Page:
                  f"Replay the variant: `{played.command}`", "success")
 
     def _show_played(self, played) -> None:
+        # deferred: matplotlib loads only when a figure is drawn
         import matplotlib.pyplot as plt
 
         rates = played.rates.copy()
@@ -280,8 +281,6 @@ class Page:
                          pn.Row(self.resume_pick, refresh, resume))
 
     def _show_runs(self) -> None:
-        import pandas as pd
-
         runs = pd.DataFrame(self.desk.runs, columns=["run", "arm", "decks", "matches", "seed",
                                                      "edits"])
         self.runs_table.value = runs

@@ -4,6 +4,8 @@ is a Choice."""
 
 from __future__ import annotations
 
+import tomllib
+
 import panel as pn
 
 from sim.web.desk import Choice, Desk
@@ -60,8 +62,6 @@ class Pick:
 
     def choice(self) -> Choice:
         """What the column holds; rule options only where they differ from the folder."""
-        import tomllib
-
         rules = {}
         for name, w in self.rules.items():
             value = w.value

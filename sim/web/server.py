@@ -5,14 +5,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from sim.kit import game as registry
+from sim.kit.folders import default_folder
+
 
 def serve(folder: str, results: Path, port: int, address: str = "127.0.0.1",
           ready=None) -> None:
     """Serve the workbench until interrupted; `ready(port)` once it listens."""
+    # deferred: Panel and the page load only when the server starts
     import panel as pn
 
-    from sim.kit import game as registry
-    from sim.kit.folders import default_folder
     from sim.web.page import Page
 
     pn.extension("tabulator", notifications=False)
