@@ -250,6 +250,39 @@ class Building:
                                    copies=n))
         return out
 
+    def copies(self, m, seat: int, value: int, options: dict | None = None,
+               gives_way: tuple[str, ...] = ()) -> Variant:
+        """The copies sweep: `value` copies of one card (`options["card"]`) in the seat's
+        deck, the difference made up with blanks; more copies than the deck's card and
+        blanks hold take the place of cards of the kinds in `gives_way`, first listed
+        first. The deck keeps its length; the validator judges the rest."""
+        pool = m.pool
+        card = pool.ids[pool.card((options or {}).get("card"))]
+        blank = pool.ids[pool.filler()]
+        if card == blank:
+            raise InputError([Problem("--card", 0, "the copies sweep varies a card against "
+                                      "the blank filler; the blank itself cannot be the card")])
+        if value < 0:
+            raise InputError([Problem("--values", 0, f"copies must be 0 or more, got {value}")])
+        counts = self.counts(m, seat)
+        now = counts.get(card, 0)
+        counts[card] = value
+        counts[blank] = counts.get(blank, 0) + now - value
+        kinds = dict(zip(pool.ids, pool.kinds, strict=True))
+        for cid in [c for c in counts if kinds.get(c) in gives_way]:
+            take = min(counts[cid], max(0, -counts[blank]))
+            counts[cid] -= take
+            counts[blank] += take
+        deck = m.decks[seat]
+        if counts[blank] < 0:
+            others = "".join(f" or {k}" for k in gives_way)
+            raise InputError([Problem(str(getattr(deck, "path", "")), 0, f"no room for "
+                                      f"{value} copies of {pool.names[pool.ids.index(card)]!r}"
+                                      f": not enough blanks{others} to give way")])
+        name = f"{deck.name}-{card}x{value}"
+        return Variant(name, seat, self.with_counts(m, seat, counts, name), card,
+                       pool.names[pool.ids.index(card)])
+
 
 @dataclass(frozen=True)
 class Game:

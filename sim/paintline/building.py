@@ -3,11 +3,19 @@ a swap stays within (the kind, and a shot's type: a lob for a lob)."""
 
 from __future__ import annotations
 
+import dataclasses
+
 from sim.kit.game import Building
 from sim.paintline import pool as T
 from sim.paintline.batch import Matchup
 from sim.paintline.decks import Deck
-from sim.paintline.edits import with_deck
+
+
+def with_deck(m: Matchup, seat: int, deck: Deck) -> Matchup:
+    """The matchup with the seat playing this deck."""
+    decks = list(m.decks)
+    decks[seat] = deck
+    return dataclasses.replace(m, decks=tuple(decks))
 
 
 def counts(m: Matchup, seat: int) -> dict[str, int]:

@@ -5,6 +5,7 @@ lob/spin/drive mix), each deck one the validator accepts."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 from pathlib import Path
 
 import numpy as np
@@ -13,6 +14,7 @@ from sim.core.problems import InputError, Problem
 from sim.kit.game import Sweep, Variant
 from sim.paintline import pool as T
 from sim.paintline.batch import Matchup
+from sim.paintline.building import BUILDING, with_deck
 from sim.paintline.decks import Deck, validate
 from sim.paintline.params import FIELDS, PLAYS, load_policies
 
@@ -60,12 +62,6 @@ def with_counts(deck: Deck, counts: dict[int, int], name: str) -> Deck:
                 tuple(lines.get(c, 0) for c, _ in kept))
 
 
-def with_deck(m: Matchup, seat: int, deck: Deck) -> Matchup:
-    decks = list(m.decks)
-    decks[seat] = deck
-    return dataclasses.replace(m, decks=tuple(decks))
-
-
 def legal(v: Variant, why: str) -> Variant:
     """The variant, when the validator accepts its decks and cards; else an InputError
     saying which change could not stay legal, with the validator's problems."""
@@ -110,29 +106,6 @@ def stamina_card(deck: Deck, pool) -> int:
     return st
 
 
-def copies_deck(deck: Deck, pool, card: int, copies: int, blank: int) -> Deck:
-    """Copies of one card 0..4, the difference made up with Blank fillers (more copies than
-    the deck lists take the Blanks' place first, then Stamina's)."""
-    if card == blank:
-        raise InputError([Problem("--card", 0, "the copies sweep varies a card against the "
-                                  "Blank filler; Blank itself cannot be the card")])
-    if copies < 0:
-        raise InputError([Problem("--values", 0, f"copies must be 0 or more, got {copies}")])
-    counts = dict(deck.counts)
-    now = counts.get(card, 0)
-    counts[card] = copies
-    counts[blank] = counts.get(blank, 0) + now - copies
-    if counts[blank] < 0:  # more copies than before: take the blanks' place, then stamina's
-        st = stamina_card(deck, pool)
-        counts[st] += counts[blank]
-        counts[blank] = 0
-        if counts[st] < 0:
-            raise InputError([Problem(str(deck.path), 0, f"cannot make room for {copies} "
-                                      f"copies of {pool.names[card]!r}: not enough Blanks "
-                                      "and Stamina to give way")])
-    return with_counts(deck, counts, f"{deck.name}-{pool.ids[card]}x{copies}")
-
-
 def mix_deck(deck: Deck, pool, k: int, from_type: str, to_type: str) -> Deck:
     """The lob/spin/drive mix: k copies of the deck's basic shots of one type swapped for
     neutral basic shots of another (taken from the card with the most copies, ties to the
@@ -174,13 +147,6 @@ def _stamina_point(m: Matchup, seat: int, value: int, options: dict) -> Variant:
                  f"stamina sweep at {value}")
 
 
-def _copies_point(m: Matchup, seat: int, value: int, options: dict) -> Variant:
-    card = m.pool.card(options.get("card"))
-    d = copies_deck(m.decks[seat], m.pool, card, value, m.pool.filler())
-    return legal(Variant(d.name, seat, with_deck(m, seat, d), m.pool.ids[card],
-                         m.pool.names[card]), f"copies sweep of {m.pool.names[card]} at {value}")
-
-
 def _mix_point(m: Matchup, seat: int, value: int, options: dict) -> Variant:
     mix = tuple(options.get("mix") or ("drive", "lob"))
     if len(mix) != 2 or not set(mix) <= {"lob", "spin", "drive"}:
@@ -192,8 +158,8 @@ def _mix_point(m: Matchup, seat: int, value: int, options: dict) -> Variant:
 SWEEPS = {
     "stamina": Sweep("count of Stamina (filler rule: most-copied card gives way)",
                      tuple(range(10, 31, 2)), _stamina_point),
-    "copies": Sweep("copies of --card, Blank fillers", tuple(range(5)), _copies_point,
-                    needs_card=True),
+    "copies": Sweep("copies of --card, Blank fillers (then Stamina gives way)", tuple(range(5)),
+                    functools.partial(BUILDING.copies, gives_way=("stamina",)), needs_card=True),
     "mix": Sweep("copies moved between basic-shot types (--mix FROM,TO)", tuple(range(7)),
                  _mix_point),
 }

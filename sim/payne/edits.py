@@ -11,6 +11,7 @@ from sim.kit.game import Sweep, Variant
 from sim.payne import decks as D
 from sim.payne import pool as T
 from sim.payne.batch import Matchup
+from sim.payne.building import BUILDING
 
 
 def with_deck(m: Matchup, seat: int, counts: dict[int, int]) -> Matchup:
@@ -92,24 +93,9 @@ def sweep_ratio(m: Matchup, seat: int, value: int, options=None) -> Variant:
                                                       "defensive": n_chars - value})
 
 
-def sweep_copies(m: Matchup, seat: int, value: int, options=None) -> Variant:
-    """`value` copies of one card, the difference made up with blanks."""
-    card = m.pool.card((options or {}).get("card") if isinstance(options, dict) else options)
-    blank = m.pool.filler()
-    counts = dict(m.decks[seat].counts)
-    spare = counts.get(card, 0) + counts.get(blank, 0)
-    if value > spare:
-        raise InputError([Problem("sweep", 0, f"{value} copies need {value} blanks or copies "
-                                  f"to replace; the deck has {spare}")])
-    counts[card] = value
-    counts[blank] = spare - value
-    return Variant(f"{value} x {m.pool.names[card]}", seat, with_deck(m, seat, counts),
-                   m.pool.ids[card], m.pool.names[card], "copies", value)
-
-
 SWEEPS = {
     "ratio": Sweep("offensive characters in the deck (the rest of its characters "
                    "defensive)", tuple(range(14, 40, 4)), sweep_ratio),
     "copies": Sweep("copies of one card, the rest made up with blanks",
-                    (0, 1, 2, 3), sweep_copies, needs_card=True),
+                    (0, 1, 2, 3), BUILDING.copies, needs_card=True),
 }
