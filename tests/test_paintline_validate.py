@@ -132,3 +132,17 @@ def test_a_sweep_plays_only_the_points_the_validator_accepts(tmp_path):
     assert df.value.tolist() == [2] and df.n.tolist() == [40]
     (reason,) = df.attrs["skipped"].reason
     assert "5 copies" in reason and "at most 4" in reason
+
+
+def test_the_copies_sweep_makes_room_from_blanks_then_stamina():
+    """More copies than the deck lists: the Blank fillers give way first, then Stamina (never
+    the card swept), the deck staying at 60; a sweep of Stamina past what the rest can give
+    is refused."""
+    us = dict(BASE.decks[0].counts)
+    stamina, lob = BASE.pool.lookup("Stamina"), BASE.pool.lookup("Liberty Lob")
+    v = GAME.sweeps["copies"].make(BASE, 0, us.get(lob, 0) + 2, {"card": "Liberty Lob"})
+    after = dict(v.matchup.decks[0].counts)
+    assert after[lob] == us.get(lob, 0) + 2 and after[stamina] == us[stamina] - 2
+    assert sum(after.values()) == 60
+    with pytest.raises(InputError, match="not enough blanks or stamina"):
+        GAME.sweeps["copies"].make(BASE, 0, 61, {"card": "Stamina"})

@@ -254,8 +254,8 @@ class Building:
                gives_way: tuple[str, ...] = ()) -> Variant:
         """The copies sweep: `value` copies of one card (`options["card"]`) in the seat's
         deck, the difference made up with blanks; more copies than the deck's card and
-        blanks hold take the place of cards of the kinds in `gives_way`, first listed
-        first. The deck keeps its length; the validator judges the rest."""
+        blanks hold take the place of other cards of the kinds in `gives_way`, first
+        listed first. The deck keeps its length; the validator judges the rest."""
         pool = m.pool
         card = pool.ids[pool.card((options or {}).get("card"))]
         blank = pool.ids[pool.filler()]
@@ -269,7 +269,7 @@ class Building:
         counts[card] = value
         counts[blank] = counts.get(blank, 0) + now - value
         kinds = dict(zip(pool.ids, pool.kinds, strict=True))
-        for cid in [c for c in counts if kinds.get(c) in gives_way]:
+        for cid in [c for c in counts if kinds.get(c) in gives_way and c != card]:
             take = min(counts[cid], max(0, -counts[blank]))
             counts[cid] -= take
             counts[blank] += take
