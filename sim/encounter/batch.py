@@ -15,7 +15,7 @@ from sim.encounter.decks import FILES, Deck, load_deck
 from sim.encounter.options import load_rules
 from sim.encounter.pool import Pool, load_pool
 from sim.encounter.schema import schema_for
-from sim.kit.folders import read_folder
+from sim.kit.folders import seat_decks
 from sim.kit.options import Rules
 from sim.kit.records import BatchRecords, play_in_pieces
 
@@ -61,29 +61,6 @@ class Matchup:
                 in_deck[p, c] = k
         M = np.stack(self.policies).astype(np.int64)
         return self.pool.table, self.rules.vector, M, D, in_deck
-
-
-def table_decks(folder: Path) -> tuple[str, ...]:
-    """The folder's decks for a table of more than two, seat by seat: game.toml's [table]
-    decks, else its [field] decks (none for a folder without a readable game.toml)."""
-    try:
-        return read_folder(folder).table
-    except InputError:
-        return ()
-
-
-def seat_decks(folder: Path, deck_a, deck_b, table, seats: int) -> list:
-    """The decks of every seat: A and B as given, then `table` for seats C, D ..., then
-    for the seats it leaves open the folder's table decks at those seats."""
-    names = [deck_a, deck_b, *table][:seats]
-    if len(names) < seats:
-        spare = table_decks(folder)
-        names += list(spare[len(names): seats])
-    if len(names) < seats:
-        raise InputError([Problem(str(folder / "game.toml"), 0, f"players = {seats} needs "
-                                  f"{seats} decks; {len(names)} given or named by [table] "
-                                  "decks")])
-    return names
 
 
 def load_matchup(folder, deck_a, deck_b, policy_a="careful", policy_b=None, rules=None,

@@ -1,5 +1,5 @@
 """A game folder's game.toml, read with clear errors: which game the folder holds, its
-default matchup, its field and its table."""
+default matchup, its field, its table and the decks of every seat there."""
 
 from __future__ import annotations
 
@@ -86,3 +86,26 @@ def default_folder(name: str | None = None) -> Path:
     name = name or next(iter(REGISTRY))
     local = Path("decks") / name
     return local if local.is_dir() else DECKS / name
+
+
+def table_decks(folder: Path) -> tuple[str, ...]:
+    """The folder's decks for a table of more than two, seat by seat: game.toml's [table]
+    decks, else its [field] decks (none for a folder without a readable game.toml)."""
+    try:
+        return read_folder(folder).table
+    except InputError:
+        return ()
+
+
+def seat_decks(folder: Path, deck_a, deck_b, table, seats: int) -> list:
+    """The decks of every seat: A and B as given, then `table` for seats C, D ..., then
+    for the seats it leaves open the folder's table decks at those seats."""
+    names = [deck_a, deck_b, *table][:seats]
+    if len(names) < seats:
+        spare = table_decks(folder)
+        names += list(spare[len(names): seats])
+    if len(names) < seats:
+        raise InputError([Problem(str(folder / "game.toml"), 0, f"players = {seats} needs "
+                                  f"{seats} decks; {len(names)} given or named by [table] "
+                                  "decks")])
+    return names
