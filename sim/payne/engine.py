@@ -157,8 +157,8 @@ def field(table, views, R, prms, P, p, in_deck, seen, battlers, n_battlers, cs, 
     replacement from the deck list). The player chooses, and believes his characters'
     arrows, as his view holds them; they battle with the table's."""
     if R[O.R_BATTLE_MODE] == 1:
-        c_off = battlers[p, 0, next_below_shuffle(keys, ctr, p, n_battlers[p, 0])]
-        c_def = battlers[p, 1, next_below_shuffle(keys, ctr, p, n_battlers[p, 1])]
+        c_off = battlers[p, 0, next_below(keys, ctr, p, SHUFFLE, n_battlers[p, 0])]
+        c_def = battlers[p, 1, next_below(keys, ctr, p, SHUFFLE, n_battlers[p, 1])]
     else:
         hand_n = P[p, S.HAND_N]
         i_off, i_def = Pol.choose_fielding(views[p], R[O.R_GEOMETRY], prms[p],
@@ -172,11 +172,6 @@ def field(table, views, R, prms, P, p, in_deck, seen, battlers, n_battlers, cs, 
     P[p, S.DEF_MASK], P[p, S.DEF_BELIEF] = table[c_def, T.C_ARROWS], views[p, c_def, T.C_ARROWS]
     cs[p, c_off, Ru.CS_FIELDED] += 1
     cs[p, c_def, Ru.CS_FIELDED] += 1
-
-
-@njit
-def next_below_shuffle(keys, ctr, p, n):
-    return next_below(keys, ctr, p, SHUFFLE, n)
 
 
 @njit
