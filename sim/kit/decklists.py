@@ -40,8 +40,7 @@ def read_deck_list(path: Path | str, pool, sections: tuple[str, ...] = ()
                 problems.append(Problem(where, line, f"unknown section [{section}]; sections: "
                                         f"{', '.join(sections)}{suggest(section, sections)}"))
             continue
-        head, _, word = text.partition(" ")
-        word = word.strip()
+        head, word = (text.split(None, 1) + [""])[:2]  # the count, then the card's words
         if not head.isdecimal() or not word:
             problems.append(Problem(where, line, f"expected 'COUNT Card Name', got {text!r}"))
             continue
