@@ -3,7 +3,7 @@ around the compiled kernel and the plain-Python reference engine."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -15,7 +15,7 @@ from sim.encounter.decks import FILES, Deck, load_deck
 from sim.encounter.options import load_rules
 from sim.encounter.pool import Pool, load_pool
 from sim.encounter.schema import schema_for
-from sim.kit.folders import seat_decks
+from sim.kit.folders import reseated, seat_decks
 from sim.kit.options import Rules
 from sim.kit.records import BatchRecords, play_in_pieces
 
@@ -83,19 +83,8 @@ def load_matchup(folder, deck_a, deck_b, policy_a="careful", policy_b=None, rule
 
 
 def with_rules(m: Matchup, changes: dict) -> Matchup:
-    """The matchup under changed rules; a change of players keeps the first seats and fills
-    new ones from the folder's [table] decks, with B's policy."""
-    rules = m.rules.replace(changes)
-    seats = rules["players"]
-    if seats == len(m.decks):
-        return replace(m, rules=rules)
-    folder = Path(m.folder)
-    names = seat_decks(folder, m.decks[0].name, m.decks[1].name, [], seats)
-    decks = m.decks[:seats] + tuple(load_deck(folder / f"{d}.deck", m.pool, rules)
-                                    for d in names[len(m.decks):])
-    return replace(m, rules=rules, decks=decks,
-                   policy_names=(m.policy_names + m.policy_names[1:2] * seats)[:seats],
-                   policies=(m.policies + m.policies[1:2] * seats)[:seats])
+    """The matchup under changed rules, at the table size they give (sim.kit.folders.reseated)."""
+    return reseated(m, m.rules.replace(changes), load_deck)
 
 
 def run_batch(m: Matchup, n: int, seed: int, first_match: int = 0, n_log: int = 0

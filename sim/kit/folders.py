@@ -3,6 +3,7 @@ default matchup, its field, its table and the decks of every seat there."""
 
 from __future__ import annotations
 
+import dataclasses
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -109,3 +110,19 @@ def seat_decks(folder: Path, deck_a, deck_b, table, seats: int) -> list:
                                   f"{seats} decks; {len(names)} given or named by [table] "
                                   "decks")])
     return names
+
+
+def reseated(m, rules, read_deck):
+    """The matchup under `rules` at the table size they give (rule option players): the first
+    seats kept, new ones taking the folder's table decks (read_deck(path, pool, rules)) and
+    B's policy; the matchup has `folder`, `pool`, `decks`, `policy_names` and `policies`."""
+    seats = rules["players"]
+    if seats == len(m.decks):
+        return dataclasses.replace(m, rules=rules)
+    folder = Path(m.folder)
+    names = seat_decks(folder, m.decks[0].name, m.decks[1].name, [], seats)
+    decks = m.decks[:seats] + tuple(read_deck(folder / f"{d}.deck", m.pool, rules)
+                                    for d in names[len(m.decks):])
+    return dataclasses.replace(m, rules=rules, decks=decks,
+                               policy_names=(m.policy_names + m.policy_names[1:2] * seats)[:seats],
+                               policies=(m.policies + m.policies[1:2] * seats)[:seats])
