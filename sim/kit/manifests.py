@@ -62,8 +62,7 @@ class Manifest:
     - texts: whether the card texts go into card_pool;
     - table_apart: the card table written as a top-level "card_table" rather than inside
       card_pool (manifests written so before keep their shape);
-    - pool_extra(pool) -> further card_pool entries; extra(matchup) -> further top-level
-      entries;
+    - extra(matchup) -> further top-level entries;
     - finish(matchup) -> matchup: what the game derives after a rebuild.
     """
 
@@ -77,7 +76,6 @@ class Manifest:
     game: str = ""
     texts: bool = False
     table_apart: bool = False
-    pool_extra: Callable[[CardTable], dict] | None = None
     extra: Callable[[Any], dict] | None = None
     finish: Callable[[Any], Any] | None = None
 
@@ -90,8 +88,6 @@ class Manifest:
             card_pool["texts"] = list(pool.texts)
         if not self.table_apart:
             card_pool["table"] = pool.table.tolist()
-        if self.pool_extra is not None:
-            card_pool |= self.pool_extra(pool)
         out = {
             "decks": [self.deck_entry(d, pool) for d in m.decks],
             "policies": [{"name": name, "params": np.asarray(vec).tolist()}

@@ -34,26 +34,12 @@ def load_matchup(folder, deck_a, deck_b, policy_a="prior", policy_b=None, rules=
     return load(folder, deck_a, deck_b, policy_a, policy_b, rules or {}, sets or [])
 
 
-def verdict_groups(pool) -> list[str]:
-    """Like is judged against like: a character against the median character of its role in
-    the same deck (a role's count decides whether a deck can field, which is deck building,
-    not a card's strength), boosters and events against each other."""
-    out = []
-    for row in pool.table:
-        if row[T.C_KIND] == T.CHARACTER:
-            out.append(f"{T.ROLES[row[T.C_ROLE]]} character")
-        else:
-            out.append("booster or event")
-    return out
-
-
 MANIFEST = Manifest(matchup=Matchup, pool=T.Pool,
                     rules=O.OPTIONS.from_manifest,
                     deck=lambda d, pool: D.Deck(d.get("path", ""), d["name"],
                                                 deck_counts(d, pool)),
                     params=complete, labels=lambda m: {"round_points": ["0", "1", "2"]},
-                    game="payne", texts=True,
-                    pool_extra=lambda pool: {"verdict_groups": verdict_groups(pool)})
+                    game="payne", texts=True)
 
 
 def with_rules(m: Matchup, changes: dict) -> Matchup:
