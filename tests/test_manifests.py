@@ -9,10 +9,11 @@ import json
 
 import numpy as np
 
+from sim.kit import matchups
 from sim.kit.cards import Cards, CardTable, Column
 from sim.kit.game import Game, Schema
 from sim.kit.manifests import Manifest, deck_counts
-from sim.kit.options import Option, Options, Rules
+from sim.kit.options import Option, Options
 
 OPTIONS = Options((Option("hand", 5, "cards in hand", lo=1, hi=9),),
                   lambda v: np.array([v["hand"]]))
@@ -32,12 +33,7 @@ class Deck:
 
 
 @dataclasses.dataclass(frozen=True)
-class Matchup:
-    pool: Table
-    rules: Rules
-    decks: tuple
-    policy_names: tuple
-    policies: tuple
+class Matchup(matchups.Matchup):
     folder: str = ""
 
 
@@ -49,7 +45,7 @@ def matchup(path="cards.csv") -> Matchup:
                             [[0, 3], [1, 0]], "abc")
     return Matchup(pool, OPTIONS.rules(), (Deck("a.deck", "a", ((0, 2), (1, 1))),
                                        Deck("b.deck", "b", ((1, 3),))),
-                   ("p", "q"), (np.array([1.5, 2.0]), np.array([0.0, 1.0])), "decks/fake")
+                   ("p", "q"), (np.array([1.5, 2.0]), np.array([0.0, 1.0])), folder="decks/fake")
 
 
 def spec(**kw) -> Manifest:

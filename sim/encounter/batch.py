@@ -11,26 +11,21 @@ import numpy as np
 from sim.core.problems import InputError, Problem
 from sim.encounter import codes as K
 from sim.encounter import state as S
-from sim.encounter.decks import FILES, Deck, load_deck
+from sim.encounter.decks import FILES, load_deck
 from sim.encounter.options import load_rules
-from sim.encounter.pool import Pool, load_pool
+from sim.encounter.pool import load_pool
 from sim.encounter.schema import schema_for
+from sim.kit import matchups
 from sim.kit.folders import reseated, seat_decks
-from sim.kit.options import Rules
 from sim.kit.records import BatchRecords, play_in_pieces
 
 
 @dataclass(frozen=True)
-class Matchup:
+class Matchup(matchups.Matchup):
     """A deck per seat (rule option players: 2 to 4), each with its policy, on one card pool
-    under one rule set."""
+    under one rule set (a Pool, Rules and Decks), from a game folder."""
 
-    folder: str
-    pool: Pool
-    rules: Rules
-    decks: tuple[Deck, ...]
-    policy_names: tuple[str, ...]
-    policies: tuple[np.ndarray, ...]
+    folder: str = ""
 
     def arrays(self):
         """The integer tables the kernel reads: cards, rules, policies, decks, in-deck."""
@@ -79,7 +74,8 @@ def load_matchup(folder, deck_a, deck_b, policy_a="careful", policy_b=None, rule
     decks = [FILES.deck(folder, d, pool, opts)
              for d in seat_decks(folder, deck_a, deck_b, table, seats)]
     names = (policy_a, *[policy_b or policy_a] * (seats - 1))
-    return Matchup(str(folder), pool, opts, tuple(decks), names, FILES.policies(folder, names))
+    return Matchup(pool, opts, tuple(decks), names, FILES.policies(folder, names),
+                   folder=str(folder))
 
 
 def with_rules(m: Matchup, changes: dict) -> Matchup:

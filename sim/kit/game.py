@@ -286,8 +286,8 @@ class Building:
 
 @dataclass(frozen=True)
 class Game:
-    """One registered game. Every callable takes and returns the game's own matchup type,
-    which must have `.decks` (each with `.name`) and `.policy_names`.
+    """One registered game. Every callable takes and returns the game's own matchup type, a
+    subclass of sim.kit.matchups.Matchup (pool, rules, and a deck and a policy a seat).
 
     - load_matchup(folder, deck_a, deck_b, policy_a, policy_b, rules: dict, sets: list of
       "CARD.FIELD=VALUE") -> matchup; raises sim.core.problems.InputError.

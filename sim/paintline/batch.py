@@ -9,9 +9,10 @@ from pathlib import Path
 import numpy as np
 
 from sim.core.problems import InputError, Problem
+from sim.kit import matchups
 from sim.kit.power import seat_views
 from sim.kit.records import BatchRecords, play_in_pieces
-from sim.paintline.decks import FILES, Deck, load_folder
+from sim.paintline.decks import FILES, load_folder
 from sim.paintline.options import MAX_ARSENAL, R_ARSENAL, R_LADDER_LEN, Rules
 from sim.paintline.pool import BASIC_SHOT, C_KIND, TRICK_SHOT, Pool
 from sim.paintline.schema import LENGTH, SCHEMA, TOP_STEP
@@ -19,14 +20,10 @@ from sim.paintline.state import CAP
 
 
 @dataclass(frozen=True)
-class Matchup:
-    """Two decks, each with its policy, on one card pool under one rule set."""
+class Matchup(matchups.Matchup):
+    """Two decks, each with its policy, on one card pool under one rule set (a Pool, Rules
+    and two Decks)."""
 
-    pool: Pool
-    rules: Rules
-    decks: tuple[Deck, Deck]
-    policy_names: tuple[str, str]
-    policies: tuple[np.ndarray, np.ndarray]
     arsenals: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
     # What each seat's policy reads of the cards where it differs from the pool: shot values
     # as ((card, column), value) cells (sim.kit.power.Power.with_view); the rules read the pool.

@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from sim.core.problems import InputError, Problem
+from sim.kit import matchups
 from sim.kit.power import seat_views
 from sim.kit.records import BatchRecords, play_in_pieces
 from sim.payne import decks as D
@@ -18,14 +19,10 @@ from sim.payne.state import CAP
 
 
 @dataclass(frozen=True)
-class Matchup:
-    """Two decks, each with its policy, on one card pool under one rule set."""
+class Matchup(matchups.Matchup):
+    """Two decks, each with its policy, on one card pool under one rule set (a Pool, Rules
+    and two Decks)."""
 
-    pool: T.Pool
-    rules: O.Rules
-    decks: tuple[D.Deck, D.Deck]
-    policy_names: tuple[str, str]
-    policies: tuple[np.ndarray, np.ndarray]
     folder: str = ""
     # What each seat's policy reads of its characters where it differs from the pool: arrows
     # as ((card, column), value) cells (sim.kit.power.Power.with_view); the rules read the pool.
@@ -93,7 +90,7 @@ def load_matchup(folder, deck_a, deck_b, policy_a="prior", policy_b=None, rules=
     rule_set = data.rules.replace(dict(rules)) if rules else data.rules
     check_decks(pool, rule_set, decks)
     return Matchup(pool, rule_set, (decks[0], decks[1]), names, D.FILES.policies(folder, names),
-                   str(folder))
+                   folder=str(folder))
 
 
 # `sides` is a character's number of sides that help its role (sim.payne.power): the arrows
