@@ -35,9 +35,7 @@ def value_edits(m: Matchup, cards: list[str] | None = None) -> list[Variant]:
     """+1 on each value of each shot card (both value sets' bonus and penalty)."""
     chosen = shot_cards(m)
     if cards:
-        wanted = {m.pool.lookup(c) for c in cards}
-        if None in wanted:
-            raise InputError([Problem("--card", 0, f"unknown card in {cards}")])
+        wanted = {m.pool.card(c) for c in cards}
         chosen = [(s, c) for s, c in chosen if c in wanted]
     out = []
     for seat, card in chosen:
