@@ -12,7 +12,7 @@ from sim.core.problems import InputError
 from sim.kit.game import get
 from sim.paintline import pool as T
 from sim.paintline.decks import load_deck
-from sim.paintline.edits import with_counts, with_deck
+from sim.paintline.edits import with_counts
 
 from .conftest import FOLDER
 
@@ -40,7 +40,7 @@ def test_the_sample_matchup_is_legal():
 @pytest.mark.rule("PTL-43")
 def test_a_fifth_copy_is_named_with_its_deck_file_and_line():
     deck = with_counts(BASE.decks[0], {card("Drive Shot"): 5, card("Stamina"): 19}, "us-5")
-    problems = GAME.validate(with_deck(BASE, 0, deck))
+    problems = GAME.validate(BASE.with_deck(0, deck))
     assert len(problems) == 1, problems
     p = problems[0]
     assert (p.path, p.line) == (str(US), line_of(US, "4 Drive Shot"))
@@ -50,7 +50,7 @@ def test_a_fifth_copy_is_named_with_its_deck_file_and_line():
 @pytest.mark.rule("PTL-42")
 def test_a_deck_of_the_wrong_size_is_named():
     deck = with_counts(BASE.decks[1], {card("Stamina"): 21}, "ussr-61")
-    problems = GAME.validate(with_deck(BASE, 1, deck))
+    problems = GAME.validate(BASE.with_deck(1, deck))
     assert len(problems) == 1, problems
     assert "lists 61 cards" in problems[0].message and "60" in problems[0].message
     assert problems[0].path == str(FOLDER / "ussr-red-tide.deck")
@@ -59,7 +59,7 @@ def test_a_deck_of_the_wrong_size_is_named():
 @pytest.mark.rule("PTL-3", "PTL-44")
 def test_a_card_of_the_other_nation_is_named():
     deck = with_counts(BASE.decks[0], {card("Order of Lenin"): 1, card("Stamina"): 19}, "x")
-    (p,) = GAME.validate(with_deck(BASE, 0, deck))
+    (p,) = GAME.validate(BASE.with_deck(0, deck))
     assert "'Order of Lenin' is USSR" in p.message and "one nation" in p.message
 
 

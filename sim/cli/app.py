@@ -32,6 +32,8 @@ from sim.cli.shared import (
     console,
     fail,
     guarded,
+    print_frame,
+    print_skipped,
     run_store,
     split_list,
 )
@@ -287,8 +289,6 @@ def verdicts(
     gains), Benjamini-Hochberg across cards; cards of a deck with the same row of rules
     (twins) are judged as one. Matches go round
     by round to the cards still open. Saved into the run folder for its report."""
-    from sim.cli.shared import print_frame, print_skipped
-
     df = compute_verdicts(run_folder(run, results),
                           precision_of(margin_share, verdict_start, verdict_max, policies),
                           folder, quiet, field_matches)

@@ -20,6 +20,7 @@ from sim.cli.shared import (
     Setup,
     fail,
     guarded,
+    print_frame,
 )
 
 # Each command imports what it needs inside its body (deferred): `cardlab --help` and the
@@ -41,8 +42,6 @@ def exact(
 ):
     """The game's exact answer for a setting beside a simulation of it, with z-scores;
     exit status 1 when any quantity is off by more than 4 standard errors."""
-    from sim.cli.shared import print_frame
-
     setup = Setup(folder, deck_a, deck_b, policy, policy_a, policy_b, tuple(rules or ()),
                   tuple(sets or ()))
     game, m, info = setup.load()

@@ -5,8 +5,6 @@ carry "@start" and belong to no group, so no mutation touches them."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from sim.encounter import codes as K
 from sim.encounter.decks import Deck
 from sim.kit.game import Building
@@ -42,9 +40,7 @@ def with_counts(m, seat: int, cards: dict[str, int], name: str):
         c = index[key]
         (loot if kinds[c] == K.KINDS.index("loot") else draw).extend([c] * n)
     deck = Deck(name, m.decks[seat].path, pc, tuple(chars), tuple(draw), tuple(loot))
-    decks = list(m.decks)
-    decks[seat] = deck
-    return replace(m, decks=tuple(decks))
+    return m.with_deck(seat, deck)
 
 
 def groups(m) -> dict[str, str]:

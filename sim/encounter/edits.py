@@ -70,11 +70,9 @@ def ablations(m) -> list[Variant]:
             if c == blank:
                 continue
             n = deck.draw.count(c) + deck.loot.count(c)
-            decks = list(m.decks)
-            decks[p] = _swap(deck, c, blank)
             out.append(Variant(f"{m.pool.names[c]} ({deck.name})", p,
-                               replace(m, decks=tuple(decks)), m.pool.ids[c], m.pool.names[c],
-                               copies=n))
+                               m.with_deck(p, _swap(deck, c, blank)), m.pool.ids[c],
+                               m.pool.names[c], copies=n))
     return out
 
 
@@ -95,9 +93,8 @@ def _quests(m, seat: int, value: int, options=None) -> Variant:
         others = [i for i, c in enumerate(draw) if kinds[c] != K.QUEST][::-1]
         for j, i in enumerate(others[: value - len(quests)]):
             draw[i] = kinds_in[j % len(kinds_in)]
-    decks = list(m.decks)
-    decks[seat] = replace(deck, draw=tuple(draw))
-    return Variant(f"{value} quests ({deck.name})", seat, replace(m, decks=tuple(decks)),
+    return Variant(f"{value} quests ({deck.name})", seat,
+                   m.with_deck(seat, replace(deck, draw=tuple(draw))),
                    extra={"quests": value})
 
 
@@ -112,11 +109,9 @@ def _copies(m, seat: int, value: int, options=None) -> Variant:
         raise InputError([Problem(deck.path, 0, f"room for {len(slots)} copies only")])
     for i in slots[:value]:
         draw[i] = c
-    decks = list(m.decks)
-    decks[seat] = replace(deck, draw=tuple(draw))
     return Variant(f"{value} x {m.pool.names[c]} ({deck.name})", seat,
-                   replace(m, decks=tuple(decks)), m.pool.ids[c], m.pool.names[c],
-                   copies=value)
+                   m.with_deck(seat, replace(deck, draw=tuple(draw))), m.pool.ids[c],
+                   m.pool.names[c], copies=value)
 
 
 SWEEPS = {

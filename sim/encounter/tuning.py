@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sim.encounter.params import PARAMS, load_policies
+from sim.encounter.decks import FILES
+from sim.encounter.params import PARAMS
 from sim.kit.game import Param, Tuning
-from sim.kit.policy_vectors import bounded, named_policy, policy_with
+from sim.kit.policy_vectors import bounded, policy_with
 
 # What training may move, with bounds (weights in strength points; a boost card's score is
 # its worth per cost + 1, a strike card's by strength per strike cost). cost_ratio: from
@@ -25,7 +26,7 @@ BOUNDS = {
 
 
 def _policy(folder: Path | str, policy: str):
-    return named_policy(load_policies, folder, policy)
+    return FILES.policies(folder, [policy])[0]
 
 
 def _slot(name: str) -> int:

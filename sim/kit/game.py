@@ -257,8 +257,8 @@ class Building:
         blanks hold take the place of other cards of the kinds in `gives_way`, first
         listed first. The deck keeps its length; the validator judges the rest."""
         pool = m.pool
-        card = pool.ids[pool.card((options or {}).get("card"))]
-        blank = pool.ids[pool.filler()]
+        c = pool.card((options or {}).get("card"))
+        card, name, blank = pool.ids[c], pool.names[c], pool.ids[pool.filler()]
         if card == blank:
             raise InputError([Problem("--card", 0, "the copies sweep varies a card against "
                                       "the blank filler; the blank itself cannot be the card")])
@@ -269,7 +269,7 @@ class Building:
         counts[card] = value
         counts[blank] = counts.get(blank, 0) + now - value
         kinds = dict(zip(pool.ids, pool.kinds, strict=True))
-        for cid in [c for c in counts if kinds.get(c) in gives_way and c != card]:
+        for cid in [k for k in counts if kinds.get(k) in gives_way and k != card]:
             take = min(counts[cid], max(0, -counts[blank]))
             counts[cid] -= take
             counts[blank] += take
@@ -277,11 +277,10 @@ class Building:
         if counts[blank] < 0:
             others = "".join(f" or {k}" for k in gives_way)
             raise InputError([Problem(str(getattr(deck, "path", "")), 0, f"no room for "
-                                      f"{value} copies of {pool.names[pool.ids.index(card)]!r}"
-                                      f": not enough blanks{others} to give way")])
-        name = f"{deck.name}-{card}x{value}"
-        return Variant(name, seat, self.with_counts(m, seat, counts, name), card,
-                       pool.names[pool.ids.index(card)])
+                                      f"{value} copies of {name!r}: not enough blanks{others} "
+                                      "to give way")])
+        label = f"{deck.name}-{card}x{value}"
+        return Variant(label, seat, self.with_counts(m, seat, counts, label), card, name)
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,7 @@ and a deck and a policy (its name and its parameter vector) for each seat."""
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,3 +18,9 @@ class Matchup:
     decks: tuple  # a deck a seat, each with its `name`
     policy_names: tuple[str, ...]
     policies: tuple  # a parameter vector a seat
+
+    def with_deck(self, seat: int, deck):
+        """The matchup with one seat playing another deck (the validator judges it)."""
+        decks = list(self.decks)
+        decks[seat] = deck
+        return dataclasses.replace(self, decks=tuple(decks))

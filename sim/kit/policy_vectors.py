@@ -1,24 +1,12 @@
-"""A seat's policy as its game's parameter vector: read from a folder's policies.toml, put
-in a matchup, and given changed settings (the pieces of a game's Tuning hooks)."""
+"""A seat's policy as its game's parameter vector (read by the game's FolderFiles.policies):
+put in a matchup and given changed settings, the pieces of a game's Tuning hooks."""
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from pathlib import Path
 
 from sim.core.problems import InputError, Problem
-
-
-def named_policy(load_policies: Callable, folder, name: str):
-    """One policy's parameter vector from a folder's policies.toml, read by the game's own
-    loader; InputError naming the file when the policy is unknown (for tuning hooks)."""
-    path = Path(folder) / "policies.toml"
-    table = load_policies(path)
-    if name not in table:
-        raise InputError([Problem(str(path), 0, f"unknown policy {name!r}; known: "
-                                  f"{', '.join(table)}")])
-    return table[name]
 
 
 def seat_policy(matchup, seat: int, vector, name: str):

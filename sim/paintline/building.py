@@ -3,19 +3,10 @@ a swap stays within (the kind, and a shot's type: a lob for a lob)."""
 
 from __future__ import annotations
 
-import dataclasses
-
 from sim.kit.game import Building
 from sim.paintline import pool as T
 from sim.paintline.batch import Matchup
 from sim.paintline.decks import Deck
-
-
-def with_deck(m: Matchup, seat: int, deck: Deck) -> Matchup:
-    """The matchup with the seat playing this deck."""
-    decks = list(m.decks)
-    decks[seat] = deck
-    return dataclasses.replace(m, decks=tuple(decks))
 
 
 def counts(m: Matchup, seat: int) -> dict[str, int]:
@@ -31,7 +22,7 @@ def with_counts(m: Matchup, seat: int, cards: dict[str, int], name: str) -> Matc
     coach = next((c for c, _ in kept if table[c, T.C_KIND] == T.COACH), -1)
     nation = max((int(table[c, T.C_NATION]) for c, _ in kept), default=T.NEUTRAL)
     deck = Deck(m.decks[seat].path, name, kept, coach, nation, (0,) * len(kept))
-    return with_deck(m, seat, deck)
+    return m.with_deck(seat, deck)
 
 
 def groups(m: Matchup) -> dict[str, str]:

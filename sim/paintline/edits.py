@@ -14,7 +14,7 @@ from sim.core.problems import InputError, Problem
 from sim.kit.game import Sweep, Variant
 from sim.paintline import pool as T
 from sim.paintline.batch import Matchup
-from sim.paintline.building import BUILDING, with_deck
+from sim.paintline.building import BUILDING
 from sim.paintline.decks import Deck, validate
 from sim.paintline.params import FIELDS, PLAYS, load_policies
 
@@ -140,7 +140,7 @@ def _stamina_point(m: Matchup, seat: int, value: int, options: dict) -> Variant:
     bag = sum(n for c, n in d.counts if c != d.coach and m.pool.table[c, T.C_KIND] != T.BLANK)
     seen = m.rules.values["opening_hand"] + by_turn
     p = 1 - hypergeom(bag, value, seen).pmf(0)
-    return legal(Variant(d.name, seat, with_deck(m, seat, d),
+    return legal(Variant(d.name, seat, m.with_deck(seat, d),
                          extra={f"p_stamina_by_turn_{by_turn}": float(p)}),
                  f"stamina sweep at {value}")
 
@@ -150,7 +150,7 @@ def _mix_point(m: Matchup, seat: int, value: int, options: dict) -> Variant:
     if len(mix) != 2 or not set(mix) <= {"lob", "spin", "drive"}:
         raise InputError([Problem("--mix", 0, f"shot types are lob, spin, drive; got {mix}")])
     d = mix_deck(m.decks[seat], m.pool, value, *mix)
-    return legal(Variant(d.name, seat, with_deck(m, seat, d)), f"mix sweep at {value}")
+    return legal(Variant(d.name, seat, m.with_deck(seat, d)), f"mix sweep at {value}")
 
 
 SWEEPS = {

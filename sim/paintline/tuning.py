@@ -7,9 +7,10 @@ from pathlib import Path
 
 from sim.core.problems import InputError, Problem
 from sim.kit.game import Param, Tuning
-from sim.kit.policy_vectors import named_policy, policy_with
+from sim.kit.policy_vectors import policy_with
+from sim.paintline.decks import FILES
 from sim.paintline.order import parse_order
-from sim.paintline.params import FIELDS, load_policies
+from sim.paintline.params import FIELDS
 
 # Bounds of each trainable setting of policies.toml. The weights only rank hit options
 # (argmax of a linear score), so [0, 1] loses nothing; the habits' bounds cover the
@@ -23,7 +24,7 @@ BOUNDS = {
 
 
 def _policy(folder: Path | str, policy: str):
-    return named_policy(load_policies, folder, policy)
+    return FILES.policies(folder, [policy])[0]
 
 
 def params(folder: Path | str, policy: str) -> list[Param]:

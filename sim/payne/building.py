@@ -4,8 +4,6 @@ role)."""
 
 from __future__ import annotations
 
-import dataclasses
-
 from sim.kit.game import Building
 from sim.payne import decks as D
 from sim.payne import pool as T
@@ -20,9 +18,7 @@ def with_counts(m, seat: int, cards: dict[str, int], name: str):
     index = {cid: i for i, cid in enumerate(m.pool.ids)}
     deck = D.Deck(m.decks[seat].path, name,
                   tuple((index[c], n) for c, n in cards.items() if n > 0))
-    decks = list(m.decks)
-    decks[seat] = deck
-    return dataclasses.replace(m, decks=tuple(decks))
+    return m.with_deck(seat, deck)
 
 
 def groups(m) -> dict[str, str]:

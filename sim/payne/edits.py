@@ -17,8 +17,7 @@ from sim.payne.building import BUILDING
 def with_deck(m: Matchup, seat: int, counts: dict[int, int]) -> Matchup:
     deck = m.decks[seat]
     new = D.Deck(deck.path, deck.name, tuple((c, n) for c, n in counts.items() if n > 0))
-    decks = (new, m.decks[1]) if seat == 0 else (m.decks[0], new)
-    return dataclasses.replace(m, decks=decks)
+    return m.with_deck(seat, new)
 
 
 def value_edits(m: Matchup, cards=None) -> list[Variant]:

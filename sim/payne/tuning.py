@@ -6,8 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from sim.kit.game import Param, Tuning
-from sim.kit.policy_vectors import bounded, named_policy, policy_with
+from sim.kit.policy_vectors import bounded, policy_with
 from sim.payne import pool as T
+from sim.payne.decks import FILES
 from sim.payne.params import FIELDS, KIND, READ_BY
 
 # What training may move is what the policy's kind reads (params.READ_BY): random
@@ -16,10 +17,7 @@ from sim.payne.params import FIELDS, KIND, READ_BY
 
 
 def _policy(folder: Path | str, policy: str):
-    # deferred: the compiled policies load only when a policy is read
-    from sim.payne.policy import load_policies
-
-    return named_policy(load_policies, folder, policy)
+    return FILES.policies(folder, [policy])[0]
 
 
 def trainable(vec) -> tuple[str, ...]:

@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-import numpy
 import numpy as np
 
 from sim import __version__
@@ -90,7 +89,7 @@ def new_manifest(game: Game, matchup, run_id: str, seed: int, matches: int, chun
         "created": datetime.now(UTC).isoformat(timespec="seconds"),
         "cardlab_version": __version__,
         "git_commit": git_commit(),
-        "versions": {"numba": numba.__version__, "numpy": numpy.__version__,
+        "versions": {"numba": numba.__version__, "numpy": np.__version__,
                      "pandas": pandas.__version__, "python": platform.python_version()},
         "game": game.name,
         "schema": game.schema_of(matchup).to_json(),

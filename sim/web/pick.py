@@ -35,7 +35,7 @@ class Pick:
     def __init__(self, desk: Desk):
         info, game = desk.info, desk.game
         decks = sorted(desk.decks)
-        seats = game.seats[1]
+        self.fewest, seats = game.seats
         starting = list(info.decks) + list(info.table[2:seats])
         self.decks = [pn.widgets.Select(name=f"Deck {'ABCDEFGH'[i]}", options=decks,
                                         value=starting[i] if i < len(starting) else decks[0])
@@ -56,9 +56,9 @@ class Pick:
             self._seats()
 
     def _seats(self) -> None:
-        players = self.rules["players"].value or 2
+        players = self.rules["players"].value or self.fewest
         for i, pick in enumerate(self.decks):
-            pick.visible = i < max(2, players)
+            pick.visible = i < max(self.fewest, players)
 
     def choice(self) -> Choice:
         """What the column holds; rule options only where they differ from the folder."""
@@ -72,8 +72,8 @@ class Pick:
                     pass
             if value != self.rules_now.get(name):
                 rules[name] = value
-        players = int(rules.get("players", self.rules_now.get("players", 2)))
-        decks = [w.value for w in self.decks[:max(2, players)]]
+        players = int(rules.get("players", self.rules_now.get("players", self.fewest)))
+        decks = [w.value for w in self.decks[:max(self.fewest, players)]]
         return Choice(decks, self.policy_a.value, self.policy_b.value, rules,
                       int(self.matches.value), int(self.seed.value))
 
