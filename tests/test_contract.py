@@ -13,7 +13,7 @@ from sim.kit.folders import read_folder
 
 from .conftest import ROOT, cardlab
 
-GAMES = registry.names()
+GAMES = registry.names() + registry.templates()
 N = 40
 
 

@@ -51,16 +51,18 @@ def main() -> None:
 
 @app.command()
 def games() -> None:
-    """The registered games with their sample folders and default matchups."""
+    """The registered games with their sample folders and default matchups, and the template
+    a new game copies (`cardlab new-game`)."""
     from rich.table import Table
 
     from sim.kit import game as registry
     from sim.kit.folders import default_folder, read_folder
 
-    table = Table()
+    table = Table(caption=f"{', '.join(registry.templates())}: the template a new game "
+                  "copies (cardlab new-game NAME)")
     for col in ("game", "title", "folder", "default decks", "policy"):
         table.add_column(col)
-    for name in registry.names():
+    for name in registry.names() + registry.templates():
         folder = default_folder(name)
         try:
             info = read_folder(folder)
@@ -355,6 +357,7 @@ def mount_all() -> None:
     from sim.cli import engines as cli_engines
     from sim.cli import experiments as cli_experiments
     from sim.cli import meta as cli_meta
+    from sim.cli import newgame as cli_newgame
     from sim.cli import options as cli_options
     from sim.cli import solvers as cli_solvers
     from sim.cli import web as cli_web
@@ -364,6 +367,7 @@ def mount_all() -> None:
     cli_experiments.mount(app)
     cli_solvers.mount(app)
     cli_meta.mount(app)
+    cli_newgame.mount(app)
     cli_options.mount(app)
     cli_web.mount(app)
     for name in registry.names():

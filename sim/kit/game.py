@@ -395,14 +395,27 @@ REGISTRY = {
 }
 
 
+# The template a new game copies (`cardlab new-game`): a whole game that the contract's
+# tests play like the others, found by its name but not listed among the games.
+TEMPLATES = {
+    "highcard": "sim.highcard.game:GAME",
+}
+
+
 def names() -> list[str]:
     return list(REGISTRY)
 
 
+def templates() -> list[str]:
+    return list(TEMPLATES)
+
+
 def get(name: str) -> Game:
-    """The registered game of that name (sim.core.problems.InputError when unknown)."""
-    if name not in REGISTRY:
+    """The registered game (or template) of that name (sim.core.problems.InputError when
+    unknown)."""
+    known = REGISTRY | TEMPLATES
+    if name not in known:
         raise InputError([Problem("game", 0, f"unknown game {name!r}; registered: "
                                   f"{', '.join(REGISTRY)}")])
-    module, attr = REGISTRY[name].split(":")
+    module, attr = known[name].split(":")
     return getattr(importlib.import_module(module), attr)

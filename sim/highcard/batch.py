@@ -1,0 +1,100 @@
+"""A High Card matchup (two decks, two policies, one pool, one rule set), the kernel's
+wrapper, and the validator's word on a matchup built in memory."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from sim.core.problems import InputError, Problem
+from sim.highcard import decks as D
+from sim.highcard.options import OPTIONS
+from sim.highcard.schema import SCHEMA
+from sim.highcard.state import CAP
+from sim.kit import matchups
+from sim.kit.power import seat_views
+from sim.kit.records import BatchRecords, play_in_pieces
+
+
+@dataclass(frozen=True)
+class Matchup(matchups.Matchup):
+    """Two decks, each with its policy, on one card pool under one rule set."""
+
+    folder: str = ""
+    # What each seat's policy reads of its cards where it differs from the pool: values as
+    # ((card, column), value) cells (sim.kit.power.Power.with_view); the rules read the pool.
+    views: tuple[tuple, tuple] = ((), ())
+
+    def arrays(self):
+        """The integer tables the kernel reads."""
+        decks = np.full((2, CAP), -1, dtype=np.int64)
+        lens = np.zeros(2, dtype=np.int64)
+        in_deck = np.zeros((2, len(self.pool)), dtype=np.int64)
+        for p, deck in enumerate(self.decks):
+            cards = deck.cards()
+            decks[p, : len(cards)] = cards
+            lens[p] = len(cards)
+            for c, n in deck.counts:
+                in_deck[p, c] += n
+        prms = np.stack(self.policies).astype(np.float64)
+        return (self.pool.table, seat_views(self.pool.table, self.views), self.rules.vector,
+                prms, decks, lens, in_deck)
+
+
+def decks_problems(m: Matchup) -> list[Problem]:
+    """The deck rules' word on decks held in memory (no line to name: line 0)."""
+    return [pr for deck in m.decks
+            for pr in D.deck_problems(deck, m.pool, m.rules, {c: 0 for c, _ in deck.counts})]
+
+
+def validate(m: Matchup) -> list[Problem]:
+    """The problems of a matchup built in memory, by the checks `cardlab check` applies to
+    files: its rule values, every row of its card table, both decks under its rules."""
+    return OPTIONS.problems(m.rules.values) + m.pool.problems() + decks_problems(m)
+
+
+def load_matchup(folder, deck_a, deck_b, policy_a="aim", policy_b=None, rules=None,
+                 sets=None) -> Matchup:
+    """A matchup from a game folder: decks by file or name, policies by name, rule changes
+    as a dict, card edits as "CARD.FIELD=VALUE"."""
+    folder = Path(folder)
+    data = D.load_folder(folder)
+    decks = [D.FILES.deck(folder, d, data.pool, data.rules) for d in (deck_a, deck_b)]
+    names = (policy_a, policy_b or policy_a)
+    m = Matchup(data.pool.with_sets(sets or []),
+                data.rules.replace(dict(rules)) if rules else data.rules,
+                (decks[0], decks[1]), names, D.FILES.policies(folder, names), folder=str(folder))
+    return checked(m)
+
+
+def checked(m: Matchup) -> Matchup:
+    """The matchup, when its decks are legal under its rules and card values (an edit may
+    break the value cap); else InputError."""
+    problems = decks_problems(m)
+    if problems:
+        raise InputError(problems)
+    return m
+
+
+def with_rules(m: Matchup, changes: dict) -> Matchup:
+    return checked(dataclasses.replace(m, rules=m.rules.replace(dict(changes), "--rules")))
+
+
+def run_batch(matchup: Matchup, n: int, seed: int, first_match: int = 0, n_log: int = 0,
+              block: int | None = None) -> BatchRecords:
+    """Play matches first_match .. first_match + n - 1 with the compiled kernel, in pieces of
+    `block` matches (default: a few pieces a thread) spread over the threads."""
+    # deferred: the compiled engine loads only when a batch is played
+    from sim.highcard.engine import new_work, play_piece
+
+    table, views, R, prms, decks, lens, in_deck = matchup.arrays()
+
+    def play(rec: BatchRecords, card_stats: np.ndarray, lo: int, hi: int) -> None:
+        play_piece(lo, hi, table, views, R, prms, decks, lens, in_deck, seed, first_match,
+                   rec.matches, rec.hists["value_played"], card_stats, rec.log, rec.log_n,
+                   new_work(table.shape[0]))
+
+    return play_in_pieces(SCHEMA, n, table.shape[0], seed, first_match, n_log, play, block)

@@ -1,0 +1,82 @@
+"""High Card's deck lists: .deck files read and checked against the pool and the deck rules;
+a whole game folder read at once; the validator behind `cardlab check`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from sim.core.datafiles import FolderFiles
+from sim.core.problems import InputError, Problem
+from sim.highcard.options import Rules, load_rules
+from sim.highcard.params import load_policies
+from sim.highcard.pool import C_KIND, C_VALUE, MAX_COPIES, NUMBER, Pool, load_pool
+from sim.kit.decklists import read_deck_list, tally
+
+
+@dataclass(frozen=True)
+class Deck:
+    """A deck: card indices with counts, in list order."""
+
+    path: str
+    name: str
+    counts: tuple[tuple[int, int], ...]
+
+    def cards(self) -> np.ndarray:
+        return np.array([c for c, n in self.counts for _ in range(n)], dtype=np.int64)
+
+
+def parse_deck(path: Path | str, pool: Pool) -> tuple[Deck, list[Problem], dict[int, int]]:
+    """A deck list's cards, with the problems of reading it (not yet its legality)."""
+    entries, problems = read_deck_list(path, pool)
+    ordered, first = tally(entries)
+    return Deck(str(path), Path(path).stem, ordered), problems, first
+
+
+def deck_problems(deck: Deck, pool: Pool, rules: Rules, first: dict[int, int]) -> list[Problem]:
+    """Every deck rule: its size, copies of a number card, the value cap, a number card."""
+    out, table, where = [], pool.table, deck.path
+    last = max(first.values(), default=0)
+    size, cap = rules.values["deck_size"], rules.values["value_cap"]
+    total = sum(n for _, n in deck.counts)
+    if total != size:
+        out.append(Problem(where, last, f"deck lists {total} cards, must be exactly {size} "
+                           "(rule option deck_size)"))
+    by_name: dict[str, list[tuple[int, int]]] = {}
+    for card, n in deck.counts:
+        if table[card, C_KIND] == NUMBER:
+            by_name.setdefault(pool.names[card].lower(), []).append((card, n))
+    for entries in by_name.values():
+        copies = sum(n for _, n in entries)
+        if copies > MAX_COPIES:
+            card = entries[-1][0]
+            out.append(Problem(where, max(first.get(c, 0) for c, _ in entries),
+                               f"card {pool.ids[card]!r} ({pool.names[card]}): {copies} "
+                               f"copies of the name, at most {MAX_COPIES}"))
+    value = sum(int(table[c, C_VALUE]) * n for c, n in deck.counts)
+    if value > cap:
+        out.append(Problem(where, last, f"the number cards add up to {value}, at most {cap} "
+                           "(rule option value_cap)"))
+    if not any(table[c, C_KIND] == NUMBER for c, _ in deck.counts):
+        out.append(Problem(where, last, "the deck needs a number card"))
+    return out
+
+
+def load_deck(path: Path | str, pool: Pool, rules: Rules) -> Deck:
+    deck, problems, first = parse_deck(path, pool)
+    problems += deck_problems(deck, pool, rules, first) if not problems else []
+    if problems:
+        raise InputError(problems)
+    return deck
+
+
+def say_deck(deck: Deck, pool: Pool) -> str:
+    value = sum(int(pool.table[c, C_VALUE]) * n for c, n in deck.counts)
+    return f"{sum(n for _, n in deck.counts)} cards worth {value}"
+
+
+FILES = FolderFiles(load_pool, load_rules, load_deck, load_policies, say_deck)
+load_folder = FILES.read
+check_paths = FILES.check_paths

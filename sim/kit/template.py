@@ -1,0 +1,97 @@
+"""A new game begun from the template: the template's package and folder copied under the new
+name, and the game registered and placed in the layer contracts where the checkout holds
+them."""
+
+from __future__ import annotations
+
+import keyword
+import re
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from sim.core.problems import InputError, Problem
+from sim.kit.game import REGISTRY, TEMPLATES
+
+TEMPLATE = next(iter(TEMPLATES))
+TEMPLATE_TITLE = "High Card (the template)"
+ROOT = Path(__file__).resolve().parents[2]  # the checkout (or install) that holds `sim`
+NAME = re.compile(r"[a-z][a-z0-9_]*")
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """What `begin` wrote and changed."""
+
+    package: Path
+    folder: Path
+    edited: tuple[Path, ...]  # the registry and the layer contracts, where found
+    to_do: tuple[str, ...]  # the edits left to make by hand (a file not found)
+
+
+def name_problems(name: str, root: Path) -> list[str]:
+    """Why `name` cannot be a new game's name under `root` ([] when it can)."""
+    if not NAME.fullmatch(name) or keyword.iskeyword(name):
+        return [f"a game's name is a Python name in lower case (letters, digits, _), got "
+                f"{name!r}"]
+    out = []
+    if name in REGISTRY or name in TEMPLATES:
+        out.append(f"{name!r} is already a game")
+    for path in (root / "sim" / name, root / "decks" / name):
+        if path.exists():
+            out.append(f"{path} already exists")
+    return out
+
+
+def begin(name: str, title: str, root: Path = ROOT) -> NewGame:
+    """The template's package written as sim/NAME and its folder as decks/NAME under
+    `root`, every mention of the template's name and title made the new game's, then NAME
+    added to the registry (sim/kit/game.py) and to the games' layer contracts
+    (pyproject.toml) where `root` holds them. InputError when the name is taken or not one."""
+    problems = name_problems(name, root)
+    if problems:
+        raise InputError([Problem("new-game", 0, p) for p in problems])
+    source = ROOT / "sim" / TEMPLATE
+    package, folder = root / "sim" / name, root / "decks" / name
+    package.mkdir(parents=True)
+    for path in sorted(source.glob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        if path.name == "__init__.py":
+            text = f'"""{title}: its rules, engines and hooks behind the game contract."""\n'
+        text = text.replace(TEMPLATE_TITLE, title).replace(TEMPLATE, name)
+        (package / path.name).write_text(text, encoding="utf-8")
+    shutil.copytree(ROOT / "decks" / TEMPLATE, folder)
+    toml = folder / "game.toml"
+    toml.write_text(toml.read_text(encoding="utf-8").replace(f'"{TEMPLATE}"', f'"{name}"')
+                    .replace(TEMPLATE_TITLE, title), encoding="utf-8")
+    edited, to_do = [], []
+    line = f'    "{name}": "sim.{name}.game:GAME",\n'
+    for path, edit, wanted in (
+            (root / "sim" / "kit" / "game.py", lambda t: register(t, line), line.strip()),
+            (root / "pyproject.toml", lambda t: contracts(t, name),
+             f"sim.{name} beside sim.{TEMPLATE} in [tool.importlinter]'s game contracts")):
+        text = path.read_text(encoding="utf-8") if path.is_file() else ""
+        changed = edit(text) if text else text
+        if changed and changed != text:
+            path.write_text(changed, encoding="utf-8")
+            edited.append(path)
+        else:
+            to_do.append(f"{path}: add {wanted}")
+    return NewGame(package, folder, tuple(edited), tuple(to_do))
+
+
+def register(text: str, line: str) -> str:
+    """sim/kit/game.py with the line added as the last entry of REGISTRY ("" when the
+    registry is not where it is expected)."""
+    head = text.find("\nREGISTRY = {\n")
+    end = text.find("\n}\n", head)
+    if head < 0 or end < 0:
+        return ""
+    return text[: end + 1] + line + text[end + 1:]
+
+
+def contracts(text: str, name: str) -> str:
+    """pyproject.toml with the new game beside the template wherever the import contracts
+    name the games: the games' layer and every list of game packages."""
+    return (text.replace(f'sim.{TEMPLATE}",', f'sim.{TEMPLATE} | sim.{name}",')
+            .replace(f'"sim.{TEMPLATE}"]', f'"sim.{TEMPLATE}", "sim.{name}"]'))
