@@ -3,36 +3,14 @@ a whole game folder read at once; the validator behind `cardlab check`."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
-
-import numpy as np
 
 from sim.core.datafiles import FolderFiles
 from sim.core.problems import InputError, Problem
 from sim.highcard.options import Rules, load_rules
 from sim.highcard.params import load_policies
 from sim.highcard.pool import C_KIND, C_VALUE, MAX_COPIES, NUMBER, Pool, load_pool
-from sim.kit.decklists import read_deck_list, tally
-
-
-@dataclass(frozen=True)
-class Deck:
-    """A deck: card indices with counts, in list order."""
-
-    path: str
-    name: str
-    counts: tuple[tuple[int, int], ...]
-
-    def cards(self) -> np.ndarray:
-        return np.array([c for c, n in self.counts for _ in range(n)], dtype=np.int64)
-
-
-def parse_deck(path: Path | str, pool: Pool) -> tuple[Deck, list[Problem], dict[int, int]]:
-    """A deck list's cards, with the problems of reading it (not yet its legality)."""
-    entries, problems = read_deck_list(path, pool)
-    ordered, first = tally(entries)
-    return Deck(str(path), Path(path).stem, ordered), problems, first
+from sim.kit.decklists import Deck, parse_deck
 
 
 def deck_problems(deck: Deck, pool: Pool, rules: Rules, first: dict[int, int]) -> list[Problem]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sim.highcard import decks as D
 from sim.highcard import options as O
 from sim.highcard import pool as T
 from sim.highcard.batch import Matchup
@@ -27,11 +26,9 @@ from sim.highcard.schema import SCHEMA as SCHEMA
 from sim.highcard.schema import VALUE_BINS, VALUE_PLAYED
 from sim.highcard.tuning import TUNING as TUNING
 from sim.kit.game import Game
-from sim.kit.manifests import Manifest, deck_counts
+from sim.kit.manifests import Manifest
 
 MANIFEST = Manifest(matchup=Matchup, pool=T.Pool, rules=O.OPTIONS.from_manifest,
-                    deck=lambda d, pool: D.Deck(d.get("path", ""), d["name"],
-                                                deck_counts(d, pool)),
                     params=complete,
                     labels=lambda m: {VALUE_PLAYED: [str(v) for v in range(VALUE_BINS)]},
                     game="highcard", texts=True)

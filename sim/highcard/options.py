@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
-
 from sim.kit.options import Option, Options, Rules
 
 OPTIONS_DECLARED = (
@@ -19,17 +17,11 @@ OPTIONS_DECLARED = (
     Option("winner_leads", True, "the round's winner leads the next (else the other player "
            "leads: the lead alternates)"),
 )
-RULE_KEYS = tuple(o.name for o in OPTIONS_DECLARED)
-CHOICES = {o.name: o.words for o in OPTIONS_DECLARED if o.words}
-R_POINTS, R_DECK_SIZE, R_HAND, R_VALUE_CAP, R_TIES, R_WINNER_LEADS = range(len(RULE_KEYS))
+# The engine's vector holds them in this order (Options.in_order).
+R_POINTS, R_DECK_SIZE, R_HAND, R_VALUE_CAP, R_TIES, R_WINNER_LEADS = range(len(OPTIONS_DECLARED))
 
 
-def _vector(values: dict) -> np.ndarray:
-    return np.array([CHOICES[k].index(values[k]) if k in CHOICES else int(values[k])
-                     for k in RULE_KEYS], dtype=np.int64)
-
-
-OPTIONS = Options(OPTIONS_DECLARED, _vector)
+OPTIONS = Options(OPTIONS_DECLARED)
 
 
 def load_rules(path: Path | str | None) -> Rules:

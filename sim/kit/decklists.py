@@ -1,11 +1,14 @@
 """Deck lists as every game writes them: `COUNT Card` lines (a card by id, or by a name only
 one card has), `#` comments and, where a game's decks have parts, `[section]` headers; read
-into entries with the problems of reading, before any game's deck rules judge them."""
+into entries with the problems of reading, before any game's deck rules judge them; and the
+deck of a game whose decks are card counts alone."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+
+import numpy as np
 
 from sim.core.datafiles import read_text
 from sim.core.problems import Problem, suggest
@@ -69,3 +72,24 @@ def tally(entries: list[Entry]) -> tuple[tuple[tuple[int, int], ...], dict[int, 
             first.setdefault(e.card, e.line)
             counts[e.card] = counts.get(e.card, 0) + e.count
     return tuple(sorted(counts.items(), key=lambda kv: first[kv[0]])), first
+
+
+@dataclass(frozen=True)
+class Deck:
+    """A deck that is card counts alone: card indices with copies, in list order."""
+
+    path: str
+    name: str
+    counts: tuple[tuple[int, int], ...]
+
+    def cards(self) -> np.ndarray:
+        """Every copy, in list order (the order a shuffle starts from)."""
+        return np.array([c for c, n in self.counts for _ in range(n)], dtype=np.int64)
+
+
+def parse_deck(path: Path | str, pool) -> tuple[Deck, list[Problem], dict[int, int]]:
+    """A deck list's cards, with the problems of reading it (not yet its legality) and the
+    line each card was first listed on."""
+    entries, problems = read_deck_list(path, pool)
+    ordered, first = tally(entries)
+    return Deck(str(path), Path(path).stem, ordered), problems, first

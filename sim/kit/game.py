@@ -227,6 +227,21 @@ class Building:
     with_counts: Callable[..., Any]
     groups: Callable[[Any], dict[str, str]]
 
+    @classmethod
+    def of_counts(cls, groups: Callable[[Any], dict[str, str]]) -> Building:
+        """The hooks of a game whose decks are card counts (a deck with `name` and `counts`
+        of (card index, copies), such as sim.kit.decklists.Deck), with its `groups`."""
+        def counts(m, seat: int) -> dict[str, int]:
+            return {m.pool.ids[c]: n for c, n in m.decks[seat].counts}
+
+        def with_counts(m, seat: int, cards: dict[str, int], name: str):
+            index = {cid: i for i, cid in enumerate(m.pool.ids)}
+            deck = dataclasses.replace(m.decks[seat], name=name, counts=tuple(
+                (index[c], n) for c, n in cards.items() if n > 0))
+            return m.with_deck(seat, deck)
+
+        return cls(counts, with_counts, groups)
+
     def ablations(self, m, kinds: tuple[str, ...]) -> list[Variant]:
         """Ablation: every copy of one card of the flagged kinds swapped for the blank filler,
         one card and one seat at a time, so the deck keeps its length (a card whose name

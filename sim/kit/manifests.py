@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from sim.kit.cards import CardTable
+from sim.kit.decklists import Deck
 
 
 def counted_deck(deck, pool: CardTable) -> dict:
@@ -24,6 +25,11 @@ def deck_counts(entry: dict, pool: CardTable) -> tuple[tuple[int, int], ...]:
     """A counted deck's (card, copies) pairs back from its manifest entry."""
     index = {cid: i for i, cid in enumerate(pool.ids)}
     return tuple((index[cid], int(n)) for cid, n in entry["cards"])
+
+
+def deck_back(entry: dict, pool: CardTable) -> Deck:
+    """A deck of card counts alone (sim.kit.decklists.Deck) back from its manifest entry."""
+    return Deck(entry.get("path", ""), entry["name"], deck_counts(entry, pool))
 
 
 def read_pool(cls: type[CardTable], manifest: dict) -> CardTable:
@@ -53,8 +59,8 @@ class Manifest:
     - pool: its card table class (sim.kit.cards.CardTable);
     - rules(values: dict) -> the game's rule set from the recorded values (a rule set is
       written as its `values`, or as itself when it is a dict);
-    - deck(entry, pool) -> one deck back from its entry; deck_entry(deck, pool) -> the entry
-      (default: counted_deck);
+    - deck(entry, pool) -> one deck back from its entry (default: a deck of card counts
+      alone, `deck_back`); deck_entry(deck, pool) -> the entry (default: counted_deck);
     - params(values: list) -> a policy's parameter vector (its dtype, any default filled in);
     - labels(matchup) -> the concrete histogram labels of the run;
     - game: the game's name, written with the matchup's folder as "game" and "folder" (""
@@ -69,9 +75,9 @@ class Manifest:
     matchup: type
     pool: type[CardTable]
     rules: Callable[[dict], Any]
-    deck: Callable[[dict, CardTable], Any]
     params: Callable[[list], np.ndarray]
     labels: Callable[[Any], dict]
+    deck: Callable[[dict, CardTable], Any] = deck_back
     deck_entry: Callable[[Any, CardTable], dict] = counted_deck
     game: str = ""
     texts: bool = False

@@ -115,10 +115,18 @@ class Rules:
 
 @dataclass(frozen=True)
 class Options:
-    """The declared options of a game and the vector its engine reads from their values."""
+    """The declared options of a game and the vector its engine reads from their values:
+    `to_vector(values)` where a game lays it out itself, else one number an option in
+    declaration order (`in_order`)."""
 
     options: tuple[Option, ...]
-    to_vector: Callable[[dict], np.ndarray]
+    to_vector: Callable[[dict], np.ndarray] | None = None
+
+    def in_order(self, values: dict) -> np.ndarray:
+        """Each option as one number, in declaration order: a word by its place among the
+        option's words, a flag or a whole number as itself."""
+        return np.array([o.words.index(values[o.name]) if o.words else int(values[o.name])
+                         for o in self.options], dtype=np.int64)
 
     @property
     def by_name(self) -> dict[str, Option]:
@@ -130,7 +138,7 @@ class Options:
     def rules(self, values: dict | None = None) -> Rules:
         """A rule set of checked values (the defaults when none); the vector is read-only."""
         values = self.defaults() if values is None else values
-        vector = np.asarray(self.to_vector(values), dtype=np.int64)
+        vector = np.asarray((self.to_vector or self.in_order)(values), dtype=np.int64)
         vector.setflags(write=False)
         return Rules(values, vector, self)
 

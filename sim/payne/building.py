@@ -5,20 +5,7 @@ role)."""
 from __future__ import annotations
 
 from sim.kit.game import Building
-from sim.payne import decks as D
 from sim.payne import pool as T
-
-
-def counts(m, seat: int) -> dict[str, int]:
-    return {m.pool.ids[c]: n for c, n in m.decks[seat].counts}
-
-
-def with_counts(m, seat: int, cards: dict[str, int], name: str):
-    """The seat plays a deck of these counts; the validator judges it, not this."""
-    index = {cid: i for i, cid in enumerate(m.pool.ids)}
-    deck = D.Deck(m.decks[seat].path, name,
-                  tuple((index[c], n) for c, n in cards.items() if n > 0))
-    return m.with_deck(seat, deck)
 
 
 def groups(m) -> dict[str, str]:
@@ -34,4 +21,4 @@ def groups(m) -> dict[str, str]:
     return out
 
 
-BUILDING = Building(counts=counts, with_counts=with_counts, groups=groups)
+BUILDING = Building.of_counts(groups)

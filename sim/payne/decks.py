@@ -3,14 +3,11 @@ whole game folder read at once; the validator behind `cardlab check`."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
-
-import numpy as np
 
 from sim.core.datafiles import FolderFiles
 from sim.core.problems import InputError, Problem
-from sim.kit.decklists import read_deck_list, tally
+from sim.kit.decklists import Deck, parse_deck
 from sim.payne.options import Rules, load_rules
 from sim.payne.params import load_policies
 from sim.payne.pool import (
@@ -31,25 +28,6 @@ from sim.payne.pool import (
     Pool,
     load_pool,
 )  # fmt: skip
-
-
-@dataclass(frozen=True)
-class Deck:
-    """A legal deck: card indices with counts, in list order."""
-
-    path: str
-    name: str
-    counts: tuple[tuple[int, int], ...]
-
-    def cards(self) -> np.ndarray:
-        return np.array([c for c, n in self.counts for _ in range(n)], dtype=np.int64)
-
-
-def parse_deck(path: Path | str, pool: Pool) -> tuple[Deck, list[Problem], dict[int, int]]:
-    """A deck list's cards, with the problems of reading it (not yet its legality)."""
-    entries, problems = read_deck_list(path, pool)
-    ordered, first = tally(entries)
-    return Deck(str(path), Path(path).stem, ordered), problems, first
 
 
 def deck_problems(deck: Deck, pool: Pool, rules: Rules, first: dict[int, int]) -> list[Problem]:

@@ -7,8 +7,7 @@ import dataclasses
 from pathlib import Path
 
 from sim.kit.game import Game
-from sim.kit.manifests import Manifest, deck_counts
-from sim.payne import decks as D
+from sim.kit.manifests import Manifest
 from sim.payne import options as O
 from sim.payne import pool as T
 from sim.payne.batch import Matchup, check_decks
@@ -36,8 +35,6 @@ def load_matchup(folder, deck_a, deck_b, policy_a="prior", policy_b=None, rules=
 
 MANIFEST = Manifest(matchup=Matchup, pool=T.Pool,
                     rules=O.OPTIONS.from_manifest,
-                    deck=lambda d, pool: D.Deck(d.get("path", ""), d["name"],
-                                                deck_counts(d, pool)),
                     params=complete, labels=lambda m: {"round_points": ["0", "1", "2"]},
                     game="payne", texts=True)
 

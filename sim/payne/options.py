@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
-
 from sim.kit.options import Option, Options, Rules
 
 OPTIONS_DECLARED = (
@@ -46,12 +44,7 @@ N_RULES = len(RULE_KEYS)
  R_MAX_ROUNDS, R_BATTLE_MODE) = range(N_RULES)
 
 
-def _vector(values: dict) -> np.ndarray:
-    return np.array([CHOICES[k].index(values[k]) if k in CHOICES else int(values[k])
-                     for k in RULE_KEYS], dtype=np.int64)
-
-
-OPTIONS = Options(OPTIONS_DECLARED, _vector)
+OPTIONS = Options(OPTIONS_DECLARED)
 
 
 def load_rules(path: Path | str | None) -> Rules:
