@@ -13,7 +13,7 @@ from sim.encounter.params import PARAMS
 from sim.encounter.reference_state import Card
 from sim.encounter.reference_turn import Encounter
 from sim.encounter.schema import schema_for
-from sim.kit.records import BatchRecords, Replay
+from sim.kit.records import BatchRecords, Replay, reference_records
 
 
 class Table:
@@ -73,19 +73,18 @@ def reference_batch(m, n: int, seed: int, first_match: int = 0, n_log: int = 0
     """Matches first_match .. first_match + n - 1 played by the reference engine."""
     if not 0 <= seed < 2**63:
         raise ValueError("seed must be in 0 .. 2**63 - 1")
-    if n < 0 or first_match < 0:
-        raise ValueError("n and first_match must be >= 0")
-    rec = BatchRecords.allocate(schema_for(m), n, len(m.pool), n_log, first_match)
-    t = Table(m)
-    for i in range(n):
-        logged = i < rec.log.shape[0]
-        g = t.play(seed, first_match + i, rec.log.shape[1] if logged else 0)
-        write(t, g, rec.matches[i], rec.hists["pc_death"][i], rec.card_stats)
-        if logged:
-            rec.log_n[i] = len(g.log)
-            if g.log:
-                rec.log[i, : len(g.log)] = g.log
-    return rec
+    schema, t = schema_for(m), Table(m)
+    layout = schema.layout
+
+    def play(index: int, log_rows: int):
+        g = t.play(seed, index, log_rows)
+        row = np.zeros(len(layout.match_columns), dtype=np.int32)
+        death = np.zeros((layout.seats, layout.hist_bins["pc_death"]), dtype=np.int32)
+        stats = np.zeros((layout.seats, len(m.pool), len(layout.card_stats)), dtype=np.int64)
+        write(t, g, row, death, stats)
+        return row, {"pc_death": death}, stats, g.log
+
+    return reference_records(schema, n, len(m.pool), first_match, n_log, play)
 
 
 def replay(m, seed: int, match_index: int, rows: int = 100000) -> Replay:

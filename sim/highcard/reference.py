@@ -13,7 +13,7 @@ from sim.highcard import pool as T
 from sim.highcard.batch import Matchup
 from sim.highcard.schema import SCHEMA, VALUE_BINS, VALUE_PLAYED
 from sim.highcard.state import END_OUT, END_POINTS
-from sim.kit.records import BatchRecords, Replay
+from sim.kit.records import BatchRecords, Replay, reference_records
 
 SEATS = "AB"
 
@@ -192,17 +192,11 @@ class Match:
 def reference_batch(matchup: Matchup, n: int, seed: int, first_match: int = 0,
                     n_log: int = 0) -> BatchRecords:
     """The same records as the kernel's run_batch, from the plain-Python rules."""
-    rec = BatchRecords.allocate(SCHEMA, n, len(matchup.pool), n_log, first_match)
-    for i in range(n):
-        game = Match(matchup, seed, first_match + i, SCHEMA.log_rows if i < n_log else 0).play()
-        rec.matches[i] = game.record()
-        rec.hists[VALUE_PLAYED][i] = game.hist
-        rec.card_stats += game.cs
-        if i < n_log:
-            rec.log_n[i] = len(game.log)
-            if game.log:
-                rec.log[i, : len(game.log)] = np.array(game.log, dtype=np.int32)
-    return rec
+    def play(index: int, log_rows: int):
+        game = Match(matchup, seed, index, log_rows).play()
+        return game.record(), {VALUE_PLAYED: game.hist}, game.cs, game.log
+
+    return reference_records(SCHEMA, n, len(matchup.pool), first_match, n_log, play)
 
 
 def replay(matchup: Matchup, seed: int, match_index: int) -> Replay:

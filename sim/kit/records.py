@@ -133,6 +133,29 @@ def play_in_pieces(layout, n: int, n_cards: int, seed: int, first_match: int, n_
     return rec
 
 
+def reference_records(layout, n: int, n_cards: int, first_match: int, n_log: int,
+                      play: Callable, bins: dict[str, int] | None = None) -> BatchRecords:
+    """A batch of matches first_match .. first_match + n - 1 played one at a time by a game's
+    reference engine, in the records the kernel writes: play(match_index, log_rows) ->
+    (the match's row, {measure: its histogram row}, its card statistics, its log rows (at
+    most log_rows of them, none when 0))."""
+    if n < 0 or first_match < 0:
+        raise ValueError("n and first_match must be >= 0")
+    rec = BatchRecords.allocate(layout, n, n_cards, n_log, first_match, bins)
+    for i in range(n):
+        logged = i < rec.log.shape[0]
+        row, hists, stats, log = play(first_match + i, rec.log.shape[1] if logged else 0)
+        rec.matches[i] = row
+        for measure, counts in hists.items():
+            rec.hists[measure][i] = counts
+        rec.card_stats += stats
+        if logged and len(log):
+            rows = np.asarray(log, dtype=np.int32).reshape(len(log), -1)[: rec.log.shape[1]]
+            rec.log[i, : len(rows)] = rows
+            rec.log_n[i] = len(rows)
+    return rec
+
+
 @dataclass
 class Replay:
     """One match replayed by a game's reference engine (Game.replay): its log as readable

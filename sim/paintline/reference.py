@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sim.core.rng import DICE, N_STREAMS, POLICY, SHUFFLE, py_below, py_shuffle, py_stream_key
-from sim.kit.records import BatchRecords
+from sim.kit.records import BatchRecords, reference_records
 from sim.paintline import keywords as K
 from sim.paintline import pool as T
 from sim.paintline import schema as Rec
@@ -308,16 +308,10 @@ def replay(matchup: Matchup, seed: int, match_index: int) -> ReferenceGame:
 def reference_batch(matchup: Matchup, n: int, seed: int, first_match: int = 0,
                     n_log: int = 0) -> BatchRecords:
     """The same records as sim.paintline.batch.run_batch, from the reference engine."""
-    rec = BatchRecords.allocate(Rec.SCHEMA, n, len(matchup.pool), n_log, first_match,
-                                {Rec.TOP_STEP: len(matchup.rules.values["escalation"])})
-    for i in range(n):
-        g = replay(matchup, seed, first_match + i)
-        rec.matches[i] = g.record
-        rec.hists[Rec.LENGTH][i] = g.rally_len
-        rec.hists[Rec.TOP_STEP][i] = g.rally_top
-        rec.card_stats += g.card_stats
-        if i < rec.log.shape[0]:
-            rows = np.array(g.shot_rows, dtype=np.int32).reshape(-1, Rec.N_LOG)[: Rec.LOG_ROWS]
-            rec.log[i, : len(rows)] = rows
-            rec.log_n[i] = len(rows)
-    return rec
+    def play(index: int, log_rows: int):
+        g = replay(matchup, seed, index)
+        return (g.record, {Rec.LENGTH: g.rally_len, Rec.TOP_STEP: g.rally_top}, g.card_stats,
+                g.shot_rows if log_rows else [])
+
+    return reference_records(Rec.SCHEMA, n, len(matchup.pool), first_match, n_log, play,
+                             {Rec.TOP_STEP: len(matchup.rules.values["escalation"])})

@@ -9,7 +9,7 @@ from functools import partial
 import numpy as np
 
 from sim.core.rng import DICE, N_STREAMS, POLICY, SHUFFLE, py_next_below, py_shuffle, py_stream_key
-from sim.kit.records import BatchRecords, Replay
+from sim.kit.records import BatchRecords, Replay, reference_records
 from sim.payne import pool as T
 from sim.payne.batch import Matchup
 from sim.payne.reference_battle import SEATS, BattleRules
@@ -230,18 +230,12 @@ class Match(BattleRules):
 def reference_batch(matchup: Matchup, n: int, seed: int, first_match: int = 0,
                     n_log: int = 0) -> BatchRecords:
     """The same records as the kernel's run_batch, from the plain-Python rules."""
-    rec = BatchRecords.allocate(SCHEMA, n, len(matchup.pool), n_log, first_match)
-    for i in range(n):
-        game = Match(matchup, seed, first_match + i, SCHEMA.log_rows if i < n_log else 0).play()
+    def play(index: int, log_rows: int):
+        game = Match(matchup, seed, index, log_rows).play()
         game.finish_card_stats()
-        rec.matches[i] = game.record()
-        rec.hists["round_points"][i] = game.hist
-        rec.card_stats += game.cs
-        if i < n_log:
-            rec.log_n[i] = len(game.log)
-            if game.log:
-                rec.log[i, : len(game.log)] = np.array(game.log, dtype=np.int32)
-    return rec
+        return game.record(), {"round_points": game.hist}, game.cs, game.log
+
+    return reference_records(SCHEMA, n, len(matchup.pool), first_match, n_log, play)
 
 
 def replay(matchup: Matchup, seed: int, match_index: int) -> Replay:
