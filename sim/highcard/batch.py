@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
@@ -60,14 +59,9 @@ def load_matchup(folder, deck_a, deck_b, policy_a="aim", policy_b=None, rules=No
                  sets=None) -> Matchup:
     """A matchup from a game folder: decks by file or name, policies by name, rule changes
     as a dict, card edits as "CARD.FIELD=VALUE"."""
-    folder = Path(folder)
-    data = D.load_folder(folder)
-    decks = [D.FILES.deck(folder, d, data.pool, data.rules) for d in (deck_a, deck_b)]
-    names = (policy_a, policy_b or policy_a)
-    m = Matchup(data.pool.with_sets(sets or []),
-                data.rules.replace(dict(rules)) if rules else data.rules,
-                (decks[0], decks[1]), names, D.FILES.policies(folder, names), folder=str(folder))
-    return checked(m)
+    return checked(Matchup.read(D.FILES, folder, (deck_a, deck_b),
+                                (policy_a, policy_b or policy_a), rules, sets,
+                                folder=str(folder)))
 
 
 def checked(m: Matchup) -> Matchup:

@@ -3,14 +3,12 @@ a whole game folder read at once; the validator behind `cardlab check`."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from sim.core.datafiles import FolderFiles
-from sim.core.problems import InputError, Problem
+from sim.core.problems import Problem
 from sim.highcard.options import Rules, load_rules
 from sim.highcard.params import load_policies
 from sim.highcard.pool import C_KIND, C_VALUE, MAX_COPIES, NUMBER, Pool, load_pool
-from sim.kit.decklists import Deck, parse_deck
+from sim.kit.decklists import Deck, deck_reader
 
 
 def deck_problems(deck: Deck, pool: Pool, rules: Rules, first: dict[int, int]) -> list[Problem]:
@@ -42,12 +40,7 @@ def deck_problems(deck: Deck, pool: Pool, rules: Rules, first: dict[int, int]) -
     return out
 
 
-def load_deck(path: Path | str, pool: Pool, rules: Rules) -> Deck:
-    deck, problems, first = parse_deck(path, pool)
-    problems += deck_problems(deck, pool, rules, first) if not problems else []
-    if problems:
-        raise InputError(problems)
-    return deck
+load_deck = deck_reader(deck_problems)
 
 
 def say_deck(deck: Deck, pool: Pool) -> str:

@@ -5,13 +5,14 @@ deck of a game whose decks are card counts alone."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from sim.core.datafiles import read_text
-from sim.core.problems import Problem, suggest
+from sim.core.problems import InputError, Problem, suggest
 
 
 @dataclass(frozen=True)
@@ -93,3 +94,17 @@ def parse_deck(path: Path | str, pool) -> tuple[Deck, list[Problem], dict[int, i
     entries, problems = read_deck_list(path, pool)
     ordered, first = tally(entries)
     return Deck(str(path), Path(path).stem, ordered), problems, first
+
+
+def deck_reader(deck_rules: Callable[..., list[Problem]]) -> Callable[..., Deck]:
+    """A game's deck reader (FolderFiles.read_deck) for decks of card counts alone: the list
+    read (`parse_deck`), then, once it reads cleanly, judged by the game's
+    `deck_rules(deck, pool, rules, first lines)`; InputError with every problem."""
+    def read_deck(path: Path | str, pool, rules) -> Deck:
+        deck, problems, first = parse_deck(path, pool)
+        problems += deck_rules(deck, pool, rules, first) if not problems else []
+        if problems:
+            raise InputError(problems)
+        return deck
+
+    return read_deck

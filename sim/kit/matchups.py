@@ -4,7 +4,9 @@ and a deck and a policy (its name and its parameter vector) for each seat."""
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 
@@ -24,3 +26,18 @@ class Matchup:
         decks = list(self.decks)
         decks[seat] = deck
         return dataclasses.replace(self, decks=tuple(decks))
+
+    @classmethod
+    def read(cls, files, path, decks: Sequence, policies: Sequence[str],
+             rules: dict | None = None, sets: Sequence[str] | None = None, **own):
+        """A matchup from the game folder at `path` read by the game's `files` (a
+        sim.core.datafiles.FolderFiles): a deck a seat by file or name, read and judged under
+        the folder's rules; a policy a seat by name; then the rule changes (a dict) and the
+        card edits ("CARD.FIELD=VALUE"); `own`: the game's further fields. A game whose rule
+        changes or edits bear on its decks judges them again."""
+        folder = Path(path)
+        data = files.read(folder)
+        read = tuple(files.deck(folder, d, data.pool, data.rules) for d in decks)
+        return cls(data.pool.with_sets(list(sets or [])),
+                   data.rules.replace(dict(rules)) if rules else data.rules, read,
+                   tuple(policies), files.policies(folder, list(policies)), **own)

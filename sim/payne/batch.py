@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
@@ -82,15 +81,10 @@ def load_matchup(folder, deck_a, deck_b, policy_a="prior", policy_b=None, rules=
                  sets=None) -> Matchup:
     """A matchup from a game folder: decks by file or name, policies by name, rule changes
     as a dict, card edits as "CARD.FIELD=VALUE"."""
-    folder = Path(folder)
-    data = D.load_folder(folder)
-    decks = [D.FILES.deck(folder, d, data.pool, data.rules) for d in (deck_a, deck_b)]
-    names = (policy_a, policy_b or policy_a)
-    pool = data.pool.with_sets(sets or [])
-    rule_set = data.rules.replace(dict(rules)) if rules else data.rules
-    check_decks(pool, rule_set, decks)
-    return Matchup(pool, rule_set, (decks[0], decks[1]), names, D.FILES.policies(folder, names),
-                   folder=str(folder))
+    m = Matchup.read(D.FILES, folder, (deck_a, deck_b), (policy_a, policy_b or policy_a),
+                     rules, sets, folder=str(folder))
+    check_decks(m.pool, m.rules, m.decks)
+    return m
 
 
 # `sides` is a character's number of sides that help its role (sim.payne.power): the arrows

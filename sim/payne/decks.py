@@ -3,11 +3,9 @@ whole game folder read at once; the validator behind `cardlab check`."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from sim.core.datafiles import FolderFiles
-from sim.core.problems import InputError, Problem
-from sim.kit.decklists import Deck, parse_deck
+from sim.core.problems import Problem
+from sim.kit.decklists import Deck, deck_reader
 from sim.payne.options import Rules, load_rules
 from sim.payne.params import load_policies
 from sim.payne.pool import (
@@ -64,12 +62,7 @@ def deck_problems(deck: Deck, pool: Pool, rules: Rules, first: dict[int, int]) -
     return out
 
 
-def load_deck(path: Path | str, pool: Pool, rules: Rules) -> Deck:
-    deck, problems, first = parse_deck(path, pool)
-    problems += deck_problems(deck, pool, rules, first) if not problems else []
-    if problems:
-        raise InputError(problems)
-    return deck
+load_deck = deck_reader(deck_problems)
 
 
 FILES = FolderFiles(load_pool, load_rules,
