@@ -3,12 +3,7 @@ the defaults by kind, and the reader that checks the file."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import numpy as np
-
-from sim.core.datafiles import load_policies as read_policies
-from sim.core.problems import suggest
+from sim.kit.policy_vectors import Settings
 
 KIND, PLAY_RATE, LIE_RATE, REVEAL_ANSWER, EFFECT_ORDER = 0, 1, 2, 3, 4
 # prior's weights and habits (slots 5..): what each effect is worth, the bar a card must
@@ -59,73 +54,8 @@ KIND_DEFAULTS = {RANDOM: {"reveal_answer": "random", "effect_order": "random"},
                  PRIOR: {"reveal_answer": "guarded", "effect_order": "reveal_first"}}
 
 
-def defaults(kind: int) -> np.ndarray:
-    """The parameter vector of a policy of this kind that names nothing else."""
-    vec = np.zeros(N_PARAMS, dtype=np.float64)
-    vec[KIND] = kind
-    for slot, default, *_ in FIELDS.values():
-        vec[slot] = float(default)
-    for key, word in KIND_DEFAULTS[kind].items():
-        slot, words = CHOICE_FIELDS[key]
-        vec[slot] = words.index(word)
-    return vec
-
-
-def complete(vec) -> np.ndarray:
-    """A vector written before the later slots existed, given its kind's defaults there."""
-    vec = np.asarray(vec, dtype=np.float64)
-    if len(vec) >= N_PARAMS:
-        return vec
-    out = defaults(int(vec[KIND]))
-    out[: len(vec)] = vec
-    return out
-
-
-def number_problem(kind: str | None, key: str, value) -> str:
-    """Why `value` cannot be `key` of a policy of this kind (None: not known), or ""."""
-    _, _, lo, hi, typ = FIELDS[key]
-    readers = [k for k in KINDS if key in READ_BY[KINDS.index(k)]]
-    if kind is not None and key not in READ_BY[KINDS.index(kind)]:
-        return f"{key} is read only by kind {', '.join(readers)}, not {kind}"
-    if typ == "bool":
-        return "" if isinstance(value, bool) else f"{key} must be true or false, got {value!r}"
-    if isinstance(value, bool) or not isinstance(value, int | float) \
-            or (typ == "int" and not isinstance(value, int)) or not lo <= value <= hi:
-        what = "a whole number" if typ == "int" else "a number"
-        return f"{key} must be {what} in {lo:g}..{hi:g}, got {value!r}"
-    return ""
-
-
-def load_policies(path: Path | str) -> dict[str, np.ndarray]:
-    """policies.toml -> {name: parameter vector}; problems name file and line."""
-    return read_policies(path, policy_vector)
-
-
-def policy_vector(name: str, table: dict) -> tuple[np.ndarray, list[tuple[str, str]]]:
-    """One table of policies.toml -> (parameter vector, problems as (setting, sentence))."""
-    bad = []
-    known = {"kind": None, **FIELDS, **CHOICE_FIELDS}
-    kind = table.get("kind")
-    if kind not in KINDS:
-        bad.append(("kind", f"policy {name!r}: "
-                    + (f"kind must be one of {', '.join(KINDS)}, got {kind!r}"
-                       if "kind" in table else f"needs kind = one of {', '.join(KINDS)}")))
-        kind = None
-    vec = defaults(KINDS.index(kind or KINDS[0]))
-    for key, value in table.items():
-        if key not in known:
-            bad.append((key, f"policy {name!r}: unknown field {key!r}{suggest(key, known)}"))
-        elif key in CHOICE_FIELDS:
-            slot, words = CHOICE_FIELDS[key]
-            if value not in words:
-                bad.append((key, f"policy {name!r}: {key} must be one of {', '.join(words)}, "
-                                 f"got {value!r}"))
-            else:
-                vec[slot] = words.index(value)
-        elif key != "kind":
-            problem = number_problem(kind, key, value)
-            if problem:
-                bad.append((key, f"policy {name!r}: {problem}"))
-            else:
-                vec[FIELDS[key][0]] = float(value)
-    return vec, bad
+SETTINGS = Settings(KINDS, N_PARAMS, FIELDS, READ_BY, CHOICE_FIELDS, KIND_DEFAULTS)
+defaults = SETTINGS.defaults  # a kind's vector naming nothing else
+complete = SETTINGS.complete  # a vector written before the later slots existed, completed
+load_policies = SETTINGS.load  # policies.toml -> {name: vector}; problems name file and line
+policy_vector = SETTINGS.vector

@@ -3,44 +3,13 @@ changed values, and a card field's current value (for `cardlab tune`, `train` an
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from sim.kit.game import Param, Tuning
-from sim.kit.policy_vectors import bounded, policy_with
 from sim.payne import pool as T
 from sim.payne.decks import FILES
-from sim.payne.params import FIELDS, KIND, READ_BY
+from sim.payne.params import SETTINGS
 
 # What training may move is what the policy's kind reads (params.READ_BY): random
 # its two rates, prior its effect values, bar, keeping and spending habits and fielding
 # weights; plain reads no number. The kind of player is not trained.
-
-
-def _policy(folder: Path | str, policy: str):
-    return FILES.policies(folder, [policy])[0]
-
-
-def trainable(vec) -> tuple[str, ...]:
-    """The numeric fields the policy's kind reads."""
-    return READ_BY[int(vec[KIND])]
-
-
-def params(folder: Path | str, policy: str) -> list[Param]:
-    vec = _policy(folder, policy)
-    out = []
-    for name in trainable(vec):
-        slot, _, lo, hi, typ = FIELDS[name]
-        value = vec[slot]
-        out.append(Param(name, bool(value) if typ == "bool" else
-                         int(value) if typ == "int" else float(value), float(lo),
-                         float(hi), typ))
-    return out
-
-
-def with_policy(m, seat: int, folder: Path | str, policy: str, values: dict, name: str):
-    vec = _policy(folder, policy)
-    settings = {k: (FIELDS[k][0], *FIELDS[k][2:]) for k in trainable(vec)}
-    return policy_with(m, seat, vec, values, bounded(settings, policy), name)
 
 
 def card_value(m, what: str) -> int:
@@ -65,5 +34,4 @@ def csv_cells(m, what: str, value: int) -> dict[str, str]:
             "rarity": T.RARITIES[int(row[T.C_RARITY])]}
 
 
-TUNING = Tuning(params=params, with_policy=with_policy, card_value=card_value,
-                csv_cells=csv_cells)
+TUNING = SETTINGS.tuning(FILES, card_value=card_value, csv_cells=csv_cells)
