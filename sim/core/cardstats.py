@@ -23,3 +23,19 @@ def tally_cards(card_stats, winner, in_deck, drawn):
                 card_stats[p, c, WINS_DRAWN] += won
             else:
                 card_stats[p, c, WINS_NOT_DRAWN] += won
+
+
+def py_tally_cards(card_stats, winner: int, in_deck, drawn) -> None:
+    """tally_cards in plain Python, for the reference engines (their twin of the kernels'
+    bookkeeping, as sim.core.rng's py_ functions are of the streams)."""
+    for p in range(len(in_deck)):
+        won = int(winner == p)
+        for c in range(len(in_deck[p])):
+            if in_deck[p][c] == 0:
+                continue
+            card_stats[p][c][IN_DECK] += 1
+            if drawn[p][c]:
+                card_stats[p][c][DRAWN] += 1
+                card_stats[p][c][WINS_DRAWN] += won
+            else:
+                card_stats[p][c][WINS_NOT_DRAWN] += won

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from sim.core.cardstats import py_tally_cards
 from sim.core.rng import DICE, N_STREAMS, POLICY, SHUFFLE, py_next_below, py_shuffle, py_stream_key
 from sim.highcard import params as Pa
 from sim.highcard import pool as T
@@ -171,16 +172,7 @@ class Match:
                 break
         self.text.append(f"Winner: {SEATS[self.winner] if self.winner >= 0 else 'none (draw)'}"
                          f", end {SCHEMA.end_reasons[self.end]}")
-        # Each card of a seat's deck counts a match, and a win, as drawn or not drawn.
-        for p in range(2):
-            won = int(self.winner == p)
-            for c in np.flatnonzero(self.in_deck[p]):
-                self.cs[p, c, 0] += 1
-                if self.drawn[p, c]:
-                    self.cs[p, c, 1] += 1
-                    self.cs[p, c, 2] += won
-                else:
-                    self.cs[p, c, 3] += won
+        py_tally_cards(self.cs, self.winner, self.in_deck, self.drawn)
         return self
 
     def record(self) -> np.ndarray:

@@ -8,6 +8,7 @@ from functools import partial
 
 import numpy as np
 
+from sim.core.cardstats import py_tally_cards
 from sim.core.rng import DICE, N_STREAMS, POLICY, SHUFFLE, py_next_below, py_shuffle, py_stream_key
 from sim.kit.records import BatchRecords, Replay, reference_records
 from sim.payne import pool as T
@@ -216,15 +217,7 @@ class Match(BattleRules):
                         dtype=np.int32)
 
     def finish_card_stats(self) -> None:
-        for p in range(2):
-            won = int(self.winner == p)
-            for c in np.flatnonzero(self.in_deck[p]):
-                self.cs[p, c, 0] += 1
-                if self.drawn[p, c]:
-                    self.cs[p, c, 1] += 1
-                    self.cs[p, c, 2] += won
-                else:
-                    self.cs[p, c, 3] += won
+        py_tally_cards(self.cs, self.winner, self.in_deck, self.drawn)
 
 
 def reference_batch(matchup: Matchup, n: int, seed: int, first_match: int = 0,
