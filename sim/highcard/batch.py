@@ -14,6 +14,7 @@ from sim.highcard.options import OPTIONS
 from sim.highcard.schema import SCHEMA
 from sim.highcard.state import CAP
 from sim.kit import matchups
+from sim.kit.decklists import deck_arrays
 from sim.kit.power import seat_views
 from sim.kit.records import BatchRecords, play_in_pieces
 
@@ -29,15 +30,7 @@ class Matchup(matchups.Matchup):
 
     def arrays(self):
         """The integer tables the kernel reads."""
-        decks = np.full((2, CAP), -1, dtype=np.int64)
-        lens = np.zeros(2, dtype=np.int64)
-        in_deck = np.zeros((2, len(self.pool)), dtype=np.int64)
-        for p, deck in enumerate(self.decks):
-            cards = deck.cards()
-            decks[p, : len(cards)] = cards
-            lens[p] = len(cards)
-            for c, n in deck.counts:
-                in_deck[p, c] += n
+        decks, lens, in_deck = deck_arrays(self.decks, len(self.pool), CAP)
         prms = np.stack(self.policies).astype(np.float64)
         return (self.pool.table, seat_views(self.pool.table, self.views), self.rules.vector,
                 prms, decks, lens, in_deck)

@@ -108,3 +108,18 @@ def deck_reader(deck_rules: Callable[..., list[Problem]]) -> Callable[..., Deck]
         return deck
 
     return read_deck
+
+
+def deck_arrays(decks, n_cards: int, cap: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A kernel's view of decks of card counts: every copy in list order, a row a seat
+    (padded with -1 to `cap`), each deck's length, and the copies of each card a seat."""
+    cards = np.full((len(decks), cap), -1, dtype=np.int64)
+    lens = np.zeros(len(decks), dtype=np.int64)
+    in_deck = np.zeros((len(decks), n_cards), dtype=np.int64)
+    for p, deck in enumerate(decks):
+        listed = deck.cards()
+        cards[p, : len(listed)] = listed
+        lens[p] = len(listed)
+        for c, n in deck.counts:
+            in_deck[p, c] += n
+    return cards, lens, in_deck

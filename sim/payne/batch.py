@@ -8,6 +8,7 @@ import numpy as np
 
 from sim.core.problems import InputError, Problem
 from sim.kit import matchups
+from sim.kit.decklists import deck_arrays
 from sim.kit.power import seat_views
 from sim.kit.records import BatchRecords, play_in_pieces
 from sim.payne import decks as D
@@ -29,19 +30,12 @@ class Matchup(matchups.Matchup):
 
     def arrays(self):
         """The integer tables the kernel reads."""
-        n_cards = len(self.pool)
-        decks = np.full((2, CAP), -1, dtype=np.int64)
-        lens = np.zeros(2, dtype=np.int64)
-        in_deck = np.zeros((2, n_cards), dtype=np.int64)
+        decks, lens, in_deck = deck_arrays(self.decks, len(self.pool), CAP)
         battlers = np.full((2, 2, CAP), -1, dtype=np.int64)
         n_battlers = np.zeros((2, 2), dtype=np.int64)
         table = self.pool.table
         for p, deck in enumerate(self.decks):
-            cards = deck.cards()
-            decks[p, : len(cards)] = cards
-            lens[p] = len(cards)
-            for c in cards:
-                in_deck[p, c] += 1
+            for c in deck.cards():
                 if table[c, T.C_KIND] == T.CHARACTER:
                     role = table[c, T.C_ROLE]
                     battlers[p, role, n_battlers[p, role]] = c
