@@ -137,3 +137,14 @@ def test_new_game_refuses_a_taken_or_a_bad_name(tmp_path):
     out = cardlab("new-game", "Dice Duel", "--root", str(tmp_path))
     assert out.returncode == 2 and "a Python name in lower case" in out.stderr
     assert not (tmp_path / "sim").exists() and "Traceback" not in out.stderr
+
+
+def test_tune_skips_the_values_the_card_table_or_the_deck_rules_refuse(tmp_path):
+    """Around Five's value 5 (0 .. 10): 0 and 10 are no number card's value, 6 .. 9 break
+    steady's value cap of 100; tune tries 1 .. 5 and lists the others as skipped."""
+    out = cardlab("tune", "--folder", "highcard", "five.value", "--target", "0.5", "-n", "200",
+                  "--max-matches", "800", "--results", str(tmp_path), "-q")
+    assert out.returncode == 0, out.stderr
+    for v in (0, 6, 7, 8, 9, 10):
+        assert f"skipped five.value={v}:" in out.stdout
+    assert "skipped five.value=5" not in out.stdout and "best five.value = " in out.stdout

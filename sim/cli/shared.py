@@ -11,6 +11,8 @@ from typing import Annotated
 
 import typer
 
+from sim.core.problems import InputError, Problem
+
 # Each command imports what it needs inside its body (deferred): `cardlab --help` and the
 # start of any command load no pandas, numba, matplotlib or game until the command runs.
 
@@ -63,7 +65,6 @@ def fail(message: str) -> None:
 
 def guarded(fn):
     """Run fn(); bad input becomes clear lines and exit status 2, never a traceback."""
-    from sim.core.problems import InputError
     from sim.store.runs import StoreError
 
     try:
@@ -119,10 +120,20 @@ class Setup:
     def load(self, rules: dict | None = None, engine: bool = True):
         """(game, matchup, folder info) from the options, or a clear error and exit 2; with
         `engine`, the game's compiled engine loaded (compiled first, announced, if needed)."""
+        info = self.info()
+        game, m = guarded(lambda: self.matchup(info, rules))
+        if engine:
+            from sim.runner.warmup import ensure
+
+            ensure(game, m)
+        return game, m, info
+
+    def matchup(self, info, rules: dict | None = None):
+        """(game, matchup) from the options and the folder's info; InputError on bad input
+        (a solver trying values catches it)."""
         from sim.kit import game as registry
 
-        info = self.info()
-        game = guarded(lambda: registry.get(info.game))
+        game = registry.get(info.game)
         deck_a = self.deck_a or info.decks[0]
         deck_b = self.deck_b or info.decks[1]
         pa = self.policy_a or self.policy or info.policy
@@ -131,14 +142,10 @@ class Setup:
         # Only a game seating more than two takes the decks of further seats.
         more = {"table": self.table} if self.table else {}
         if more and game.seats[1] == 2:
-            fail(f"{game.title} seats two players; --table names the decks of further seats")
-        m = guarded(lambda: game.load_matchup(info.path, deck_a, deck_b, pa, pb, changes,
-                                              list(self.sets), **more))
-        if engine:
-            from sim.runner.warmup import ensure
-
-            ensure(game, m)
-        return game, m, info
+            raise InputError([Problem("--table", 0, f"{game.title} seats two players; "
+                                      "--table names the decks of further seats")])
+        return game, game.load_matchup(info.path, deck_a, deck_b, pa, pb, changes,
+                                       list(self.sets), **more)
 
 
 def _setup_template(

@@ -77,10 +77,10 @@ def tune(
     95% interval and every value not told apart from it."""
     from sim.solvers.tune import tune as solve
 
-    game, m, _ = setup.load()
+    game, m, info = setup.load()
 
-    def load(extra):
-        return dataclasses.replace(setup, sets=setup.sets + tuple(extra)).load()[1]
+    def load(extra):  # InputError for a value the card table refuses: tune skips it
+        return dataclasses.replace(setup, sets=setup.sets + tuple(extra)).matchup(info)[1]
 
     def progress(step, df):
         if not quiet:

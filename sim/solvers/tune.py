@@ -280,7 +280,10 @@ def tune(game, m, what: str, target: float, load: Callable[[list[str]], object],
     if integer:  # values whose deck or card table the validator rejects are never played
         legal = []
         for v in vals:
-            found = legality.problems(game, arm(v))
+            try:
+                found = legality.problems(game, arm(v))
+            except InputError as err:  # the card table refuses the value itself
+                found = err.problems
             if found:
                 skipped.append({"value": v, "reason": legality.reason(found)})
             else:
