@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from analysis.health import Target, distance, judge
-from sim.kit.game import Building, Schema, Tuning
+from sim.kit.game import Schema, Tuning
+from sim.kit.variants import Building
 
 # The cycle of the healthy field, row deck's score over 0.5 against the column deck: A beats
 # B, B beats C, C beats A by 0.02; D beats A and C by 0.01 and loses to B by 0.03. By hand:

@@ -11,8 +11,9 @@ import pytest
 
 from sim.experiments.arms import Arms
 from sim.experiments.verdicts import Precision, card_verdicts
-from sim.kit.game import Building, Schema
+from sim.kit.game import Schema
 from sim.kit.power import Power
+from sim.kit.variants import Building
 
 # --- a stand-in game: a character has four sides, of which only side 0 ever wins anything.
 # Deck A's one copy of x (all four sides) adds K to A's chance when side 0 is among its

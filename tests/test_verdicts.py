@@ -11,8 +11,9 @@ from analysis.verdicts import beyond_margin_p, classify, consensus
 from sim.core.problems import Problem
 from sim.experiments.par import against
 from sim.experiments.verdicts import Precision, card_verdicts
-from sim.kit.game import Building, Schema, Tuning
+from sim.kit.game import Schema, Tuning
 from sim.kit.power import Power
+from sim.kit.variants import Building
 
 
 def test_beyond_margin_p_by_hand():

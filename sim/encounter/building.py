@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from sim.encounter import codes as K
 from sim.encounter.decks import Deck
-from sim.kit.game import Building
+from sim.kit.variants import Building
 
 START = "@start"
 

@@ -8,7 +8,7 @@ from sim.core.problems import InputError, Problem
 from sim.encounter import codes as K
 from sim.encounter.decks import Deck
 from sim.encounter.pool import INT_FIELDS, has_ability
-from sim.kit.game import Sweep, Variant
+from sim.kit.variants import Sweep, Variant
 
 # Numeric fields worth a +1 per kind (sensitivity of strength, toughness, costs, points).
 FIELDS_OF = {

@@ -12,7 +12,8 @@ from analysis.quantities import linearised, per_match
 from sim.core.problems import InputError, Problem
 from sim.core.stats import Z95, bh, p_values, paired_difference, with_rate
 from sim.kit import legality
-from sim.kit.game import Game, Variant
+from sim.kit.game import Game
+from sim.kit.variants import Variant
 from sim.store.outputs import experiment_manifest, new_folder, save_tables
 
 

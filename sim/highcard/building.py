@@ -4,7 +4,7 @@ swap stays within (a number card for a number card)."""
 from __future__ import annotations
 
 from sim.highcard import pool as T
-from sim.kit.game import Building
+from sim.kit.variants import Building
 
 
 def groups(m) -> dict[str, str]:

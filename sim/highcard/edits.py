@@ -8,7 +8,7 @@ import dataclasses
 from sim.highcard import pool as T
 from sim.highcard.batch import Matchup
 from sim.highcard.building import BUILDING
-from sim.kit.game import Sweep, Variant
+from sim.kit.variants import Sweep, Variant
 
 
 def value_edits(m: Matchup, cards=None) -> list[Variant]:

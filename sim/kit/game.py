@@ -13,6 +13,7 @@ from typing import Any
 from sim.core.problems import InputError, Problem
 from sim.kit.power import Power, pool_frame
 from sim.kit.records import DEFAULT_SEATS, Layout
+from sim.kit.variants import Building, Sweep, Variant
 
 # Card statistics every game records first, in this order; a game appends its own.
 CARD_STATS_COMMON = {
@@ -114,31 +115,6 @@ class Schema:
 
 
 @dataclass(frozen=True)
-class Variant:
-    """One arm of a designed experiment: a changed matchup and what changed."""
-
-    item: str  # e.g. "Drive Shot normal_bonus +1" or "Drive Shot (us-red-tide)"
-    seat: int  # the seat whose win rate the change is about
-    matchup: Any
-    card: str = ""  # card id, when the change is about one card
-    name: str = ""  # that card's name
-    field: str = ""
-    copies: int = 0
-    extra: dict = dataclasses.field(default_factory=dict)  # further columns for the result row
-
-
-@dataclass(frozen=True)
-class Sweep:
-    """A deck-composition sweep: `make(matchup, seat, value, options)` gives the Variant of
-    one point; `values` is the default range; `needs_card` when it varies one card."""
-
-    help: str
-    values: tuple[int, ...]
-    make: Callable[..., Variant]
-    needs_card: bool = False
-
-
-@dataclass(frozen=True)
 class Param:
     """One numeric parameter of a policy that training may change: its value in the
     policies file, its bounds, and whether it is a float, an int or a bool."""
@@ -209,93 +185,6 @@ class Lint:
     rule_variants: Callable[[Any], list[dict]] | None = None
     cards: Callable[[Any], Any] = pool_frame
     edits: Callable[[Any], list[Variant]] | None = None
-
-
-@dataclass(frozen=True)
-class Building:
-    """The optional hooks behind `cardlab deckbuild`: a seat's deck as card counts, and back.
-
-    - counts(matchup, seat) -> {card id: copies}: the seat's deck as it stands.
-    - with_counts(matchup, seat, counts, name) -> matchup: the seat plays a deck of those
-      counts under that name; whether it is legal is the validator's word (`validate`),
-      never assumed.
-    - groups(matchup) -> {card id: group}: every card a deck may be built from, with the
-      group a swap stays within (cards alike in kind and role); the filler is left out.
-    """
-
-    counts: Callable[[Any, int], dict[str, int]]
-    with_counts: Callable[..., Any]
-    groups: Callable[[Any], dict[str, str]]
-
-    @classmethod
-    def of_counts(cls, groups: Callable[[Any], dict[str, str]]) -> Building:
-        """The hooks of a game whose decks are card counts (a deck with `name` and `counts`
-        of (card index, copies), such as sim.kit.decklists.Deck), with its `groups`."""
-        def counts(m, seat: int) -> dict[str, int]:
-            return {m.pool.ids[c]: n for c, n in m.decks[seat].counts}
-
-        def with_counts(m, seat: int, cards: dict[str, int], name: str):
-            index = {cid: i for i, cid in enumerate(m.pool.ids)}
-            deck = dataclasses.replace(m.decks[seat], name=name, counts=tuple(
-                (index[c], n) for c, n in cards.items() if n > 0))
-            return m.with_deck(seat, deck)
-
-        return cls(counts, with_counts, groups)
-
-    def ablations(self, m, kinds: tuple[str, ...]) -> list[Variant]:
-        """Ablation: every copy of one card of the flagged kinds swapped for the blank filler,
-        one card and one seat at a time, so the deck keeps its length (a card whose name
-        another card shares is named by its id too); the validator judges each."""
-        pool = m.pool
-        blank = pool.ids[pool.filler()]
-        index = {cid: i for i, cid in enumerate(pool.ids)}
-        kinds_of, names = pool.kinds, [n.lower() for n in pool.names]
-        out = []
-        for seat, deck in enumerate(m.decks):
-            counts = self.counts(m, seat)
-            for cid, n in counts.items():
-                c = index.get(cid, -1)  # a key that names no card is a part the game keeps
-                if c < 0 or cid == blank or kinds_of[c] not in kinds:
-                    continue
-                name = pool.names[c]
-                without = counts | {cid: 0, blank: counts.get(blank, 0) + n}
-                variant = self.with_counts(m, seat, without, f"{deck.name}-without-{cid}")
-                out.append(Variant(f"{name} ({cid}, {deck.name})" if names.count(name.lower()) > 1
-                                   else f"{name} ({deck.name})", seat, variant, cid, name,
-                                   copies=n))
-        return out
-
-    def copies(self, m, seat: int, value: int, options: dict | None = None,
-               gives_way: tuple[str, ...] = ()) -> Variant:
-        """The copies sweep: `value` copies of one card (`options["card"]`) in the seat's
-        deck, the difference made up with blanks; more copies than the deck's card and
-        blanks hold take the place of other cards of the kinds in `gives_way`, first
-        listed first. The deck keeps its length; the validator judges the rest."""
-        pool = m.pool
-        c = pool.card((options or {}).get("card"))
-        card, name, blank = pool.ids[c], pool.names[c], pool.ids[pool.filler()]
-        if card == blank:
-            raise InputError([Problem("--card", 0, "the copies sweep varies a card against "
-                                      "the blank filler; the blank itself cannot be the card")])
-        if value < 0:
-            raise InputError([Problem("--values", 0, f"copies must be 0 or more, got {value}")])
-        counts = self.counts(m, seat)
-        now = counts.get(card, 0)
-        counts[card] = value
-        counts[blank] = counts.get(blank, 0) + now - value
-        kinds = dict(zip(pool.ids, pool.kinds, strict=True))
-        for cid in [k for k in counts if kinds.get(k) in gives_way and k != card]:
-            take = min(counts[cid], max(0, -counts[blank]))
-            counts[cid] -= take
-            counts[blank] += take
-        deck = m.decks[seat]
-        if counts[blank] < 0:
-            others = "".join(f" or {k}" for k in gives_way)
-            raise InputError([Problem(str(getattr(deck, "path", "")), 0, f"no room for "
-                                      f"{value} copies of {name!r}: not enough blanks{others} "
-                                      "to give way")])
-        label = f"{deck.name}-{card}x{value}"
-        return Variant(label, seat, self.with_counts(m, seat, counts, label), card, name)
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@ a swap stays within (the kind, and a shot's type: a lob for a lob)."""
 
 from __future__ import annotations
 
-from sim.kit.game import Building
+from sim.kit.variants import Building
 from sim.paintline import pool as T
 from sim.paintline.batch import Matchup
 from sim.paintline.decks import Deck

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from sim.core.problems import InputError, Problem
-from sim.kit.game import Sweep, Variant
+from sim.kit.variants import Sweep, Variant
 from sim.paintline import pool as T
 from sim.paintline.batch import Matchup
 from sim.paintline.building import BUILDING

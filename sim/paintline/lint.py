@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from sim.kit.game import Dominance, Lint, Variant
+from sim.kit.game import Dominance, Lint
+from sim.kit.variants import Variant
 from sim.paintline import keywords
 from sim.paintline import pool as T
 from sim.paintline.edits import VALUE_FIELDS, value_edits

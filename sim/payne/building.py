@@ -4,7 +4,7 @@ role)."""
 
 from __future__ import annotations
 
-from sim.kit.game import Building
+from sim.kit.variants import Building
 from sim.payne import pool as T
 
 

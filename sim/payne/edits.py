@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 
 from sim.core.problems import InputError, Problem
-from sim.kit.game import Sweep, Variant
+from sim.kit.variants import Sweep, Variant
 from sim.payne import decks as D
 from sim.payne import pool as T
 from sim.payne.batch import Matchup
