@@ -148,3 +148,26 @@ def test_tune_skips_the_values_the_card_table_or_the_deck_rules_refuse(tmp_path)
     for v in (0, 6, 7, 8, 9, 10):
         assert f"skipped five.value={v}:" in out.stdout
     assert "skipped five.value=5" not in out.stdout and "best five.value = " in out.stdout
+
+
+def test_the_deck_rules_name_the_file_and_the_line(tmp_path):
+    """"Exactly deck_size cards (20), at most 4 copies of a number card's name, number cards
+    adding up to at most value_cap (100), at least one number card": each broken deck is
+    told with its file and line by `cardlab check`, exit 2."""
+    folder = tmp_path / "highcard"
+    shutil.copytree(FOLDER, folder)
+    decks = {"copies.deck": "5 Nine\n4 One\n4 Two\n4 Three\n3 Four\n",  # 20 cards, 82
+             "cap.deck": "4 Nine\n4 Eight\n4 Seven\n4 Six\n4 Five\n",  # 20 cards, 140
+             "size.deck": "4 One\n4 Two\n",
+             "blanks.deck": "20 Blank\n"}
+    for name, text in decks.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    out = cardlab("check", str(folder))
+    said = out.stdout + out.stderr
+    assert out.returncode == 2
+    assert f"{folder / 'copies.deck'}:1: card 'nine' (Nine): 5 copies of the name, at most 4" \
+        in said
+    assert f"{folder / 'cap.deck'}:5: the number cards add up to 140, at most 100" in said
+    assert f"{folder / 'size.deck'}:2: deck lists 8 cards, must be exactly 20" in said
+    assert f"{folder / 'blanks.deck'}:1: the deck needs a number card" in said
+    assert "4 problem(s) found" in said  # the four sample decks pass
