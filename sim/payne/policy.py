@@ -53,13 +53,14 @@ def unseen_share(table, opp_list, opp_seen, role, share):
     total = 0
     share[:] = 0.0
     for c in range(table.shape[0]):
-        if table[c, T.C_KIND] != T.CHARACTER or table[c, T.C_ROLE] != role:
-            continue
+        # Most of the pool is not in the opponent's deck: the counts are read first.
         k = opp_list[c] - opp_seen[c]
-        if k > 0:
-            total += k
-            for s in range(4):
-                share[s] += k * lit(table[c, T.C_ARROWS], s)
+        if k <= 0 or table[c, T.C_KIND] != T.CHARACTER or table[c, T.C_ROLE] != role:
+            continue
+        total += k
+        mask = table[c, T.C_ARROWS]
+        for s in range(4):
+            share[s] += k * lit(mask, s)
     if total > 0:
         for s in range(4):
             share[s] /= total
@@ -118,7 +119,8 @@ def choose_fielding(table, geometry, prm, hand, hand_n, opp_list, opp_seen, keys
                             picks_def = i
                     j -= 1
             continue
-        unseen_share(table, opp_list, opp_seen, T.DEF, share)
+        if role == T.OFF:  # the defenders' sides: read by the offensive pick alone
+            unseen_share(table, opp_list, opp_seen, T.DEF, share)
         best, ties = -1e300, 0
         for i in range(hand_n):
             c = hand[i]
@@ -156,14 +158,13 @@ def defence_cost(table, geometry, opp_list, opp_seen, mask):
     """Sum over unseen opposing offensive copies o of |L(o) & lit(d)| / |L(o)|."""
     cost = 0.0
     for c in range(table.shape[0]):
-        if table[c, T.C_KIND] != T.CHARACTER or table[c, T.C_ROLE] != T.OFF:
-            continue
         k = opp_list[c] - opp_seen[c]
-        if k <= 0:
+        if k <= 0 or table[c, T.C_KIND] != T.CHARACTER or table[c, T.C_ROLE] != T.OFF:
             continue
         n_l, hit = 0, 0
+        arrows = table[c, T.C_ARROWS]
         for s in range(4):
-            if lit(table[c, T.C_ARROWS], meet(geometry, s)):
+            if lit(arrows, meet(geometry, s)):
                 n_l += 1
                 hit += lit(mask, s)
         if n_l > 0:
