@@ -49,6 +49,9 @@ def begin(name: str, title: str, root: Path = ROOT) -> NewGame:
     added to the registry (sim/kit/game.py) and to the games' layer contracts
     (pyproject.toml) where `root` holds them. InputError when the name is taken or not one."""
     problems = name_problems(name, root)
+    for path in (ROOT / "sim" / TEMPLATE, ROOT / "decks" / TEMPLATE):
+        if not path.is_dir():
+            problems.append(f"the template's {path} is not here (a checkout has it)")
     if problems:
         raise InputError([Problem("new-game", 0, p) for p in problems])
     source = ROOT / "sim" / TEMPLATE
