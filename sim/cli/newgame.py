@@ -22,13 +22,16 @@ def new_game(
         "--root", help="the checkout to write into (default: the one that holds sim/)")] = None,
 ) -> None:
     """Begin a new game from the template: sim/NAME (the rules, engines and hooks of every
-    file role) and decks/NAME (cards, rules, decks, policies), registered and in the layer
-    contracts. It plays at once; `python -m pytest tests/test_contract.py` checks it."""
+    file role), decks/NAME (cards, rules, decks, policies) and tests/test_NAME_rules.py (its
+    rule scenarios), registered and in the layer contracts. It plays at once, and
+    `python -m pytest tests/test_contract.py tests/test_NAME_rules.py` passes."""
     from sim.kit import template
 
     made = guarded(lambda: template.begin(name, title or name.title(),
                                           root or template.ROOT))
     typer.echo(f"package: {made.package}\nfolder:  {made.folder}")
+    if made.tests:
+        typer.echo(f"tests:   {made.tests}")
     for path in made.edited:
         typer.echo(f"edited:  {path}")
     for line in made.to_do:

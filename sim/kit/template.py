@@ -1,6 +1,6 @@
-"""A new game begun from the template: the template's package and folder copied under the new
-name, and the game registered and placed in the layer contracts where the checkout holds
-them."""
+"""A new game begun from the template: the template's package, folder and rule scenarios
+copied under the new name, and the game registered and placed in the layer contracts where
+the checkout holds them."""
 
 from __future__ import annotations
 
@@ -25,6 +25,7 @@ class NewGame:
 
     package: Path
     folder: Path
+    tests: Path | None  # the rule scenarios, where the checkout has tests/
     edited: tuple[Path, ...]  # the registry and the layer contracts, where found
     to_do: tuple[str, ...]  # the edits left to make by hand (a file not found)
 
@@ -44,10 +45,11 @@ def name_problems(name: str, root: Path) -> list[str]:
 
 
 def begin(name: str, title: str, root: Path = ROOT) -> NewGame:
-    """The template's package written as sim/NAME and its folder as decks/NAME under
-    `root`, every mention of the template's name and title made the new game's, then NAME
-    added to the registry (sim/kit/game.py) and to the games' layer contracts
-    (pyproject.toml) where `root` holds them. InputError when the name is taken or not one."""
+    """The template's package written as sim/NAME, its folder as decks/NAME and its rule
+    scenarios as tests/test_NAME_rules.py under `root`, every mention of the template's name
+    and title made the new game's, then NAME added to the registry (sim/kit/game.py) and to
+    the games' layer contracts (pyproject.toml) where `root` holds them. InputError when the
+    name is taken or not one."""
     problems = name_problems(name, root)
     for path in (ROOT / "sim" / TEMPLATE, ROOT / "decks" / TEMPLATE):
         if not path.is_dir():
@@ -64,6 +66,13 @@ def begin(name: str, title: str, root: Path = ROOT) -> NewGame:
         text = text.replace(TEMPLATE_TITLE, title).replace(TEMPLATE, name)
         (package / path.name).write_text(text, encoding="utf-8")
     shutil.copytree(ROOT / "decks" / TEMPLATE, folder)
+    scenarios = ROOT / "tests" / f"test_{TEMPLATE}_rules.py"
+    tests = root / "tests" / f"test_{name}_rules.py"
+    if scenarios.is_file() and tests.parent.is_dir() and not tests.exists():
+        tests.write_text(scenarios.read_text(encoding="utf-8").replace(TEMPLATE_TITLE, title)
+                         .replace("High Card", title).replace(TEMPLATE, name), encoding="utf-8")
+    else:
+        tests = None
     toml = folder / "game.toml"
     toml.write_text(toml.read_text(encoding="utf-8").replace(f'"{TEMPLATE}"', f'"{name}"')
                     .replace(TEMPLATE_TITLE, title), encoding="utf-8")
@@ -80,7 +89,7 @@ def begin(name: str, title: str, root: Path = ROOT) -> NewGame:
             edited.append(path)
         else:
             to_do.append(f"{path}: add {wanted}")
-    return NewGame(package, folder, tuple(edited), tuple(to_do))
+    return NewGame(package, folder, tests, tuple(edited), tuple(to_do))
 
 
 def register(text: str, line: str) -> str:
