@@ -1,4 +1,4 @@
-"""High Card's rules, each sentence of its README (`decks/highcard/README.md`) played in both
+"""High Card's rules, each sentence of its rules doc (`docs/highcard-rules.md`) played in both
 engines with the numbers written from the sentence. `cardlab new-game` copies this file for
 the new game, which then rewrites it with its own rules."""
 

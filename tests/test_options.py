@@ -14,7 +14,7 @@ from sim.kit.options import Option, Options
 
 from .conftest import ROOT, cardlab
 
-GAMES = registry.names()
+GAMES = registry.names() + registry.templates()
 DOCS = {p: p.read_text(encoding="utf-8") for p in (ROOT / "docs").glob("*.md")}
 
 

@@ -19,6 +19,7 @@ FOLDER = ROOT / "decks" / "highcard"
 def test_new_game_copies_the_template_and_plays_as_it_does(tmp_path):
     (tmp_path / "sim" / "kit").mkdir(parents=True)
     (tmp_path / "tests").mkdir()
+    (tmp_path / "docs").mkdir()
     shutil.copy(ROOT / "sim" / "kit" / "game.py", tmp_path / "sim" / "kit" / "game.py")
     shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
     made = begin("dice_duel", "Dice Duel", tmp_path)
@@ -35,6 +36,8 @@ def test_new_game_copies_the_template_and_plays_as_it_does(tmp_path):
     scenarios = made.tests.read_text(encoding="utf-8")
     assert made.tests.name == "test_dice_duel_rules.py" and "highcard" not in scenarios
     assert "from sim.dice_duel.game import GAME" in scenarios and "Dice Duel's rules" in scenarios
+    doc = (tmp_path / "docs" / "dice_duel-rules.md").read_text(encoding="utf-8")
+    assert "`cardlab options --folder dice_duel`" in doc and "highcard" not in doc
     sim.__path__.append(str(tmp_path / "sim"))
     try:
         copy = importlib.import_module("sim.dice_duel.game").GAME

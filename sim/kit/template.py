@@ -45,11 +45,11 @@ def name_problems(name: str, root: Path) -> list[str]:
 
 
 def begin(name: str, title: str, root: Path = ROOT) -> NewGame:
-    """The template's package written as sim/NAME, its folder as decks/NAME and its rule
-    scenarios as tests/test_NAME_rules.py under `root`, every mention of the template's name
-    and title made the new game's, then NAME added to the registry (sim/kit/game.py) and to
-    the games' layer contracts (pyproject.toml) where `root` holds them. InputError when the
-    name is taken or not one."""
+    """The template's package written as sim/NAME, its folder as decks/NAME, its rules doc
+    as docs/NAME-rules.md and its rule scenarios as tests/test_NAME_rules.py under `root`,
+    every mention of the template's name and title made the new game's, then NAME added to
+    the registry (sim/kit/game.py) and to the games' layer contracts (pyproject.toml) where
+    `root` holds them. InputError when the name is taken or not one."""
     problems = name_problems(name, root)
     for path in (ROOT / "sim" / TEMPLATE, ROOT / "decks" / TEMPLATE):
         if not path.is_dir():
@@ -63,16 +63,14 @@ def begin(name: str, title: str, root: Path = ROOT) -> NewGame:
         text = path.read_text(encoding="utf-8")
         if path.name == "__init__.py":
             text = f'"""{title}: its rules, engines and hooks behind the game contract."""\n'
-        text = text.replace(TEMPLATE_TITLE, title).replace(TEMPLATE, name)
-        (package / path.name).write_text(text, encoding="utf-8")
+        (package / path.name).write_text(renamed(text, name, title), encoding="utf-8")
     shutil.copytree(ROOT / "decks" / TEMPLATE, folder)
-    scenarios = ROOT / "tests" / f"test_{TEMPLATE}_rules.py"
+    # Its rules doc and rule scenarios, where the checkout keeps them (the doc's options
+    # table and each scenario are the new game's to rewrite with its rules).
     tests = root / "tests" / f"test_{name}_rules.py"
-    if scenarios.is_file() and tests.parent.is_dir() and not tests.exists():
-        tests.write_text(scenarios.read_text(encoding="utf-8").replace(TEMPLATE_TITLE, title)
-                         .replace("High Card", title).replace(TEMPLATE, name), encoding="utf-8")
-    else:
-        tests = None
+    written = [copied(ROOT / "docs" / f"{TEMPLATE}-rules.md",
+                      root / "docs" / f"{name}-rules.md", name, title),
+               copied(ROOT / "tests" / f"test_{TEMPLATE}_rules.py", tests, name, title)]
     toml = folder / "game.toml"
     toml.write_text(toml.read_text(encoding="utf-8").replace(f'"{TEMPLATE}"', f'"{name}"')
                     .replace(TEMPLATE_TITLE, title), encoding="utf-8")
@@ -89,7 +87,24 @@ def begin(name: str, title: str, root: Path = ROOT) -> NewGame:
             edited.append(path)
         else:
             to_do.append(f"{path}: add {wanted}")
-    return NewGame(package, folder, tests, tuple(edited), tuple(to_do))
+    return NewGame(package, folder, tests if written[1] else None, tuple(edited), tuple(to_do))
+
+
+def copied(source: Path, target: Path, name: str, title: str) -> bool:
+    """The template's file written for the new game, its name and title made the game's,
+    where the target's folder exists and the file does not yet."""
+    if not source.is_file() or not target.parent.is_dir() or target.exists():
+        return False
+    target.write_text(renamed(source.read_text(encoding="utf-8"), name, title),
+                      encoding="utf-8")
+    return True
+
+
+def renamed(text: str, name: str, title: str) -> str:
+    """The template's words made the new game's: its title, its short name and its package's
+    name (the rules stay High Card's until the game rewrites them)."""
+    return (text.replace(TEMPLATE_TITLE, title).replace(TEMPLATE_TITLE.split(" (")[0], title)
+            .replace(TEMPLATE, name))
 
 
 def register(text: str, line: str) -> str:
