@@ -22,26 +22,30 @@ def test_new_game_copies_the_template_and_plays_as_it_does(tmp_path):
     (tmp_path / "docs").mkdir()
     shutil.copy(ROOT / "sim" / "kit" / "game.py", tmp_path / "sim" / "kit" / "game.py")
     shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
-    made = begin("dice_duel", "Dice Duel", tmp_path)
+    # A name no game of this checkout takes (one begun here with new-game keeps its own).
+    made = begin("copy_of_the_template", "Copy of the Template", tmp_path)
     roles = {p.name for p in (ROOT / "sim" / "highcard").glob("*.py")}
     assert {p.name for p in made.package.glob("*.py")} == roles
     for path in made.package.glob("*.py"):
         assert "highcard" not in path.read_text(encoding="utf-8"), path
-    assert 'game = "dice_duel"' in (made.folder / "game.toml").read_text(encoding="utf-8")
-    assert '"dice_duel": "sim.dice_duel.game:GAME"' in (
+    toml = (made.folder / "game.toml").read_text(encoding="utf-8")
+    assert 'game = "copy_of_the_template"' in toml
+    assert '"copy_of_the_template": "sim.copy_of_the_template.game:GAME"' in (
         tmp_path / "sim" / "kit" / "game.py").read_text(encoding="utf-8")
     project = (tmp_path / "pyproject.toml").read_text(encoding="utf-8")
-    assert "sim.highcard | sim.dice_duel" in project and '"sim.dice_duel"]' in project
+    assert 'sim.copy_of_the_template",' in project  # the last of the games' layer
+    assert project.count('"sim.copy_of_the_template"]') == 3  # each list of game packages
     assert not made.to_do
     scenarios = made.tests.read_text(encoding="utf-8")
-    assert made.tests.name == "test_dice_duel_rules.py" and "highcard" not in scenarios
-    assert "from sim.dice_duel.game import GAME" in scenarios and "Dice Duel's rules" in scenarios
-    doc = (tmp_path / "docs" / "dice_duel-rules.md").read_text(encoding="utf-8")
-    assert "`cardlab options --folder dice_duel`" in doc and "highcard" not in doc
+    assert made.tests.name == "test_copy_of_the_template_rules.py" and "highcard" not in scenarios
+    assert "from sim.copy_of_the_template.game import GAME" in scenarios
+    assert "Copy of the Template's rules" in scenarios
+    doc = (tmp_path / "docs" / "copy_of_the_template-rules.md").read_text(encoding="utf-8")
+    assert "`cardlab options --folder copy_of_the_template`" in doc and "highcard" not in doc
     sim.__path__.append(str(tmp_path / "sim"))
     try:
-        copy = importlib.import_module("sim.dice_duel.game").GAME
-        assert copy.name == "dice_duel" and copy.title == "Dice Duel"
+        copy = importlib.import_module("sim.copy_of_the_template.game").GAME
+        assert copy.name == "copy_of_the_template" and copy.title == "Copy of the Template"
         m = copy.load_matchup(made.folder, "steady", "peaks", "aim", "aim", {}, [])
         ours = GAME.load_matchup(FOLDER, "steady", "peaks", "aim", "aim", {}, [])
         rec = copy.run_batch(m, 60, 4, n_log=2)
@@ -49,7 +53,7 @@ def test_new_game_copies_the_template_and_plays_as_it_does(tmp_path):
         assert np.array_equal(rec.matches, GAME.run_batch(ours, 60, 4).matches)
     finally:
         sim.__path__.remove(str(tmp_path / "sim"))
-        for key in [k for k in sys.modules if k.startswith("sim.dice_duel")]:
+        for key in [k for k in sys.modules if k.startswith("sim.copy_of_the_template")]:
             del sys.modules[key]
 
 

@@ -119,6 +119,15 @@ def register(text: str, line: str) -> str:
 
 def contracts(text: str, name: str) -> str:
     """pyproject.toml with the new game beside the template wherever the import contracts
-    name the games: the games' layer and every list of game packages."""
-    return (text.replace(f'sim.{TEMPLATE}",', f'sim.{TEMPLATE} | sim.{name}",')
-            .replace(f'"sim.{TEMPLATE}"]', f'"sim.{TEMPLATE}", "sim.{name}"]'))
+    name the games: at the end of the games' layer and of every list of game packages."""
+    out = []
+    for line in text.splitlines(keepends=True):
+        if f"sim.{TEMPLATE}" in line:
+            layer = re.match(r'(\s*"[^"]*sim\.' + TEMPLATE + r'[^"]*)(".*)', line, re.S)
+            if "[" not in line and layer:
+                line = f"{layer.group(1)} | sim.{name}{layer.group(2)}"
+            elif f'"sim.{TEMPLATE}"' in line and "]" in line:
+                at = line.rindex("]")
+                line = f'{line[:at]}, "sim.{name}"{line[at:]}'
+        out.append(line)
+    return "".join(out)
