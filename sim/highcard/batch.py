@@ -15,24 +15,20 @@ from sim.highcard.schema import SCHEMA
 from sim.highcard.state import CAP
 from sim.kit import matchups
 from sim.kit.decklists import deck_arrays
-from sim.kit.power import seat_views
 from sim.kit.records import BatchRecords, play_in_pieces
 
 
 @dataclass(frozen=True)
-class Matchup(matchups.Matchup):
+class Matchup(matchups.Viewed):
     """Two decks, each with its policy, on one card pool under one rule set."""
 
     folder: str = ""
-    # What each seat's policy reads of its cards where it differs from the pool: values as
-    # ((card, column), value) cells (sim.kit.power.Power.with_view); the rules read the pool.
-    views: tuple[tuple, tuple] = ((), ())
 
     def arrays(self):
         """The integer tables the kernel reads."""
         decks, lens, in_deck = deck_arrays(self.decks, len(self.pool), CAP)
         prms = np.stack(self.policies).astype(np.float64)
-        return (self.pool.table, seat_views(self.pool.table, self.views), self.rules.vector,
+        return (self.pool.table, self.views_array(), self.rules.vector,
                 prms, decks, lens, in_deck)
 
 

@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from sim.kit.power import seat_views
+
 
 @dataclass(frozen=True)
 class Matchup:
@@ -41,3 +43,16 @@ class Matchup:
         return cls(data.pool.with_sets(list(sets or [])),
                    data.rules.replace(dict(rules)) if rules else data.rules, read,
                    tuple(policies), files.policies(folder, list(policies)), **own)
+
+
+@dataclass(frozen=True)
+class Viewed(Matchup):
+    """A matchup whose seats' policies may read some cards otherwise than the rules play
+    them, so that a changed card can be played as par is played (sim.kit.power.Power's
+    with_view): each seat's ((card, column), value) cells."""
+
+    views: tuple = ((), ())
+
+    def views_array(self):
+        """Each seat's card table as its policy reads it (sim.kit.power.seat_views)."""
+        return seat_views(self.pool.table, self.views)

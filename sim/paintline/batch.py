@@ -10,7 +10,6 @@ import numpy as np
 
 from sim.core.problems import InputError, Problem
 from sim.kit import matchups
-from sim.kit.power import seat_views
 from sim.kit.records import BatchRecords, play_in_pieces
 from sim.paintline.decks import FILES, load_folder
 from sim.paintline.options import MAX_ARSENAL, R_ARSENAL, R_LADDER_LEN, Rules
@@ -20,14 +19,11 @@ from sim.paintline.state import CAP
 
 
 @dataclass(frozen=True)
-class Matchup(matchups.Matchup):
+class Matchup(matchups.Viewed):
     """Two decks, each with its policy, on one card pool under one rule set (a Pool, Rules
     and two Decks)."""
 
     arsenals: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
-    # What each seat's policy reads of the cards where it differs from the pool: shot values
-    # as ((card, column), value) cells (sim.kit.power.Power.with_view); the rules read the pool.
-    views: tuple[tuple, tuple] = ((), ())
 
     def arrays(self):
         """The integer tables the kernel reads."""
@@ -54,7 +50,7 @@ class Matchup(matchups.Matchup):
             for p, cards in enumerate(self.arsenals):
                 for k, card in enumerate(cards):
                     R[R_ARSENAL + p * MAX_ARSENAL + k] = card
-        return (self.pool.table, seat_views(self.pool.table, self.views), R, prms, bags,
+        return (self.pool.table, self.views_array(), R, prms, bags,
                 bag_lens, coaches, in_deck)
 
 

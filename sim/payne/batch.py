@@ -9,7 +9,6 @@ import numpy as np
 from sim.core.problems import InputError, Problem
 from sim.kit import matchups
 from sim.kit.decklists import deck_arrays
-from sim.kit.power import seat_views
 from sim.kit.records import BatchRecords, play_in_pieces
 from sim.payne import decks as D
 from sim.payne import options as O
@@ -19,14 +18,11 @@ from sim.payne.state import CAP
 
 
 @dataclass(frozen=True)
-class Matchup(matchups.Matchup):
+class Matchup(matchups.Viewed):
     """Two decks, each with its policy, on one card pool under one rule set (a Pool, Rules
     and two Decks)."""
 
     folder: str = ""
-    # What each seat's policy reads of its characters where it differs from the pool: arrows
-    # as ((card, column), value) cells (sim.kit.power.Power.with_view); the rules read the pool.
-    views: tuple[tuple, tuple] = ((), ())
 
     def arrays(self):
         """The integer tables the kernel reads."""
@@ -42,10 +38,6 @@ class Matchup(matchups.Matchup):
                     n_battlers[p, role] += 1
         prms = np.stack(self.policies).astype(np.float64)
         return table, self.rules.vector, prms, decks, lens, in_deck, battlers, n_battlers
-
-    def views_array(self):
-        """What each seat's policy reads of the cards (sim.kit.power.seat_views)."""
-        return seat_views(self.pool.table, self.views)
 
 
 def decks_problems(pool: T.Pool, rules: O.Rules, decks) -> list[Problem]:
