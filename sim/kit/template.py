@@ -71,9 +71,9 @@ def begin(name: str, title: str, root: Path = ROOT) -> NewGame:
     written = [copied(ROOT / "docs" / f"{TEMPLATE}-rules.md",
                       root / "docs" / f"{name}-rules.md", name, title),
                copied(ROOT / "tests" / f"test_{TEMPLATE}_rules.py", tests, name, title)]
-    toml = folder / "game.toml"
-    toml.write_text(toml.read_text(encoding="utf-8").replace(f'"{TEMPLATE}"', f'"{name}"')
-                    .replace(TEMPLATE_TITLE, title), encoding="utf-8")
+    for toml in folder.glob("*.toml"):  # its name, title, and the commands in comments
+        toml.write_text(renamed(toml.read_text(encoding="utf-8"), name, title),
+                        encoding="utf-8")
     edited, to_do = [], []
     line = f'    "{name}": "sim.{name}.game:GAME",\n'
     for path, edit, wanted in (
