@@ -58,4 +58,3 @@ SETTINGS = Settings(KINDS, N_PARAMS, FIELDS, READ_BY, CHOICE_FIELDS, KIND_DEFAUL
 defaults = SETTINGS.defaults  # a kind's vector naming nothing else
 complete = SETTINGS.complete  # a vector written before the later slots existed, completed
 load_policies = SETTINGS.load  # policies.toml -> {name: vector}; problems name file and line
-policy_vector = SETTINGS.vector
