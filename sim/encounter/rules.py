@@ -134,7 +134,13 @@ def card_kw(T, card, kw):
 def stat(C, p, who, col):
     """Current value of a party character's stat (who: -1 the PC, k party slot k): base plus
     modifiers in force, floor 0."""
-    T, P, G = C[0], C[2], C[3]
+    return stat_of(C[0], C[2], C[3], p, who, col)
+
+
+@njit
+def stat_of(T, P, G, p, who, col):
+    """`stat` on the three arrays it reads: compiled once and called, where the whole body
+    inlined at each of its many call sites was typed again at every one of them."""
     if who < 0:
         v = T[P[p, S.PC], col]
         for blk, cnt in ((S.CHARS, S.CHAR_N), (S.SUP, S.SUP_N), (S.LOOTS, S.LOOTS_N)):
