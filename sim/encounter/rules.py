@@ -226,7 +226,12 @@ def player_kw(C, p, kw):
 @njit(inline="always")
 def copies_in_play(C, p, card):
     """Copies of a card seat p has in play (strikers included)."""
-    P, G = C[2], C[3]
+    return copies_in_play_of(C[2], C[3], p, card)
+
+
+@njit
+def copies_in_play_of(P, G, p, card):
+    """`copies_in_play` on the arrays it reads, compiled once and called (`stat_of` says why)."""
     n = 1 if P[p, S.PC] == card else 0
     if P[p, S.LOC] == card:
         n += 1
@@ -244,15 +249,20 @@ def copies_in_play(C, p, card):
 @njit(inline="always")
 def unique_ok(C, p, card):
     """A unique card may enter play only while no copy is in play (unique_scope)."""
-    T, R = C[0], C[1]
+    return unique_ok_of(C[0], C[1], C[2], C[3], p, card)
+
+
+@njit
+def unique_ok_of(T, R, P, G, p, card):
+    """`unique_ok` on the arrays it reads, compiled once and called (`stat_of` says why)."""
     if T[card, K.C_UNIQUE] == 0:
         return True
-    if copies_in_play(C, p, card) > 0:
+    if copies_in_play_of(P, G, p, card) > 0:
         return False
     if R[K.R_UNIQUE] == 0:
         return True
     for q in range(R[K.R_PLAYERS]):
-        if q != p and C[2][q, S.OUT] == 0 and copies_in_play(C, q, card) > 0:
+        if q != p and P[q, S.OUT] == 0 and copies_in_play_of(P, G, q, card) > 0:
             return False
     return True
 
@@ -316,14 +326,19 @@ def striker_strength(C, k):
 def combat_winner(C, k, who, might_a, might_b):
     """1 when the defender would win the combat of striker k and defender `who` with these
     Mights, -1 when the striker would, 0 when nobody wins (combat_tie = none)."""
-    T, R, G = C[0], C[1], C[3]
-    a = stat(C, G[S.ACTIVE], who, K.C_STR) + might_a
+    return combat_winner_of(C[0], C[1], C[2], C[3], k, who, might_a, might_b)
+
+
+@njit
+def combat_winner_of(T, R, P, G, k, who, might_a, might_b):
+    """`combat_winner` on the arrays it reads, compiled once and called (`stat_of` says why)."""
+    a = stat_of(T, P, G, G[S.ACTIVE], who, K.C_STR) + might_a
     b = T[G[S.SCARD + k], K.C_STR] + might_b
     if a != b:
         return 1 if a > b else -1
     tie = R[K.R_TIE]
     if tie == K.TIE_INT:
-        ia = stat(C, G[S.ACTIVE], who, K.C_INT)
+        ia = stat_of(T, P, G, G[S.ACTIVE], who, K.C_INT)
         ib = T[G[S.SCARD + k], K.C_INT]
         return 1 if ia > ib else -1
     if tie == K.TIE_DEFENDER:
@@ -336,11 +351,15 @@ def combat_winner(C, k, who, might_a, might_b):
 @njit(inline="always")
 def objective_holds(C, p, obj, arg):
     """One objective, read now with the modifiers in force."""
-    T, P, G = C[0], C[2], C[3]
+    return objective_holds_of(C[0], C[2], C[3], p, obj, arg)
+
+
+@njit
+def objective_holds_of(T, P, G, p, obj, arg):
+    """`objective_holds` on the arrays it reads, compiled once and called (`stat_of` says why)."""
     if obj == K.O_INT or obj == K.O_DEX or obj == K.O_STR:
-        # One call site: the function is inlined wherever an objective is read.
         col = K.C_INT if obj == K.O_INT else (K.C_DEX if obj == K.O_DEX else K.C_STR)
-        return stat(C, p, -1, col) >= arg
+        return stat_of(T, P, G, p, -1, col) >= arg
     if obj == K.O_UNHURT:
         return G[S.PCW_TURN] <= arg
     if obj == K.O_PARTY:
