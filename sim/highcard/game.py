@@ -34,6 +34,6 @@ MANIFEST = Manifest(matchup=Matchup, pool=T.Pool, rules=O.OPTIONS.from_manifest,
                     game="highcard", texts=True)
 OPTIONS = O.OPTIONS
 GAME = Game.collect(globals(), name="highcard", title="High Card (the template)",
-                    compile_seconds=10)
+                    compile_seconds=5)
 
 FOLDER = Path(__file__).resolve().parents[2] / "decks" / "highcard"
