@@ -98,6 +98,9 @@ def seat_views(table, views) -> Any:
     for p, cells in enumerate(views):
         for (card, column), value in cells:
             out[p, card, column] = value
+    # Writable as the table is: a compiled rule read with a seat's view and with the table
+    # is then compiled once, not once for each (numba types a read-only array apart).
+    out.setflags(write=bool(np.asarray(table).flags.writeable))
     return out
 
 
