@@ -14,7 +14,7 @@ from sim.highcard.options import OPTIONS
 from sim.highcard.schema import SCHEMA
 from sim.highcard.state import CAP
 from sim.kit import matchups
-from sim.kit.decklists import deck_arrays
+from sim.kit.decklists import deck_arrays, judged
 from sim.kit.records import BatchRecords, play_in_pieces
 
 
@@ -34,8 +34,7 @@ class Matchup(matchups.Viewed):
 
 def decks_problems(m: Matchup) -> list[Problem]:
     """The deck rules' word on decks held in memory (no line to name: line 0)."""
-    return [pr for deck in m.decks
-            for pr in D.deck_problems(deck, m.pool, m.rules, {c: 0 for c, _ in deck.counts})]
+    return judged(D.deck_problems, m.decks, m.pool, m.rules)
 
 
 def validate(m: Matchup) -> list[Problem]:

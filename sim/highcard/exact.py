@@ -4,7 +4,7 @@ Monte Carlo estimate."""
 
 from __future__ import annotations
 
-import math
+import functools
 from math import comb
 
 from sim.highcard import params as Pa
@@ -44,11 +44,7 @@ def exact_check(m: Matchup, totals):
     """The exact checks the setting covers, each beside its estimate (sim.kit.checks)."""
     table = CheckTable()
 
-    def estimate(quantity, seat, exact, k):
-        est, se, used = totals.ratio(k)
-        if se == 0:  # a rate seen as always or never: its binomial error
-            se = math.sqrt(max(exact * (1 - exact), 0.0) / max(used, 1))
-        table.add(quantity, seat, exact, est, se, used)
+    estimate = functools.partial(table.estimate, totals)
 
     estimate("deck A leads round 1 (the coin)", 0, 0.5, "first_leader == 0")
     a, b = first_card(m, 0), first_card(m, 1)

@@ -70,7 +70,7 @@ class Match:
         self.keys = np.array([py_stream_key(seed, index, s) for s in range(N_STREAMS)],
                              dtype=np.uint64)
         self.ctr = np.zeros(N_STREAMS, dtype=np.int64)
-        views = m.arrays()[1]
+        views = m.views_array()
         self.players = [Player(m.policies[p], {c: int(views[p][c, T.C_VALUE])
                                                for c in range(len(m.pool))},
                                lambda n, p=p: self.rand(p, POLICY, n)) for p in range(2)]

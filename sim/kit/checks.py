@@ -35,6 +35,16 @@ class CheckTable:
         self.add(quantity, seat, exact, est, math.sqrt(max(est * (1 - est), 0.0) / n), n,
                  measure, value)
 
+    def estimate(self, totals, quantity: str, seat: int, exact: float, k: str,
+                 n: str = "") -> None:
+        """sum(k) / sum(n) over a run's matches (sim.kit.records.Totals.ratio; n empty: a
+        rate per match) beside its exact value; a rate seen as always or never takes its
+        binomial error at the exact value, where the delta method would give none."""
+        est, se, used = totals.ratio(k, n)
+        if n == "" and se == 0:
+            se = math.sqrt(max(exact * (1 - exact), 0.0) / max(used, 1))
+        self.add(quantity, seat, exact, est, se, used)
+
     def mean(self, quantity: str, seat: int, exact: float, mean: float, var: float,
              n: int) -> None:
         """A mean estimated from n draws with sample variance var."""

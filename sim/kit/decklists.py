@@ -123,3 +123,10 @@ def deck_arrays(decks, n_cards: int, cap: int) -> tuple[np.ndarray, np.ndarray, 
         for c, n in deck.counts:
             in_deck[p, c] += n
     return cards, lens, in_deck
+
+
+def judged(deck_rules: Callable[..., list[Problem]], decks, pool, rules) -> list[Problem]:
+    """The game's deck rules on decks of card counts held in memory (an experiment's
+    variant): every problem, line 0 where a file would name one."""
+    return [problem for deck in decks
+            for problem in deck_rules(deck, pool, rules, {c: 0 for c, _ in deck.counts})]

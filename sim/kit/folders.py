@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sim.core.problems import InputError, Problem
-from sim.kit.game import REGISTRY, TEMPLATES
+from sim.kit.game import REGISTRY, known
 
 DECKS = Path(__file__).resolve().parents[2] / "decks"
 GAME_FILE = "game.toml"
@@ -34,7 +34,7 @@ class FolderInfo:
 def read_folder(folder: Path | str) -> FolderInfo:
     """A game folder (or a registered game's name) -> its game.toml, with clear errors."""
     path = Path(folder)
-    if not path.is_dir() and str(folder) in REGISTRY | TEMPLATES:
+    if not path.is_dir() and known(str(folder)):
         path = default_folder(str(folder))
     file = path / GAME_FILE
     if not path.is_dir():
@@ -48,7 +48,7 @@ def read_folder(folder: Path | str) -> FolderInfo:
         raise InputError([Problem(str(file), getattr(err, "lineno", 0) or 0,
                                   f"not valid TOML: {err}")]) from None
     game = data.get("game")
-    if game not in REGISTRY | TEMPLATES:
+    if not known(game):
         raise InputError([Problem(str(file), 1, f"game {game!r} is not registered; "
                                   f"registered: {', '.join(REGISTRY)}")])
     defaults = data.get("defaults", {})

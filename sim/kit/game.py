@@ -314,12 +314,16 @@ def templates() -> list[str]:
     return list(TEMPLATES)
 
 
+def known(name: str) -> bool:
+    """Whether a game or the template goes by this name."""
+    return name in REGISTRY or name in TEMPLATES
+
+
 def get(name: str) -> Game:
     """The registered game (or template) of that name (sim.core.problems.InputError when
     unknown)."""
-    known = REGISTRY | TEMPLATES
-    if name not in known:
+    if not known(name):
         raise InputError([Problem("game", 0, f"unknown game {name!r}; registered: "
                                   f"{', '.join(REGISTRY)}")])
-    module, attr = known[name].split(":")
+    module, attr = (REGISTRY.get(name) or TEMPLATES[name]).split(":")
     return getattr(importlib.import_module(module), attr)

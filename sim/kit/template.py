@@ -7,14 +7,15 @@ from __future__ import annotations
 import keyword
 import re
 import shutil
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from sim.core.problems import InputError, Problem
-from sim.kit.game import REGISTRY, TEMPLATES
+from sim.kit.folders import read_folder
+from sim.kit.game import TEMPLATES, known
 
 TEMPLATE = next(iter(TEMPLATES))
-TEMPLATE_TITLE = "High Card (the template)"
 ROOT = Path(__file__).resolve().parents[2]  # the checkout (or install) that holds `sim`
 NAME = re.compile(r"[a-z][a-z0-9_]*")
 
@@ -36,7 +37,7 @@ def name_problems(name: str, root: Path) -> list[str]:
         return [f"a game's name is a Python name in lower case (letters, digits, _), got "
                 f"{name!r}"]
     out = []
-    if name in REGISTRY or name in TEMPLATES:
+    if known(name):
         out.append(f"{name!r} is already a game")
     for path in (root / "sim" / name, root / "decks" / name):
         if path.exists():
@@ -56,24 +57,29 @@ def begin(name: str, title: str, root: Path = ROOT) -> NewGame:
             problems.append(f"the template's {path} is not here (a checkout has it)")
     if problems:
         raise InputError([Problem("new-game", 0, p) for p in problems])
-    source = ROOT / "sim" / TEMPLATE
+    # The template's words made the new game's: its title (as its game.toml gives it, and
+    # its short form), its name; the rules stay the template's until the game rewrites them.
+    was = read_folder(ROOT / "decks" / TEMPLATE).title
+
+    def renamed(text: str) -> str:
+        return (text.replace(was, title).replace(was.split(" (")[0], title)
+                .replace(TEMPLATE, name))
+
     package, folder = root / "sim" / name, root / "decks" / name
     package.mkdir(parents=True)
-    for path in sorted(source.glob("*.py")):
-        text = path.read_text(encoding="utf-8")
-        if path.name == "__init__.py":
-            text = f'"""{title}: its rules, engines and hooks behind the game contract."""\n'
-        (package / path.name).write_text(renamed(text, name, title), encoding="utf-8")
+    for path in sorted((ROOT / "sim" / TEMPLATE).glob("*.py")):
+        copied(path, package / path.name, renamed)
+    (package / "__init__.py").write_text(
+        f'"""{title}: its rules, engines and hooks behind the game contract."""\n',
+        encoding="utf-8")
     shutil.copytree(ROOT / "decks" / TEMPLATE, folder)
+    for toml in folder.glob("*.toml"):  # its name, title, and the commands in comments
+        toml.write_text(renamed(toml.read_text(encoding="utf-8")), encoding="utf-8")
     # Its rules doc and rule scenarios, where the checkout keeps them (the doc's options
     # table and each scenario are the new game's to rewrite with its rules).
+    copied(ROOT / "docs" / f"{TEMPLATE}-rules.md", root / "docs" / f"{name}-rules.md", renamed)
     tests = root / "tests" / f"test_{name}_rules.py"
-    written = [copied(ROOT / "docs" / f"{TEMPLATE}-rules.md",
-                      root / "docs" / f"{name}-rules.md", name, title),
-               copied(ROOT / "tests" / f"test_{TEMPLATE}_rules.py", tests, name, title)]
-    for toml in folder.glob("*.toml"):  # its name, title, and the commands in comments
-        toml.write_text(renamed(toml.read_text(encoding="utf-8"), name, title),
-                        encoding="utf-8")
+    scenarios = copied(ROOT / "tests" / f"test_{TEMPLATE}_rules.py", tests, renamed)
     edited, to_do = [], []
     line = f'    "{name}": "sim.{name}.game:GAME",\n'
     for path, edit, wanted in (
@@ -87,24 +93,16 @@ def begin(name: str, title: str, root: Path = ROOT) -> NewGame:
             edited.append(path)
         else:
             to_do.append(f"{path}: add {wanted}")
-    return NewGame(package, folder, tests if written[1] else None, tuple(edited), tuple(to_do))
+    return NewGame(package, folder, tests if scenarios else None, tuple(edited), tuple(to_do))
 
 
-def copied(source: Path, target: Path, name: str, title: str) -> bool:
-    """The template's file written for the new game, its name and title made the game's,
-    where the target's folder exists and the file does not yet."""
+def copied(source: Path, target: Path, renamed: Callable[[str], str]) -> bool:
+    """The template's file written for the new game, `renamed`, where the target's folder
+    exists and the file does not yet."""
     if not source.is_file() or not target.parent.is_dir() or target.exists():
         return False
-    target.write_text(renamed(source.read_text(encoding="utf-8"), name, title),
-                      encoding="utf-8")
+    target.write_text(renamed(source.read_text(encoding="utf-8")), encoding="utf-8")
     return True
-
-
-def renamed(text: str, name: str, title: str) -> str:
-    """The template's words made the new game's: its title, its short name and its package's
-    name (the rules stay High Card's until the game rewrites them)."""
-    return (text.replace(TEMPLATE_TITLE, title).replace(TEMPLATE_TITLE.split(" (")[0], title)
-            .replace(TEMPLATE, name))
 
 
 def register(text: str, line: str) -> str:

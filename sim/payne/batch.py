@@ -8,7 +8,7 @@ import numpy as np
 
 from sim.core.problems import InputError, Problem
 from sim.kit import matchups
-from sim.kit.decklists import deck_arrays
+from sim.kit.decklists import deck_arrays, judged
 from sim.kit.records import BatchRecords, play_in_pieces
 from sim.payne import decks as D
 from sim.payne import options as O
@@ -42,11 +42,7 @@ class Matchup(matchups.Viewed):
 
 def decks_problems(pool: T.Pool, rules: O.Rules, decks) -> list[Problem]:
     """The deck rules' word on decks held in memory (no line to name: line 0)."""
-    problems = []
-    for deck in decks:
-        first = {c: 0 for c, _ in deck.counts}
-        problems += D.deck_problems(deck, pool, rules, first)
-    return problems
+    return judged(D.deck_problems, decks, pool, rules)
 
 
 def check_decks(pool: T.Pool, rules: O.Rules, decks) -> None:

@@ -3,6 +3,7 @@ score chain) beside the simulation's estimates, for the settings they cover."""
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -130,11 +131,7 @@ def exact_check(m: Matchup, totals):
     R = m.rules.values
     table = CheckTable()
 
-    def estimate(quantity, seat, exact, k, n=""):
-        est, se, used = totals.ratio(k, n)
-        if n == "" and se == 0:  # a rate seen as always or never: its binomial error
-            se = math.sqrt(max(exact * (1 - exact), 0.0) / max(used, 1))
-        table.add(quantity, seat, exact, est, se, used)
+    estimate = functools.partial(table.estimate, totals)
 
     if not R["battle_mode"] and R["setup_redraw_cap"] >= 1:
         for seat, col in enumerate(("redraws_a", "redraws_b")):

@@ -216,8 +216,7 @@ class Match(BattleRules):
                          *self.round1_attacks],
                         dtype=np.int32)
 
-    def finish_card_stats(self) -> None:
-        py_tally_cards(self.cs, self.winner, self.in_deck, self.drawn)
+
 
 
 def reference_batch(matchup: Matchup, n: int, seed: int, first_match: int = 0,
@@ -225,7 +224,7 @@ def reference_batch(matchup: Matchup, n: int, seed: int, first_match: int = 0,
     """The same records as the kernel's run_batch, from the plain-Python rules."""
     def play(index: int, log_rows: int):
         game = Match(matchup, seed, index, log_rows).play()
-        game.finish_card_stats()
+        py_tally_cards(game.cs, game.winner, game.in_deck, game.drawn)
         return game.record(), {"round_points": game.hist}, game.cs, game.log
 
     return reference_records(SCHEMA, n, len(matchup.pool), first_match, n_log, play)
