@@ -218,6 +218,63 @@ def deckbuild(
                f"validator, never played\nresults: {out['path']}")
 
 
+def climb(
+    folder: Folder = None,
+    decks: Decks = None,
+    policy: Policy = None,
+    rules: RuleChanges = None,
+    sets: CardSets = None,
+    rounds: Annotated[int, typer.Option("--rounds", "-k", min=1, help="rounds of the "
+                                        "climb, at most")] = 6,
+    search_rounds: Annotated[int, typer.Option(min=1, help="search rounds a style, each "
+                                               "climb round")] = 6,
+    mutants: Annotated[int, typer.Option(min=1, help="new legal decks a search round")] = 12,
+    matches: Annotated[int, typer.Option("--matches", "-n", min=2, help="matches per "
+                                         "ordered pair for the Nash mix")] = 1000,
+    confirm: Annotated[int, typer.Option(min=10, help="held-out matches a series")] = 4000,
+    seed: Seed = 1,
+    results: Results = Path("results"),
+    run_id: RunId = None,
+    quiet: Quiet = False,
+):
+    """The strongest decks of the pool, style by style: each round, a search from every
+    style's strongest deck (a style: the decks grown from one deck of the field) against the
+    field's Nash mix, the best on held-out seeds joining the field, until no style's deck
+    beats the mix (as far as the search sees); then the grown field with each style's
+    strongest deck: its matrix, Nash mix and the styles the mix holds."""
+    from sim.solvers.climb import climb as run_climb
+    from sim.solvers.deckbuild import Search
+
+    fld = load_field(folder, decks, policy, rules, sets)
+    search = Search(search_rounds, mutants, 100, 2, confirm)
+
+    def progress(r, top, converged):
+        if not quiet:
+            typer.echo(f"round {r}: best {top['deck']} {top['score']:.3f} ({top['lo']:.3f} .. "
+                       f"{top['hi']:.3f}) against the mix"
+                       + (", no deck beats the mix" if converged else ", joins"), err=True)
+
+    out = guarded(lambda: run_climb(fld, rounds, search, matches, seed, results, run_id,
+                                    progress))
+    print_frame(out["rounds"], "each style's strongest deck against the field's Nash mix, "
+                "held-out 95% intervals", ["round", "style", "score", "lo", "hi", "n",
+                                           "joins"])
+    c = console()
+    for name, f in out["found"].items():
+        c.print(f"{name} (style {f['style']}): {counts_line(f['counts'])}")
+    for name, counts in out["tops"].items():
+        c.print(f"{name} (the style's strongest, did not join): {counts_line(counts)}")
+    show_meta(out["summary"], out["field"], f"the grown field: row deck's win rate against "
+              f"the column deck, {matches:,} matches a seat, 95% intervals")
+    styles = out["styles"]
+    end = ("the climb ended: no style's deck the search found beats the mix; "
+           if out["converged"] else
+           f"the climb stopped after {rounds} rounds, a deck still beating the mix; ")
+    c.print(end + f"the Nash mix holds {len(styles)} style{'s' * (len(styles) != 1)} "
+            f"(weight 0.05 or more): {', '.join(styles)}")
+    typer.echo(f"results: {out['path']}")
+
+
 def balance(
     folder: Folder = None,
     decks: Decks = None,
@@ -326,5 +383,5 @@ def balance(
 
 def mount(app: typer.Typer) -> None:
     """Put this module's commands on the `cardlab` app (sim/cli/app.py mounts every module)."""
-    for command in (meta, deckbuild, balance):
+    for command in (meta, deckbuild, climb, balance):
         app.command()(command)
