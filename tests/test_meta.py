@@ -241,3 +241,22 @@ def test_a_taken_run_id_is_named_and_exits_2(tmp_path):
     out = cardlab("meta", "-n", "10", "--results", str(tmp_path), "--run-id", "taken", "-q")
     assert out.returncode == 2 and "Traceback" not in out.stderr
     assert f"{tmp_path / 'taken'}:0: a results folder of that name exists" in out.stderr
+
+
+def test_a_patch_must_leave_every_deck_of_the_folder_legal():
+    """A value that breaks a deck outside the field is no legal step: the patch is written
+    to the whole folder. Payne Academy's Tricks holds two Ulric Fane (tricks.deck, line 11);
+    with three lit arrows an offensive character is rare, and the rules allow one rare copy
+    of a name; with one, it is common (three allowed)."""
+    from sim.experiments.meta import Field
+    from sim.kit.game import get
+    from sim.solvers.balance_search import legal
+
+    fld = Field(get("payne"), FOLDER.parent / "payne", ["offense", "defense", "balanced"],
+                "prior")
+    assert fld.others() == ["tricks"]
+    assert legal(fld, {})
+    assert legal(fld, {"ulric-fane.sides": 1})
+    assert not legal(fld, {"ulric-fane.sides": 3})
+    assert legal(fld.with_names(["offense", "defense", "balanced", "tricks"]),
+                 {"ulric-fane.sides": 1})

@@ -65,6 +65,17 @@ class Field:
         """Deck i in the first seat against deck j (any two, a deck against itself too)."""
         return self._pairs(self.names[i], self.names[j], tuple(sets))
 
+    def beside(self, name: str, sets: tuple[str, ...] = ()):
+        """A deck of the folder outside the field (by its file's name) against the field's
+        first deck."""
+        return self._pairs(name, self.names[0], tuple(sets))
+
+    def others(self) -> list[str]:
+        """The folder's decks that are not in the field: a patch of the card table must
+        leave them legal too."""
+        inside = {Path(n).stem for n in self.names}
+        return sorted(p.stem for p in Path(self.folder).glob("*.deck") if p.stem not in inside)
+
     def check(self) -> None:
         """Every deck loads and is legal (InputError naming the deck otherwise)."""
         for i in range(len(self.names)):

@@ -115,13 +115,17 @@ def play(fld: Field, changes: dict, n: int, seed: int, base: dict | None = None,
 
 def legal(fld: Field, changes: dict) -> bool:
     """Whether the game takes the values (its --set reader) and the validator accepts the
-    card table and every deck of the field under them."""
+    card table and every deck of the folder under them: the field's, and the others, which
+    the patch written to the folder changes too (a copy limit set by a rarity the values
+    give, say)."""
     k = len(fld.names)
+    sets = sets_of(changes)
     # Pairs (0, 1), (2, 3), ... hold every deck once; the play loads them anyway.
     pairs = [(i, (i + 1) % k) for i in range(0, k, 2)]
     try:
-        return not any(legality.problems(fld.game, fld.pair(i, j, sets_of(changes)))
-                       for i, j in pairs)
+        return not (any(legality.problems(fld.game, fld.pair(i, j, sets)) for i, j in pairs)
+                    or any(legality.problems(fld.game, fld.beside(d, sets))
+                           for d in fld.others()))
     except InputError:
         return False
 
