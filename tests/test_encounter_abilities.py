@@ -59,10 +59,11 @@ def test_a_card_with_might_in_play_is_worth_its_uses_at_the_boost_step(value, pl
 
 
 @pytest.mark.parametrize("policy", ["careful", "trained"])
-def test_the_default_field_plays_every_mechanic(policy):
-    """Orc Ambush, a deck of the folder's [field], holds the cards of the newer mechanics:
-    War Camp (a strike card that stays in its owner's bulwark), Hamstring (one that stays on
-    a character of the questing player's) and War Shaman (an ability paid on each use).
+def test_the_default_table_plays_every_mechanic(policy):
+    """Orc Ambush, a deck of the folder's [table] (the hand-built decks), holds the cards of
+    the newer mechanics: War Camp (a strike card that stays in its owner's bulwark),
+    Hamstring (one that stays on a character of the questing player's) and War Shaman (an
+    ability paid on each use).
     Played by careful and by trained against Grey Expedition, each card is played, each
     strike card stays (an EV_STAY row), and War Shaman's Might is used, in 2,000 matches."""
     from pathlib import Path
@@ -71,7 +72,7 @@ def test_the_default_field_plays_every_mechanic(policy):
     from sim.kit.folders import read_folder
 
     folder = Path(__file__).resolve().parents[1] / "decks" / "encounter"
-    assert "orc-ambush" in read_folder(str(folder)).field
+    assert "orc-ambush" in read_folder(str(folder)).table
     m = load_matchup(folder, "orc-ambush", "grey-expedition", policy, policy)
     rec = run_batch(m, 2000, 5, 0, 2000)
     ids = {c: m.pool.ids.index(c) for c in ("war-camp", "hamstring", "war-shaman")}

@@ -105,7 +105,7 @@ VARIANTS = {
     "untap_steps": ({"untap_steps": 2}, {}),
     "recycle_ratio": ({"recycle_ratio": 3}, {}),
     "match_games": ({"match_games": 3}, {}),
-    "tie_rule": ({"tie_rule": "first"}, {}, ("greedy", "random"), 16),
+    "tie_rule": ({"tie_rule": "first"}, {}, ("greedy", "random"), 40),
     "boosts_per_shot": ({"boosts_per_shot": 0}, {}),
     "boost_default_shot": ({"boost_default_shot": True}, {}),
     "rally_mode": ({"rally_mode": True}, {}),

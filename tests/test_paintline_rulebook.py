@@ -175,7 +175,7 @@ def test_every_shot_in_both_engines_follows_the_shot_rules(rules):
 
 @rule("PTL-31")
 def test_serve_cards_are_hit_only_on_a_serve():
-    m, _, log, _ = played(policy="pressure")
+    m, _, log, _ = played(n=100, policy="pressure")
     exp = expected_shots(log, m.rules)
     serve_only = log.card.map(lambda c: ability(int(c), K.SERVE) >= 0 if c >= 0 else False)
     assert serve_only.sum() > 20 and exp.serve[serve_only].all()

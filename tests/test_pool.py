@@ -129,7 +129,9 @@ def test_sample_folder_round_trip():
     first = load_pool(REPO / "tests" / "data" / "paintline-cards.csv")
     assert first.table[first.lookup("Order of Lenin"), C_NBONUS] == 8
     # The two sample decks and the two more of the field (game.toml [field]).
-    assert sorted(folder.decks) == sorted([*DECKS, "us-lob-control", "ussr-blitz"])
+    assert sorted(folder.decks) == sorted([*DECKS, "us-lob-control", "ussr-blitz",
+                                           *(f"{d}-top" for d in (*DECKS, "us-lob-control",
+                                                                  "ussr-blitz"))])
     for deck in folder.decks.values():
         cards, bag = deck.cards(), deck.bag()
         assert cards.shape == (60,)
@@ -275,8 +277,8 @@ def test_negative_value_in_cards_csv(folder):
     cards = folder / "cards.csv"
     edit(
         cards,
-        "deep-lob,Deep Lob,neutral,basic_shot,2,lob,4,1,3,",
-        "deep-lob,Deep Lob,neutral,basic_shot,2,lob,4,1,-3,",
+        "deep-lob,Deep Lob,neutral,basic_shot,4,lob,5,1,3,",
+        "deep-lob,Deep Lob,neutral,basic_shot,4,lob,5,1,-3,",
     )
     problem = only_problem(load_pool, cards)
     assert_problem(
@@ -306,13 +308,13 @@ def test_every_problem_in_cards_csv_is_reported(folder):
     edit(cards, "chop,Chop,neutral,basic_shot,", "chop,Chop,neutral,basic_shoot,")
     edit(
         cards,
-        "moon-ball,Moon Ball,neutral,basic_shot,1,lob,2,0,3,1,,0,,0,",
-        "moon-ball,Moon Ball,neutral,basic_shot,1,lob,2,0,3,1,,0,",
+        "moon-ball,Moon Ball,neutral,basic_shot,1,lob,3,0,3,1,,0,,0,",
+        "moon-ball,Moon Ball,neutral,basic_shot,1,lob,3,0,3,1,,0,",
     )
     edit(
         cards,
-        "eagle-eye,Eagle Eye,US,trick_shot,3,spin,3,2,4,3,Crit,",
-        "eagle-eye,Eagle Eye,Usa,trick_shot,3,spin,3,-2,4,3,Crit,",
+        "eagle-eye,Eagle Eye,US,trick_shot,3,spin,5,2,4,3,Crit,",
+        "eagle-eye,Eagle Eye,Usa,trick_shot,3,spin,5,-2,4,3,Crit,",
     )
     problems = problems_from(load_pool, cards)
     expected = [

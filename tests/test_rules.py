@@ -306,10 +306,14 @@ def test_shot_log_follows_the_rules(policy, options):
     # Crit 2 cards, Surge, the Mute conflict.
     if policy != "random":
         assert (log.attachment >= 0).sum() > 500 and (log.boosts >= 1).sum() > 200
+        # A random pick rarely pays for a Crit 2 card (cost 3): a handful of such shots in
+        # 150 matches, each landing a critical on 18 or 19 one time in ten.
+        assert ((exp.crit_lo == 18) & (log.roll.isin([18, 19])) & (log.landed == 1)).sum() > 0
+    else:
+        assert (exp.crit_lo == 18).sum() > 0
     if policy == "pressure":
         assert (log.boosts == 2).sum() > 0  # this batch has a shot boosted twice
     assert log.critical.sum() > 50
-    assert ((exp.crit_lo == 18) & (log.roll.isin([18, 19])) & (log.landed == 1)).sum() > 0
     if rules.values["tie_rule"] == "first":
         assert exp.muted.sum() > 0  # Ignore lost to a Mute of equal cost
 
