@@ -260,3 +260,21 @@ def test_a_patch_must_leave_every_deck_of_the_folder_legal():
     assert not legal(fld, {"ulric-fane.sides": 3})
     assert legal(fld.with_names(["offense", "defense", "balanced", "tricks"]),
                  {"ulric-fane.sides": 1})
+
+
+@pytest.mark.parametrize("game", ["paintline", "encounter"])
+def test_the_shipped_field_is_healthy(game):
+    """The sample field of Paint the Line and of Encounter (game.toml's [field], the
+    strongest deck of each style) ships healthy, as `cardlab meta -n 4000` judges it: at
+    least three of its four decks of weight 0.05 or more in the Nash mix, an effective
+    number of at least 2.5, none dominated (their READMEs, "The field")."""
+    from sim.experiments.meta import Field, in_process
+    from sim.kit.folders import read_folder
+    from sim.kit.game import get
+
+    info = read_folder(game)
+    fld = Field(get(info.game), info.path, list(info.field), info.policy)
+    result = analysis.summary(in_process(fld, 4000, 1), fld.names, 20, 1)
+    h = result["health"]
+    assert h["healthy"], h["reasons"]
+    assert h["support"] >= 3 and h["effective"] >= 2.5 and not len(h["dominated"])
