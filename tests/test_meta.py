@@ -254,7 +254,7 @@ def test_a_patch_must_leave_every_deck_of_the_folder_legal():
 
     fld = Field(get("payne"), FOLDER.parent / "payne", ["offense", "defense", "balanced"],
                 "prior")
-    assert fld.others() == ["tricks"]
+    assert fld.others == ["tricks"]
     assert legal(fld, {})
     assert legal(fld, {"ulric-fane.sides": 1})
     assert not legal(fld, {"ulric-fane.sides": 3})

@@ -70,9 +70,10 @@ class Field:
         first deck."""
         return self._pairs(name, self.names[0], tuple(sets))
 
+    @functools.cached_property
     def others(self) -> list[str]:
         """The folder's decks that are not in the field: a patch of the card table must
-        leave them legal too."""
+        leave them legal too (read once: every step of a search asks)."""
         inside = {Path(n).stem for n in self.names}
         return sorted(p.stem for p in Path(self.folder).glob("*.deck") if p.stem not in inside)
 

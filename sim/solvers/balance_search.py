@@ -125,7 +125,7 @@ def legal(fld: Field, changes: dict) -> bool:
     try:
         return not (any(legality.problems(fld.game, fld.pair(i, j, sets)) for i, j in pairs)
                     or any(legality.problems(fld.game, fld.beside(d, sets))
-                           for d in fld.others()))
+                           for d in fld.others))
     except InputError:
         return False
 

@@ -30,12 +30,11 @@ ROUNDS = ["round", "style", "deck", "parent", "score", "lo", "hi", "n", "joins"]
 MIX, SEARCH, HELD, LAST = 60, 61, 62, 63
 
 
-def search_style(fld: Field, w: np.ndarray, best: Candidate, search: Search, seed: int,
-                 r: int, k: int) -> tuple[Candidate, float, float, float, int]:
+def search_style(fld: Field, w: np.ndarray, best: Candidate, groups: dict, search: Search,
+                 seed: int, r: int, k: int) -> tuple[Candidate, float, float, float, int]:
     """A search from one style's strongest deck against the mix `w` (the style's own line:
-    its parents never come from another style), the winner confirmed on held-out seeds:
-    (winner, score, lo, hi, n)."""
-    groups = fld.game.building.groups(fld.pair(0, 0))
+    its parents never come from another style; `groups`: the building hooks' swap groups),
+    the winner confirmed on held-out seeds: (winner, score, lo, hi, n)."""
     parents, rows = [best], []
     for step in range(search.rounds):
         arena = Arena(fld, w, derived_seed(seed, SEARCH, r, k, step))
@@ -59,6 +58,7 @@ def climb(fld: Field, rounds: int = 6, search: Search = Search(), matches: int =
     search.check()
     path = new_folder(results, run_id, "climb")
     b = fld.game.building
+    groups = b.groups(fld.pair(0, 0))
     style_of = {name: name for name in fld.names}
     best = {name: Candidate(name, b.counts(fld.pair(i, i), 0), name)
             for i, name in enumerate(fld.names)}
@@ -67,7 +67,8 @@ def climb(fld: Field, rounds: int = 6, search: Search = Search(), matches: int =
         w = weights(fld, "nash", derived_seed(seed, MIX, r), matches)
         finds = []
         for k, style in enumerate(best):
-            deck, score, lo, hi, n = search_style(fld, w, best[style], search, seed, r, k)
+            deck, score, lo, hi, n = search_style(fld, w, best[style], groups, search, seed,
+                                                   r, k)
             best[style] = Candidate(f"{style}-{r}", deck.counts, style)
             finds.append({"round": r, "style": style, "deck": f"{style}-{r}",
                           "parent": deck.parent, "score": score, "lo": lo, "hi": hi, "n": n,
@@ -92,7 +93,7 @@ def climb(fld: Field, rounds: int = 6, search: Search = Search(), matches: int =
     joined = {tuple(sorted(f["counts"].items())) for f in found.values()}
     tops = {f"{style}-top": c.counts for style, c in best.items()
             if c.name != style and tuple(sorted(c.counts.items())) not in joined}
-    style_of |= {name: name[:-len("-top")] for name in tops}
+    style_of |= {f"{style}-top": style for style in best}
     fld = Field(fld.game, fld.folder, [*fld.names, *tops], fld.policy, fld.rules, fld.sets,
                 {**fld.extra, **tops})
     last = analysis.summary(in_process(fld, matches, derived_seed(seed, LAST)), fld.names,
