@@ -25,6 +25,14 @@ def tally_cards(card_stats, winner, in_deck, drawn):
                 card_stats[p, c, WINS_NOT_DRAWN] += won
 
 
+@njit
+def record_match(out, i, row, card_stats, in_deck, drawn):
+    """Match i's row (a tuple, the winner first) into the matches table, its cards tallied."""
+    for k in range(len(row)):
+        out[i, k] = row[k]
+    tally_cards(card_stats, row[0], in_deck, drawn)
+
+
 def py_tally_cards(card_stats, winner: int, in_deck, drawn) -> None:
     """tally_cards in plain Python, for the reference engines (their twin of the kernels'
     bookkeeping, as sim.core.rng's py_ functions are of the streams)."""

@@ -8,31 +8,20 @@ from sim.core.problems import Problem
 from sim.highcard.options import Rules, load_rules
 from sim.highcard.params import load_policies
 from sim.highcard.pool import C_KIND, C_VALUE, MAX_COPIES, NUMBER, Pool, load_pool
-from sim.kit.decklists import Deck, deck_reader
+from sim.kit.decklists import Deck, deck_reader, names_in, size_problems
 
 
 def deck_problems(deck: Deck, pool: Pool, rules: Rules, first: dict[int, int]) -> list[Problem]:
     """Every deck rule: its size, copies of a number card, the value cap, a number card."""
-    out, table, where = [], pool.table, deck.path
+    table, where = pool.table, deck.path
     last = max(first.values(), default=0)
-    size, cap = rules.values["deck_size"], rules.values["value_cap"]
-    total = sum(n for _, n in deck.counts)
-    if total != size:
-        out.append(Problem(where, last, f"deck lists {total} cards, must be exactly {size} "
-                           "(rule option deck_size)"))
-    by_name: dict[str, list[tuple[int, int]]] = {}
-    for card, n in deck.counts:
-        if table[card, C_KIND] == NUMBER:
-            by_name.setdefault(pool.names[card].lower(), []).append((card, n))
-    for entries in by_name.values():
-        copies = sum(n for _, n in entries)
-        if copies > MAX_COPIES:
-            card = entries[-1][0]
-            out.append(Problem(where, max(first.get(c, 0) for c, _ in entries),
-                               f"card {pool.ids[card]!r} ({pool.names[card]}): {copies} "
-                               f"copies of the name, at most {MAX_COPIES}"))
+    out = size_problems(deck, rules.values["deck_size"], first)
+    for name in names_in(deck, pool, first, lambda c: table[c, C_KIND] == NUMBER):
+        if name.copies > MAX_COPIES:
+            out.append(Problem(where, name.line, f"{name.label}: {name.copies} copies of the "
+                               f"name, at most {MAX_COPIES}"))
     value = sum(int(table[c, C_VALUE]) * n for c, n in deck.counts)
-    if value > cap:
+    if value > (cap := rules.values["value_cap"]):
         out.append(Problem(where, last, f"the number cards add up to {value}, at most {cap} "
                            "(rule option value_cap)"))
     if not any(table[c, C_KIND] == NUMBER for c, _ in deck.counts):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.core.cardstats import tally_cards
+from sim.core.cardstats import record_match
 from sim.core.jit import njit
 from sim.core.rng import DICE, N_STREAMS, next_below, start_streams
 from sim.highcard import options as O
@@ -78,9 +78,7 @@ def play_match(table, views, R, prms, decks, deck_lens, in_deck, seed, index, P,
             break
     row = (G[S.WINNER], P[0, S.SCORE], P[1, S.SCORE], G[S.ROUND], G[S.END], G[S.FIRST],
            G[S.TIES], G[S.ROUND1])
-    for k in range(len(row)):
-        out[i, k] = row[k]
-    tally_cards(cs, G[S.WINNER], in_deck, drawn)
+    record_match(out, i, row, cs, in_deck, drawn)
 
 
 def new_work(n_cards):

@@ -14,7 +14,7 @@ from sim.highcard import pool as T
 from sim.highcard.batch import Matchup
 from sim.highcard.schema import SCHEMA, VALUE_BINS, VALUE_PLAYED
 from sim.highcard.state import END_OUT, END_POINTS
-from sim.kit.records import BatchRecords, Replay, reference_records
+from sim.kit.records import reference_entries
 
 SEATS = "AB"
 
@@ -181,16 +181,5 @@ class Match:
                          self.ties, self.round1], dtype=np.int32)
 
 
-def reference_batch(matchup: Matchup, n: int, seed: int, first_match: int = 0,
-                    n_log: int = 0) -> BatchRecords:
-    """The same records as the kernel's run_batch, from the plain-Python rules."""
-    def play(index: int, log_rows: int):
-        game = Match(matchup, seed, index, log_rows).play()
-        return game.record(), {VALUE_PLAYED: game.hist}, game.cs, game.log
-
-    return reference_records(SCHEMA, n, len(matchup.pool), first_match, n_log, play)
-
-
-def replay(matchup: Matchup, seed: int, match_index: int) -> Replay:
-    game = Match(matchup, seed, match_index).play()
-    return Replay(game.text, game.record())
+# The contract's two entries (sim.kit.records.reference_entries).
+reference_batch, replay = reference_entries(SCHEMA, Match, VALUE_PLAYED)

@@ -125,6 +125,39 @@ def deck_arrays(decks, n_cards: int, cap: int) -> tuple[np.ndarray, np.ndarray, 
     return cards, lens, in_deck
 
 
+def size_problems(deck: Deck, size: int, first: dict[int, int]) -> list[Problem]:
+    """The deck rule of every deck of card counts: exactly `size` cards (rule option
+    deck_size), named on the list's last line."""
+    total = sum(n for _, n in deck.counts)
+    if total == size:
+        return []
+    return [Problem(deck.path, max(first.values(), default=0), f"deck lists {total} cards, "
+                    f"must be exactly {size} (rule option deck_size)")]
+
+
+@dataclass(frozen=True)
+class Name:
+    """The copies of one name in a deck (versions of a card share its name)."""
+
+    entries: list[tuple[int, int]]  # (card, copies) in list order
+    copies: int  # of every version
+    line: int  # the last line listing one of them
+    label: str  # "card 'id' (Name)" of the last version listed
+
+
+def names_in(deck: Deck, pool, first: dict[int, int], counted: Callable[[int], bool]
+             ) -> list[Name]:
+    """The deck's cards that `counted` keeps, grouped by name (letter case aside), for the
+    per-name copy limits."""
+    groups: dict[str, list[tuple[int, int]]] = {}
+    for card, n in deck.counts:
+        if counted(card):
+            groups.setdefault(pool.names[card].lower(), []).append((card, n))
+    return [Name(entries, sum(n for _, n in entries), max(first.get(c, 0) for c, _ in entries),
+                 f"card {pool.ids[entries[-1][0]]!r} ({pool.names[entries[-1][0]]})")
+            for entries in groups.values()]
+
+
 def judged(deck_rules: Callable[..., list[Problem]], decks, pool, rules) -> list[Problem]:
     """The game's deck rules on decks of card counts held in memory (an experiment's
     variant): every problem, line 0 where a file would name one."""

@@ -165,6 +165,26 @@ class Replay:
     record: np.ndarray
 
 
+def reference_entries(schema, match: Callable, histogram: str) -> tuple[Callable, Callable]:
+    """A reference engine's reference_batch and replay (the Game contract's), where
+    match(matchup, seed, index, log_rows=-1).play() plays one match by the rules and the
+    played match holds .record() (its row), .hist (its row of the `histogram` measure),
+    .cs (its card statistics), .log (its log rows) and .text (its readable log)."""
+    def reference_batch(matchup, n: int, seed: int, first_match: int = 0,
+                        n_log: int = 0) -> BatchRecords:
+        def play(index: int, log_rows: int):
+            game = match(matchup, seed, index, log_rows).play()
+            return game.record(), {histogram: game.hist}, game.cs, game.log
+
+        return reference_records(schema, n, len(matchup.pool), first_match, n_log, play)
+
+    def replay(matchup, seed: int, match_index: int) -> Replay:
+        game = match(matchup, seed, match_index).play()
+        return Replay(game.text, game.record())
+
+    return reference_batch, replay
+
+
 @dataclass
 class Totals:
     """Sums over a run's matches in constant size: what summaries and exact checks read

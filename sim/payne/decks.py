@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from sim.core.datafiles import FolderFiles
 from sim.core.problems import Problem
-from sim.kit.decklists import Deck, deck_reader
+from sim.kit.decklists import Deck, deck_reader, names_in, size_problems
 from sim.payne.options import Rules, load_rules
 from sim.payne.params import load_policies
 from sim.payne.pool import (
@@ -30,31 +30,19 @@ from sim.payne.pool import (
 
 def deck_problems(deck: Deck, pool: Pool, rules: Rules, first: dict[int, int]) -> list[Problem]:
     """Every deck rule: size, copies per name by rarity, a character of each role."""
-    out = []
     table, where = pool.table, deck.path
-    size = rules.values["deck_size"]
-    total = sum(n for _, n in deck.counts)
     last = max(first.values(), default=0)
-    if total != size:
-        out.append(Problem(where, last, f"deck lists {total} cards, must be exactly {size} "
-                           "(rule option deck_size)"))
-    by_name: dict[str, list[tuple[int, int]]] = {}
-    for card, n in deck.counts:
-        if table[card, C_KIND] != BLANK:
-            by_name.setdefault(pool.names[card].lower(), []).append((card, n))
-    for entries in by_name.values():
-        card0 = entries[-1][0]
-        label = f"card {pool.ids[card0]!r} ({pool.names[card0]})"
-        line = max(first[c] for c, _ in entries)
-        if sum(n for _, n in entries) > MAX_PER_NAME:
-            out.append(Problem(where, line, f"{label}: {sum(n for _, n in entries)} copies of "
-                               f"the name, at most {MAX_PER_NAME}"))
+    out = size_problems(deck, rules.values["deck_size"], first)
+    for name in names_in(deck, pool, first, lambda c: table[c, C_KIND] != BLANK):
+        if name.copies > MAX_PER_NAME:
+            out.append(Problem(where, name.line, f"{name.label}: {name.copies} copies of the "
+                               f"name, at most {MAX_PER_NAME}"))
         for group, cap in ((COMMON,), 3), ((UNCOMMON,), 2), ((RARE, SUPER_RARE), 1):
-            k = sum(n for c, n in entries if table[c, C_RARITY] in group)
+            k = sum(n for c, n in name.entries if table[c, C_RARITY] in group)
             if k > cap:
                 kinds = "/".join(RARITIES[g] for g in group)
-                out.append(Problem(where, line, f"{label}: {k} {kinds} copies of the name, "
-                                   f"at most {cap}"))
+                out.append(Problem(where, name.line, f"{name.label}: {k} {kinds} copies of the "
+                                   f"name, at most {cap}"))
     for role in (OFF, DEF):
         if not any(table[c, C_KIND] == CHARACTER and table[c, C_ROLE] == role
                    for c, _ in deck.counts):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.core.cardstats import tally_cards
+from sim.core.cardstats import record_match
 from sim.core.jit import njit
 from sim.core.rng import DICE, N_STREAMS, SHUFFLE, next_below, start_streams
 from sim.payne import options as O
@@ -238,9 +238,7 @@ def play_match(table, views, R, prms, decks, deck_lens, in_deck, battlers, n_bat
            P[0, S.ATTACKS], P[1, S.ATTACKS], P[0, S.ATTACK_WINS], P[1, S.ATTACK_WINS],
            G[S.AUTOWINS], G[S.ROUNDS_0], G[S.ROUNDS_0 + 1], G[S.ROUNDS_0 + 2],
            G[S.R1_ATTACK], G[S.R1_ATTACK + 1])
-    for k in range(len(row)):
-        out[i, k] = row[k]
-    tally_cards(cs, G[S.WINNER], in_deck, drawn)
+    record_match(out, i, row, cs, in_deck, drawn)
 
 
 def new_work(n_cards):

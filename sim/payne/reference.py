@@ -10,7 +10,7 @@ import numpy as np
 
 from sim.core.cardstats import py_tally_cards
 from sim.core.rng import DICE, N_STREAMS, POLICY, SHUFFLE, py_next_below, py_shuffle, py_stream_key
-from sim.kit.records import BatchRecords, Replay, reference_records
+from sim.kit.records import reference_entries
 from sim.payne import pool as T
 from sim.payne.batch import Matchup
 from sim.payne.reference_battle import SEATS, BattleRules
@@ -206,6 +206,7 @@ class Match(BattleRules):
         a, b = self.seats
         self.say(f"Winner: {SEATS[self.winner] if self.winner >= 0 else 'none (draw)'}, "
                  f"{a.score}-{b.score}, end {SCHEMA.end_reasons[self.end]}")
+        py_tally_cards(self.cs, self.winner, self.in_deck, self.drawn)
         return self
 
     def record(self) -> np.ndarray:
@@ -217,19 +218,5 @@ class Match(BattleRules):
                         dtype=np.int32)
 
 
-
-
-def reference_batch(matchup: Matchup, n: int, seed: int, first_match: int = 0,
-                    n_log: int = 0) -> BatchRecords:
-    """The same records as the kernel's run_batch, from the plain-Python rules."""
-    def play(index: int, log_rows: int):
-        game = Match(matchup, seed, index, log_rows).play()
-        py_tally_cards(game.cs, game.winner, game.in_deck, game.drawn)
-        return game.record(), {"round_points": game.hist}, game.cs, game.log
-
-    return reference_records(SCHEMA, n, len(matchup.pool), first_match, n_log, play)
-
-
-def replay(matchup: Matchup, seed: int, match_index: int) -> Replay:
-    game = Match(matchup, seed, match_index).play()
-    return Replay(game.text, game.record())
+# The contract's two entries (sim.kit.records.reference_entries).
+reference_batch, replay = reference_entries(SCHEMA, Match, "round_points")
