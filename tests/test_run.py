@@ -147,6 +147,10 @@ def test_cli_replay_equals_batch_record(tmp_path):
         rep = cardlab("replay", "r", str(game), "--results", str(tmp_path))
         assert rep.returncode == 0, rep.stderr
         assert "matches the batch record" in rep.stdout and "hits" in rep.stdout
+    # the run folder's path, as `simulate` prints it, names the run as well as its id
+    by_path = cardlab("replay", str(tmp_path / "r"), "150")
+    assert by_path.returncode == 0, by_path.stderr
+    assert by_path.stdout == cardlab("replay", "r", "150", "--results", str(tmp_path)).stdout
     listing = cardlab("runs", "--results", str(tmp_path))
     assert "complete" in listing.stdout and "lookahead" in listing.stdout
 

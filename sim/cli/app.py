@@ -202,7 +202,7 @@ def runs(results: Results = Path("results")):
 
 
 @app.command()
-def replay(run: str = typer.Argument(..., help="run id"),
+def replay(run: str = typer.Argument(..., help="run id, or a run folder"),
            match: int = typer.Argument(..., min=0, help="match index in the run"),
            results: Results = Path("results")):
     """The full log of one match of a run, from the reference engine, checked against the
@@ -212,7 +212,8 @@ def replay(run: str = typer.Argument(..., help="run id"),
     from sim.kit import game as registry
     from sim.store.runs import open_run, read_table
 
-    folder = guarded(lambda: open_run(results, run))
+    path = run_folder(run, results)
+    folder = guarded(lambda: open_run(path.parent, path.name))
     manifest = guarded(folder.read_manifest)
     if match >= manifest["matches_done"] and manifest["status"] == "complete":
         fail(f"run {run} has matches 0 .. {manifest['matches_done'] - 1}")

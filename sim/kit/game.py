@@ -290,6 +290,18 @@ class Game:
         return cls(**parts)
 
 
+@dataclass(frozen=True)
+class Later:
+    """A part of a game that its module `module` defines under `name`, imported at its first
+    call: a reference engine or solver loads only when it plays, not with the game."""
+
+    module: str
+    name: str
+
+    def __call__(self, *args, **kwargs):
+        return getattr(importlib.import_module(self.module), self.name)(*args, **kwargs)
+
+
 # The registry: game name -> "module:attribute" of its Game, imported on first use so that
 # the command line starts without loading any engine.
 REGISTRY = {

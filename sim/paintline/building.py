@@ -18,11 +18,7 @@ def with_counts(m: Matchup, seat: int, cards: dict[str, int], name: str) -> Matc
     loaded deck's are); the validator judges it, not this."""
     index = {cid: i for i, cid in enumerate(m.pool.ids)}
     kept = tuple((index[c], n) for c, n in cards.items() if n > 0)
-    table = m.pool.table
-    coach = next((c for c, _ in kept if table[c, T.C_KIND] == T.COACH), -1)
-    nation = max((int(table[c, T.C_NATION]) for c, _ in kept), default=T.NEUTRAL)
-    deck = Deck(m.decks[seat].path, name, kept, coach, nation, (0,) * len(kept))
-    return m.with_deck(seat, deck)
+    return m.with_deck(seat, Deck.of(m.decks[seat].path, name, kept, m.pool, (0,) * len(kept)))
 
 
 def groups(m: Matchup) -> dict[str, str]:

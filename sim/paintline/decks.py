@@ -42,6 +42,16 @@ class Deck:
     # came from, not what it is, so equality ignores it.
     lines: tuple[int, ...] = field(default=(), compare=False)
 
+    @classmethod
+    def of(cls, path, name: str, counts, pool: Pool, lines: tuple[int, ...] = ()) -> Deck:
+        """A deck of these (card, copies), its coach (the COACH card, else -1) and nation
+        (its first card of a nation, else neutral) read off the card table."""
+        t = pool.table
+        coach = next((c for c, _ in counts if t[c, C_KIND] == COACH), -1)
+        nation = next((int(t[c, C_NATION]) for c, _ in counts if t[c, C_NATION] != NEUTRAL),
+                      NEUTRAL)
+        return cls(Path(path), name, tuple(counts), coach, nation, lines)
+
     def cards(self) -> np.ndarray:
         """The 60 card indices in list order (the coach included)."""
         return np.array([c for c, n in self.counts for _ in range(n)], dtype=np.int16)
@@ -61,10 +71,7 @@ def load_deck(path: Path | str, pool: Pool) -> Deck:
     if problems:  # in the order of the list's lines, as a reader goes through it
         raise InputError(sorted(problems, key=lambda p: p.line))
     ordered, first_line = tally(entries)
-    coach = next((c for c, _ in ordered if pool.table[c, C_KIND] == COACH), -1)
-    nation = next((int(pool.table[c, C_NATION]) for c, _ in ordered
-                   if pool.table[c, C_NATION] != NEUTRAL), NEUTRAL)
-    return Deck(path, path.stem, ordered, coach, nation, tuple(first_line[c] for c, _ in ordered))
+    return Deck.of(path, path.stem, ordered, pool, tuple(first_line[c] for c, _ in ordered))
 
 
 def deck_problems(where: str, entries, last_line: int, pool: Pool,

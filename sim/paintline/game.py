@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.kit.game import Game
+from sim.kit.game import Game, Later
 from sim.kit.manifests import Manifest, deck_counts
 from sim.paintline.batch import Matchup, with_arsenals
 from sim.paintline.batch import load_matchup as load
@@ -25,7 +25,7 @@ from sim.paintline.lint import LINT as LINT
 from sim.paintline.options import OPTIONS
 from sim.paintline.order import DEFAULT
 from sim.paintline.policy import N_PARAMS
-from sim.paintline.pool import C_KIND, C_NATION, COACH, NEUTRAL, Pool
+from sim.paintline.pool import Pool
 from sim.paintline.power import POWER as POWER
 from sim.paintline.schema import LENGTH, TOP_STEP
 from sim.paintline.schema import SCHEMA as SCHEMA
@@ -54,10 +54,7 @@ def with_rules(m: Matchup, changes: dict) -> Matchup:
 
 def manifest_deck(entry: dict, pool) -> Deck:
     """A deck back from its manifest entry, its coach and nation read off the card table."""
-    counts = deck_counts(entry, pool)
-    coach = next((c for c, _ in counts if pool.table[c, C_KIND] == COACH), -1)
-    nation = max((int(pool.table[c, C_NATION]) for c, _ in counts), default=NEUTRAL)
-    return Deck(Path(entry["path"]), entry["name"], counts, coach, nation)
+    return Deck.of(entry["path"], entry["name"], deck_counts(entry, pool), pool)
 
 
 def manifest_params(values: list) -> np.ndarray:
@@ -73,18 +70,9 @@ MANIFEST = Manifest(matchup=Matchup, pool=Pool, rules=OPTIONS.from_manifest,
                     table_apart=True, finish=with_arsenals)
 
 
-def reference_batch(m: Matchup, n: int, seed: int, first_match: int = 0, n_log: int = 0):
-    # deferred: the reference engine loads only when it plays
-    from sim.paintline.reference import reference_batch as batch
-
-    return batch(m, n, seed, first_match, n_log)
-
-
-def replay(m: Matchup, seed: int, match_index: int):
-    # deferred: the reference engine loads only when it plays
-    from sim.paintline.reference import replay as play
-
-    return play(m, seed, match_index)
+# The reference engine loads only when it plays.
+reference_batch = Later("sim.paintline.reference", "reference_batch")
+replay = Later("sim.paintline.reference", "replay")
 
 
 def exact_check(m: Matchup, totals):
