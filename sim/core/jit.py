@@ -177,10 +177,16 @@ def njit(fn=None, **kwargs):
     short functions (most rules) are inlined into every caller by LLVM: the rules stay one
     function each in the source, but a call between compiled functions passes every array
     as a struct of up to a dozen words, which had cost a pure-dice model three quarters of
-    its time; long ones stay calls, which keeps the compile time down."""
+    its time; long ones stay calls, which keeps the compile time down.
+
+    A function is compiled for calls from compiled code alone, without the wrapper that
+    lets Python call it (`_Internal`), unless it is an `entry`: a kernel's `play_piece`."""
+    entry = kwargs.pop("entry", False)
     options = {"fastmath": False, "boundscheck": _BOUNDSCHECK, "nogil": True,
                "error_model": "numpy", "_nrt": False}
     options.update(kwargs)
+    if not entry:
+        options.update(INTERNAL)
 
     def decorate(f):
         inline = {"forceinline": True} if "forceinline" not in options and _inlined(f) else {}
@@ -189,9 +195,46 @@ def njit(fn=None, **kwargs):
             f.py_func = f
         else:
             _one_signature_per_type(compiled)
+            if not entry:
+                compiled.__class__ = _Internal
         return compiled
 
     return decorate if fn is None else decorate(fn)
+
+
+# numba writes, with every compiled function, a wrapper that lets Python call it (its
+# arguments unboxed from Python objects) and a C one, and LLVM optimises and emits them
+# again in every caller that links the function in. A rule is only ever called from
+# compiled code, so it goes without them: a fifth of each game's first compile
+# (benchmarks/README.md, "The first compile").
+INTERNAL = {"no_cpython_wrapper": True, "no_cfunc_wrapper": True}
+
+
+class _Internal(numba.core.registry.CPUDispatcher):
+    """A function compiled without its Python wrapper, called from compiled code as any
+    other; called from Python (a test, a notebook), it runs a twin compiled with the
+    wrapper at that first call. The twin is cached in a folder of its own (WRAPPED) inside
+    its group's: numba's cache entries do not tell the two apart, and the wrapperless code
+    called from Python would crash."""
+
+    def __call__(self, *args, **kwargs):
+        twin = self.__dict__.get("_with_wrapper")
+        if twin is None:
+            options = {k: v for k, v in self.targetoptions.items()
+                       if k not in INTERNAL and k != "nopython"}
+            cached = _cache_for(self.py_func.__module__)
+            folder = numba.config.CACHE_DIR
+            if cached:  # numba reads the folder when a function is decorated
+                numba.config.CACHE_DIR = str(Path(folder) / WRAPPED)
+            try:
+                twin = numba.njit(cache=cached, **options)(self.py_func)
+            finally:
+                numba.config.CACHE_DIR = folder
+            self.__dict__["_with_wrapper"] = twin
+        return twin(*args, **kwargs)
+
+
+WRAPPED = "called-from-python"
 
 
 def pure(fn, **substitutes):

@@ -242,7 +242,7 @@ def write_record(C, row, death, in_deck):
     tally_cards(CS, G[S.WINNER], in_deck, X[:, :, X_DRAWN])
 
 
-@njit
+@njit(entry=True)
 def play_piece(lo, hi, T, R, M, D, in_deck, seed, first, matches, death, card_stats, logs,
                log_n, no_log, work):
     """Matches first + lo .. first + hi - 1 (rows lo .. hi - 1) on the calling thread, in its

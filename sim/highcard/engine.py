@@ -88,7 +88,7 @@ def new_work(n_cards):
             np.zeros(N_STREAMS, dtype=np.int64))
 
 
-@njit
+@njit(entry=True)
 def play_piece(lo, hi, table, views, R, prms, decks, deck_lens, in_deck, seed, first_match, out,
                hist, card_stats, log, log_n, work):
     """Matches first_match + lo .. first_match + hi - 1 (rows lo .. hi - 1) on the calling

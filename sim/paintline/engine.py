@@ -294,7 +294,7 @@ def scratch(n_cards):
             new_work(n_cards))
 
 
-@njit
+@njit(entry=True)
 def play_piece(lo, hi, table, views, R, prms, bags, bag_lens, coaches, in_deck, seed,
                first_match, out, rally_len, rally_top, card_stats, log, log_n, scratch):
     """Matches first_match + lo .. first_match + hi - 1 (rows lo .. hi - 1) on the calling
