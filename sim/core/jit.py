@@ -12,6 +12,8 @@ from pathlib import Path
 
 import numba
 
+from sim.core import linking
+
 _SOURCES = Path(__file__).resolve().parents[1]  # sim/: the core's helpers and the games
 COMMON = "common"  # compiled helpers shared by every game (sim/core/rng.py)
 
@@ -24,11 +26,12 @@ def group_of(module: str) -> str:
 
 
 def kernel_sources(group: str = COMMON) -> list[Path]:
-    """The files a group's compiled code depends on: the shared compiled helpers and this
-    configuration, plus, for a game, every module of its package. A game's kernels call
-    only its own package and the shared helpers, so a change elsewhere leaves its cache."""
+    """The files a group's compiled code depends on: the shared compiled helpers, this
+    configuration and how it finalises code (sim.core.linking), plus, for a game, every
+    module of its package. A game's kernels call only its own package and the shared
+    helpers, so a change elsewhere leaves its cache."""
     shared = [p for p in sorted((_SOURCES / "core").glob("*.py"))
-              if p.name == "jit.py" or "@njit" in p.read_text(encoding="utf-8")]
+              if p.name in ("jit.py", "linking.py") or "@njit" in p.read_text(encoding="utf-8")]
     if group == COMMON:
         return shared
     return shared + sorted((_SOURCES / group).glob("*.py"))
@@ -190,7 +193,9 @@ def njit(fn=None, **kwargs):
 
     def decorate(f):
         inline = {"forceinline": True} if "forceinline" not in options and _inlined(f) else {}
-        compiled = numba.njit(cache=_cache_for(f.__module__), **options, **inline)(f)
+        # An internal function leaves no machine code to cache (sim.core.linking).
+        cache = _cache_for(f.__module__) and (entry or not LINK_ONLY)
+        compiled = numba.njit(cache=cache, **options, **inline)(f)
         if compiled is f:  # NUMBA_DISABLE_JIT=1: the plain function stands for its own twin
             f.py_func = f
         else:
@@ -235,6 +240,7 @@ class _Internal(numba.core.registry.CPUDispatcher):
 
 
 WRAPPED = "called-from-python"
+LINK_ONLY = linking.install(lambda dispatcher: isinstance(dispatcher, _Internal))
 
 
 def pure(fn, **substitutes):

@@ -1,0 +1,92 @@
+"""Code libraries of the functions that only compiled code calls: optimised for their callers
+to link in and inline, never turned into machine code of their own.
+
+numba finalises every compiled function on its own: it optimises the function's module with
+its callees linked in, then emits machine code for all of it, although a rule is only ever
+run as part of the kernel that links it in. The kernel's own compile optimises and emits
+the whole engine again, so a rule's own machine code is never called. Skipping it is a
+fifth of each game's first compile (benchmarks/README.md, "The first compile"); the code
+the kernel runs is the same (records identical, kernels as fast).
+
+This reaches into numba's code libraries (`numba.core.codegen`), so it is installed only
+on the numba versions it was checked on; elsewhere every function is finalised as numba
+does it. CARDLAB_LINK_ONLY=0 turns it off.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+
+import numba
+from numba.core import codegen, event
+
+# The numba versions whose code libraries this was checked against.
+CHECKED = ((0, 60), (0, 69))
+
+# One entry per compile under way (numba compiles callees inside their callers' compiles):
+# whether the function being compiled is one that only compiled code calls.
+_COMPILING: list[bool] = []
+
+
+class _Compiling(event.Listener):
+    """Follows numba's "numba:compile" events, so that the code library numba makes for a
+    function knows whose it is."""
+
+    def __init__(self, link_only: Callable[[object], bool]):
+        self.link_only = link_only
+
+    def on_start(self, ev):
+        _COMPILING.append(bool(self.link_only(ev.data["dispatcher"])))
+
+    def on_end(self, ev):
+        _COMPILING.pop()
+
+
+class LinkOnly(codegen.JITCodeLibrary):
+    """A function's code library that its callers link in: optimised as numba optimises
+    any (so that callers inline what they would have), with no machine code of its own and
+    so no address; nothing calls it from Python (it has no Python wrapper) and nothing
+    caches it (a cache entry is machine code)."""
+
+    def _finalize_final_module(self):
+        self._finalize_dynamic_globals()
+        self._verify_declare_only_symbols()
+        self._finalized = True
+
+    def get_pointer_to_function(self, name):
+        self._ensure_finalized()
+        return 0
+
+
+def _version() -> tuple[int, int]:
+    major, minor = numba.__version__.split(".")[:2]
+    return int(major), int(minor)
+
+
+def install(link_only: Callable[[object], bool]) -> bool:
+    """From now on, the functions for whose dispatcher `link_only` is true get link-only
+    code libraries; True when installed (a checked numba version, not turned off)."""
+    if os.environ.get("CARDLAB_LINK_ONLY", "1") == "0":
+        return False
+    if not CHECKED[0] <= _version() < CHECKED[1]:
+        return False
+    cpu = codegen.JITCPUCodegen
+    create, set_env = cpu.create_library, cpu.set_env
+
+    def create_library(self, name, **kwargs):
+        library = create(self, name, **kwargs)
+        if _COMPILING and _COMPILING[-1] and type(library) is codegen.JITCodeLibrary:
+            library.__class__ = LinkOnly
+        return library
+
+    def set_env_where_emitted(self, env_name, env):
+        # A link-only library emits no environment of its own to point at the Python one;
+        # the kernels raise no exceptions and allocate nothing, so no code reads it.
+        if self._engine.get_global_value_address(env_name):
+            set_env(self, env_name, env)
+
+    cpu.create_library = create_library
+    cpu.set_env = set_env_where_emitted
+    event.register("numba:compile", _Compiling(link_only))
+    return True
