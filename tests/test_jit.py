@@ -90,3 +90,29 @@ def test_cache_is_found_by_content_from_any_checkout(tmp_path, monkeypatch):
     outside = tmp_path / "elsewhere.py"
     outside.write_text("def f():\n    pass\n")
     assert jit._ContentLocator.from_function(namespace["kernel"], str(outside)) is None
+
+
+def test_only_an_entry_keeps_a_python_wrapper_and_machine_code_of_its_own():
+    """A rule is compiled for its compiled callers alone (no Python wrapper; where
+    sim.core.linking is installed, no machine code of its own); called from Python it runs
+    a twin that has them, and the kernel that calls it gets the same answer."""
+    from sim.core import linking
+
+    @jit.njit
+    def tripled(x):
+        return 3 * x
+
+    @jit.njit(entry=True)
+    def kernel(x):
+        return tripled(x) + 1
+
+    assert kernel(2) == 7
+    assert tripled(2) == 6  # the wrapperless code itself, called from Python, would crash
+    assert tripled.targetoptions["no_cpython_wrapper"]
+    assert not kernel.targetoptions.get("no_cpython_wrapper", False)
+    rule = tripled.overloads[tripled.signatures[0]].library
+    entry = kernel.overloads[kernel.signatures[0]].library
+    assert isinstance(rule, linking.LinkOnly) == jit.LINK_ONLY
+    assert not isinstance(entry, linking.LinkOnly)
+    if jit.LINK_ONLY:
+        assert rule.get_pointer_to_function("anything") == 0
