@@ -83,3 +83,13 @@ def test_warm_compiles_games_side_by_side():
     lines = both.stdout.splitlines()
     assert sorted(line.split(":")[0] for line in lines[:2]) == ["paintline", "payne"]
     assert lines[2].startswith("2 engines ready in ")
+
+
+def test_twins_called_from_python_are_not_the_engine(cache, capsys):
+    """A test that called a rule from Python leaves its twin in the cache (in a folder of
+    its own); the engine is still to compile, and the wait is still announced."""
+    folder = jit.cache_folder("standin") / jit.WRAPPED / "rules"
+    folder.mkdir(parents=True)
+    (folder / "rules.rule-1.py311.nbi").write_bytes(b"")
+    seconds = warmup.ensure(StandIn(), "m")
+    assert seconds is not None and "compiling the Stand-In engine" in capsys.readouterr().err
