@@ -210,8 +210,8 @@ def njit(fn=None, **kwargs):
 # numba writes, with every compiled function, a wrapper that lets Python call it (its
 # arguments unboxed from Python objects) and a C one, and LLVM optimises and emits them
 # again in every caller that links the function in. A rule is only ever called from
-# compiled code, so it goes without them: a fifth of each game's first compile
-# (benchmarks/README.md, "The first compile").
+# compiled code, so it goes without them: a first run 5 to 17% sooner by game
+# (benchmarks/README.md, "The first compile", step 6).
 INTERNAL = {"no_cpython_wrapper": True, "no_cfunc_wrapper": True}
 
 

@@ -4,9 +4,9 @@ to link in and inline, never turned into machine code of their own.
 numba finalises every compiled function on its own: it optimises the function's module with
 its callees linked in, then emits machine code for all of it, although a rule is only ever
 run as part of the kernel that links it in. The kernel's own compile optimises and emits
-the whole engine again, so a rule's own machine code is never called. Skipping it is a
-fifth of each game's first compile (benchmarks/README.md, "The first compile"); the code
-the kernel runs is the same (records identical, kernels as fast).
+the whole engine again, so a rule's own machine code is never called. Skipping it makes a
+first run 13 to 20% sooner by game (benchmarks/README.md, "The first compile", step 7); the
+kernel runs the same code (records identical), Encounter's 3 to 5% slower.
 
 This reaches into numba's code libraries (`numba.core.codegen`), so it is installed only
 on the numba versions it was checked on; elsewhere every function is finalised as numba
