@@ -6,7 +6,8 @@ its callees linked in, then emits machine code for all of it, although a rule is
 run as part of the kernel that links it in. The kernel's own compile optimises and emits
 the whole engine again, so a rule's own machine code is never called. Skipping it makes a
 first run 13 to 20% sooner by game (benchmarks/README.md, "The first compile", step 7); the
-kernel runs the same code (records identical), Encounter's 3 to 5% slower.
+records are identical, and Encounter's kernel runs 3 to 5% slower (the code its callers
+link in was, before, also rewritten by the machine-code passes).
 
 This reaches into numba's code libraries (`numba.core.codegen`), so it is installed only
 on the numba versions it was checked on; elsewhere every function is finalised as numba
