@@ -173,9 +173,9 @@ def njit(fn=None, **kwargs):
 
     Kernels raise no exceptions (validation lives in the wrappers), so numpy's error
     model is used: no zero-division checks in the hot loops. Kernels allocate nothing
-    either (the one parallel entry point and its scratch maker opt back in with
-    `_nrt=True`), so reference counting is off: with it on, every call between compiled
-    functions updated each array's count atomically, a third of the run time. A function
+    either (a thread's work arrays are made in Python), so reference counting is off:
+    with it on, every call between compiled functions updated each array's count
+    atomically, a third of the run time. A function
     that allocates without opting in fails to compile, loudly. Where a game asks for it,
     short functions (most rules) are inlined into every caller by LLVM: the rules stay one
     function each in the source, but a call between compiled functions passes every array

@@ -15,7 +15,7 @@ def deck_problems(deck: Deck, pool: Pool, rules: Rules, first: dict[int, int]) -
     """Every deck rule: its size, copies of a number card, the value cap, a number card."""
     table, where = pool.table, deck.path
     last = max(first.values(), default=0)
-    out = size_problems(deck, rules.values["deck_size"], first)
+    out = size_problems(deck, rules.values["deck_size"], last)
     for name in names_in(deck, pool, first, lambda c: table[c, C_KIND] == NUMBER):
         if name.copies > MAX_COPIES:
             out.append(Problem(where, name.line, f"{name.label}: {name.copies} copies of the "

@@ -125,14 +125,14 @@ def deck_arrays(decks, n_cards: int, cap: int) -> tuple[np.ndarray, np.ndarray, 
     return cards, lens, in_deck
 
 
-def size_problems(deck: Deck, size: int, first: dict[int, int]) -> list[Problem]:
+def size_problems(deck: Deck, size: int, line: int) -> list[Problem]:
     """The deck rule of every deck of card counts: exactly `size` cards (rule option
-    deck_size), named on the list's last line."""
+    deck_size), named on `line` (the list's last)."""
     total = sum(n for _, n in deck.counts)
     if total == size:
         return []
-    return [Problem(deck.path, max(first.values(), default=0), f"deck lists {total} cards, "
-                    f"must be exactly {size} (rule option deck_size)")]
+    return [Problem(deck.path, line, f"deck lists {total} cards, must be exactly {size} "
+                    "(rule option deck_size)")]
 
 
 @dataclass(frozen=True)

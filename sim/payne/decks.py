@@ -32,7 +32,7 @@ def deck_problems(deck: Deck, pool: Pool, rules: Rules, first: dict[int, int]) -
     """Every deck rule: size, copies per name by rarity, a character of each role."""
     table, where = pool.table, deck.path
     last = max(first.values(), default=0)
-    out = size_problems(deck, rules.values["deck_size"], first)
+    out = size_problems(deck, rules.values["deck_size"], last)
     for name in names_in(deck, pool, first, lambda c: table[c, C_KIND] != BLANK):
         if name.copies > MAX_PER_NAME:
             out.append(Problem(where, name.line, f"{name.label}: {name.copies} copies of the "
