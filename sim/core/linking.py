@@ -1,13 +1,14 @@
-"""Code libraries of the functions that only compiled code calls: optimised for their callers
-to link in and inline, never turned into machine code of their own.
+"""Code libraries of the functions that only compiled code calls: linked into their callers,
+never optimised as a module or turned into machine code of their own.
 
 numba finalises every compiled function on its own: it optimises the function's module with
 its callees linked in, then emits machine code for all of it, although a rule is only ever
-run as part of the kernel that links it in. The kernel's own compile optimises and emits
-the whole engine again, so a rule's own machine code is never called. Skipping it makes a
-first run 13 to 20% sooner by game (benchmarks/README.md, "The first compile", step 7); the
-records are identical, and Encounter's kernel runs 3 to 5% slower (the code its callers
-link in was, before, also rewritten by the machine-code passes).
+run as part of the kernel that links it in. So every level above a rule optimised the whole
+rulebook below it again, and emitted machine code that nothing called. A link-only library
+keeps numba's passes over each function of its own but leaves the module's optimisation
+(inlining, loops) to the kernel, whose module holds the whole engine and is optimised once,
+and emits nothing. Records are identical; a first run is 30 to 40% sooner and the kernels
+as fast or faster (benchmarks/README.md, "The first compile", steps 7 and 9).
 
 This reaches into numba's code libraries (`numba.core.codegen`), so it is installed only
 on the numba versions it was checked on; elsewhere every function is finalised as numba
@@ -45,10 +46,16 @@ class _Compiling(event.Listener):
 
 
 class LinkOnly(codegen.JITCodeLibrary):
-    """A function's code library that its callers link in: optimised as numba optimises
-    any (so that callers inline what they would have), with no machine code of its own and
-    so no address; nothing calls it from Python (it has no Python wrapper) and nothing
-    caches it (a cache entry is machine code)."""
+    """A function's code library that its callers link in: each function's own passes as
+    numba runs them, the module's left to the kernel, no machine code of its own and so no
+    address; nothing calls it from Python (it has no Python wrapper) and nothing caches it
+    (a cache entry is machine code)."""
+
+    def _optimize_final_module(self):
+        # Its callers optimise it, inlined or linked in: the kernel's module holds the
+        # whole engine and optimises it once, where every level above a rule optimised
+        # again every rule below it.
+        pass
 
     def _finalize_final_module(self):
         self._finalize_dynamic_globals()

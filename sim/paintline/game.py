@@ -87,4 +87,4 @@ def exact_check(m: Matchup, totals):
 
 
 GAME = Game.collect(globals(), name="paintline", title="Paint the Line (Red Tide)",
-                    compile_seconds=12)
+                    compile_seconds=8)

@@ -47,6 +47,6 @@ def with_rules(m: Matchup, changes: dict) -> Matchup:
 
 OPTIONS = O.OPTIONS
 GAME = Game.collect(globals(), name="payne", title="The Payne Academy Card Game",
-                    compile_seconds=8)
+                    compile_seconds=5)
 
 FOLDER = Path(__file__).resolve().parents[2] / "decks" / "payne"
