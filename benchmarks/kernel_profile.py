@@ -41,12 +41,16 @@ def write_perf_map() -> int:
 
     from numba.core.registry import CPUDispatcher
 
+    from sim.core.linking import LinkOnly
+
     lines, seen = [], set()
     with tempfile.TemporaryDirectory() as tmp:
         obj_path = Path(tmp) / "lib.o"
         for dispatcher in [o for o in gc.get_objects() if isinstance(o, CPUDispatcher)]:
             for cres in dispatcher.overloads.values():
                 lib = cres.library
+                if id(lib) in seen or isinstance(lib, LinkOnly):  # no code of its own: its
+                    continue  # functions are named in the object of the kernel that links them
                 if id(lib) in seen:
                     continue
                 seen.add(id(lib))
@@ -55,7 +59,7 @@ def write_perf_map() -> int:
                                      capture_output=True, text=True, check=True).stdout
                 syms = [(int(a, 16), int(s, 16), name) for a, s, kind, name in
                         (row.split() for row in out.splitlines() if len(row.split()) == 4)
-                        if kind in "tT"]
+                        if kind in "tTW"]  # W: a rule linked in (linkonce_odr)
                 entry = cres.fndesc.llvm_func_name
                 offsets = [a for a, _, name in syms if name == entry]
                 if not offsets:
