@@ -49,9 +49,8 @@ def write_perf_map() -> int:
         for dispatcher in [o for o in gc.get_objects() if isinstance(o, CPUDispatcher)]:
             for cres in dispatcher.overloads.values():
                 lib = cres.library
-                if id(lib) in seen or isinstance(lib, LinkOnly):  # no code of its own: its
-                    continue  # functions are named in the object of the kernel that links them
-                if id(lib) in seen:
+                # A link-only rule has no object of its own: the kernel's names it.
+                if id(lib) in seen or isinstance(lib, LinkOnly):
                     continue
                 seen.add(id(lib))
                 obj_path.write_bytes(lib._get_compiled_object())
