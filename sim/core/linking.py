@@ -7,8 +7,9 @@ run as part of the kernel that links it in. So every level above a rule optimise
 rulebook below it again, and emitted machine code that nothing called. A link-only library
 keeps numba's passes over each function of its own but leaves the module's optimisation
 (inlining, loops) to the kernel, whose module holds the whole engine and is optimised once,
-and emits nothing. Records are identical; a first run is 30 to 40% sooner and the kernels
-as fast or faster (benchmarks/README.md, "The first compile", steps 7 and 9).
+and emits nothing. Records are identical; with steps 7 and 9 of "The first compile"
+(benchmarks/README.md) a game's first run is about a third of what it was, Encounter's
+kernel 7% faster, Paint the Line's as fast and Payne's 3 to 7% slower.
 
 This reaches into numba's code libraries (`numba.core.codegen`), so it is installed only
 on the numba versions it was checked on; elsewhere every function is finalised as numba
