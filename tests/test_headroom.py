@@ -36,6 +36,8 @@ def page_faults(fn, *args) -> int:
     return faults[0]
 
 
+@pytest.mark.skipif(not hasattr(resource, "RUSAGE_THREAD"),
+                    reason="a thread's own page faults are counted on Linux only")
 def test_a_deep_call_repeated_maps_no_new_chunks_under_headroom():
     # 300 frames are some 30 KB: deeper than one 16 KB chunk, so each dive on an ordinary
     # stack crosses a chunk's end and maps (and touches) a new one, 2,000 times over.
