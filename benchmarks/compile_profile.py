@@ -25,7 +25,6 @@ ROOT = Path(__file__).resolve().parents[1]
 PROBE = r"""
 import collections, json, sys, time
 import numba.core.event as ev
-from sim.core.headroom import with_headroom
 from sim.kit import game as registry
 from sim.kit.folders import read_folder
 
@@ -94,7 +93,7 @@ start, cpu = time.perf_counter(), time.process_time()
 with ev.install_listener("numba:compile", Clock()), \
         ev.install_listener("numba:run_pass", Passes()), \
         ev.install_listener("numba:llvm_lock", Llvm()):
-    with_headroom(g.run_batch, m, 1, 0)  # as a run compiles (sim.runner.warmup.ensure)
+    g.run_batch(m, 1, 0)
 print(json.dumps({"total": time.perf_counter() - start, "cpu": time.process_time() - cpu,
                   "rows": rows, "phases": [[f, p, t] for (f, p), t in phases.items()]}))
 """

@@ -1,7 +1,6 @@
 """Shared fixtures: the sample game folder, ready-made matchups and the command line, run in
 this process or, where the process itself is under test, in a new one."""
 
-import functools
 import os
 import shutil
 import subprocess
@@ -15,20 +14,6 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 FOLDER = ROOT / "decks" / "paintline"
-
-
-@pytest.hookimpl(wrapper=True)
-def pytest_pyfunc_call(pyfuncitem):
-    """Each test runs with room on Python's frame stack, as a run's compile does: a test
-    that calls a rule from Python compiles its twin there (sim/core/headroom.py)."""
-    from sim.core.headroom import with_headroom
-
-    test = pyfuncitem.obj
-    pyfuncitem.obj = functools.wraps(test)(functools.partial(with_headroom, test))
-    try:
-        return (yield)
-    finally:
-        pyfuncitem.obj = test
 
 
 @pytest.fixture(scope="session")

@@ -116,3 +116,31 @@ def test_only_an_entry_keeps_a_python_wrapper_and_machine_code_of_its_own():
     assert not isinstance(entry, linking.LinkOnly)
     if jit.LINK_ONLY:
         assert rule.get_pointer_to_function("anything") == 0
+
+
+def test_what_python_calls_compiles_with_headroom(monkeypatch):
+    """An entry and a rule's twin compile (or load) on a roomy frame stack, and the rules an
+    entry links in compile inside that call (sim/core/headroom.py)."""
+    from sim.core import headroom
+
+    calls = []
+
+    def recording(fn, *args, **kwargs):
+        calls.append(args)
+        return headroom.with_headroom(fn, *args, **kwargs)
+
+    monkeypatch.setattr(jit, "with_headroom", recording)
+
+    @jit.njit
+    def doubled(x):
+        return 2 * x
+
+    @jit.njit(entry=True)
+    def kernel(x):
+        return doubled(x) + 1
+
+    assert kernel(4) == 9
+    assert len(calls) == 1  # the entry's compile; its callee compiled inside it
+    assert doubled(4) == 8
+    assert len(calls) == 2  # the twin's
+    assert kernel(5) == 11 and len(calls) == 2  # compiled once

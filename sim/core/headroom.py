@@ -6,10 +6,10 @@ does not fit in the current one and unmaps it as soon as that call returns. numb
 recurses deeply and calls back and forth across such an edge millions of times, and each
 crossing costs fresh pages from the kernel: a third of a million page faults and a fifth of
 the wall time of a game's first run (Encounter 41.6 -> 33.4 s, benchmarks/README.md, "The
-first compile", step 8). A call made through `with_headroom` runs on top of one frame sized so that
-CPython maps a single large chunk, the upper half of it free: the compile's frames then fit
-in one chunk and never cross an edge. The large frame costs address space only; CPython
-initialises none of its slots.
+first compile", step 8). Every compile Python starts (sim.core.jit) runs through
+`with_headroom`, on top of one frame sized so that CPython maps a single large chunk, the
+upper half of it free: the compile's frames then fit in one chunk and never cross an edge.
+The large frame costs address space only; CPython initialises none of its slots.
 """
 
 from __future__ import annotations

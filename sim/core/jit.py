@@ -13,6 +13,7 @@ from pathlib import Path
 import numba
 
 from sim.core import linking
+from sim.core.headroom import with_headroom
 
 _SOURCES = Path(__file__).resolve().parents[1]  # sim/: the core's helpers and the games
 COMMON = "common"  # compiled helpers shared by every game (sim/core/rng.py)
@@ -183,7 +184,8 @@ def njit(fn=None, **kwargs):
     its time; long ones stay calls, which keeps the compile time down.
 
     A function is compiled for calls from compiled code alone, without the wrapper that
-    lets Python call it (`_Internal`), unless it is an `entry`: a kernel's `play_piece`."""
+    lets Python call it (`_Internal`), unless it is an `entry`: a kernel's `play_piece`,
+    which compiles with room on Python's frame stack (`_Roomy`)."""
     entry = kwargs.pop("entry", False)
     options = {"fastmath": False, "boundscheck": _BOUNDSCHECK, "nogil": True,
                "error_model": "numpy", "_nrt": False}
@@ -200,8 +202,7 @@ def njit(fn=None, **kwargs):
             f.py_func = f
         else:
             _one_signature_per_type(compiled)
-            if not entry:
-                compiled.__class__ = _Internal
+            compiled.__class__ = _Roomy if entry else _Internal
         return compiled
 
     return decorate if fn is None else decorate(fn)
@@ -213,6 +214,15 @@ def njit(fn=None, **kwargs):
 # compiled code, so it goes without them: a first run 5 to 17% sooner by game
 # (benchmarks/README.md, "The first compile", step 6).
 INTERNAL = {"no_cpython_wrapper": True, "no_cfunc_wrapper": True}
+
+
+class _Roomy(numba.core.registry.CPUDispatcher):
+    """A compiled function that Python calls (a kernel's entry, a rule's twin): its compile,
+    or its load from the cache, runs with room on Python's frame stack (sim.core.headroom),
+    and with it the compiles of every callee it links in."""
+
+    def compile(self, sig):
+        return with_headroom(super().compile, sig)
 
 
 class _Internal(numba.core.registry.CPUDispatcher):
@@ -235,6 +245,7 @@ class _Internal(numba.core.registry.CPUDispatcher):
                 twin = numba.njit(cache=cached, **options)(self.py_func)
             finally:
                 numba.config.CACHE_DIR = folder
+            twin.__class__ = _Roomy
             self.__dict__["_with_wrapper"] = twin
         return twin(*args, **kwargs)
 
