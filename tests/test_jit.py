@@ -92,11 +92,8 @@ def test_cache_is_found_by_content_from_any_checkout(tmp_path, monkeypatch):
     assert jit._ContentLocator.from_function(namespace["kernel"], str(outside)) is None
 
 
-def test_only_an_entry_keeps_a_python_wrapper_and_machine_code_of_its_own():
-    """A rule is compiled for its compiled callers alone (no Python wrapper; where
-    sim.core.linking is installed, no machine code of its own); called from Python it runs
-    a twin that has them, and the kernel that calls it gets the same answer."""
-    from sim.core import linking
+def rule_and_kernel():
+    """A fresh rule, tripled, and a kernel entry that calls it: kernel(x) = 3x + 1."""
 
     @jit.njit
     def tripled(x):
@@ -106,6 +103,16 @@ def test_only_an_entry_keeps_a_python_wrapper_and_machine_code_of_its_own():
     def kernel(x):
         return tripled(x) + 1
 
+    return tripled, kernel
+
+
+def test_only_an_entry_keeps_a_python_wrapper_and_machine_code_of_its_own():
+    """A rule is compiled for its compiled callers alone (no Python wrapper; where
+    sim.core.linking is installed, no machine code of its own); called from Python it runs
+    a twin that has them, and the kernel that calls it gets the same answer."""
+    from sim.core import linking
+
+    tripled, kernel = rule_and_kernel()
     assert kernel(2) == 7
     assert tripled(2) == 6  # the wrapperless code itself, called from Python, would crash
     assert tripled.targetoptions["no_cpython_wrapper"]
@@ -130,17 +137,9 @@ def test_what_python_calls_compiles_with_headroom(monkeypatch):
         return headroom.with_headroom(fn, *args, **kwargs)
 
     monkeypatch.setattr(jit, "with_headroom", recording)
-
-    @jit.njit
-    def doubled(x):
-        return 2 * x
-
-    @jit.njit(entry=True)
-    def kernel(x):
-        return doubled(x) + 1
-
-    assert kernel(4) == 9
+    tripled, kernel = rule_and_kernel()
+    assert kernel(4) == 13
     assert len(calls) == 1  # the entry's compile; its callee compiled inside it
-    assert doubled(4) == 8
+    assert tripled(4) == 12
     assert len(calls) == 2  # the twin's
-    assert kernel(5) == 11 and len(calls) == 2  # compiled once
+    assert kernel(5) == 16 and len(calls) == 2  # compiled once
