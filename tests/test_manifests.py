@@ -1,6 +1,6 @@
 """The shared manifest entry (sim/kit/manifests.py) on a small declared game: the entries it
 writes, the matchup it rebuilds, where card texts come from; and Game.collect's reading of
-a game module's names."""
+a game module's names, and the defaults of a Schema."""
 
 from __future__ import annotations
 
@@ -105,3 +105,14 @@ def test_collect_takes_parts_by_name_tables_in_capitals_and_the_manifest():
     assert g.sweeps == {"s": 1} and g.title == "Fake" and g.compile_seconds == 3
     assert g.describe == manifest.describe and g.from_manifest == manifest.from_manifest
     assert g.worth is None and g.tuning is None
+    # without a name, the game takes its package's: sim/fake/game.py is game "fake"
+    named = Game.collect({**names, "__name__": "sim.fake.game"}, title="Fake")
+    assert named.name == "fake"
+
+
+def test_schema_defaults_name_the_end_column_and_label_the_first_player_in_words():
+    s = Schema({"winner": "", "first_server": "", "end": ""}, "first_server")
+    assert s.first_player_label == "first server" and s.end_column == "end"
+    assert Schema({}, "first_server", "server").first_player_label == "server"
+    # a manifest's schema reads back as it was written
+    assert Schema.from_json(s.to_json()) == s

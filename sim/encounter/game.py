@@ -49,4 +49,4 @@ def validate(m) -> list:
 
 
 check_paths = FILES.check_paths
-GAME = Game.collect(globals(), name="encounter", title="Encounter RPCCG", compile_seconds=21)
+GAME = Game.collect(globals(), title="Encounter RPCCG", compile_seconds=21)

@@ -43,8 +43,6 @@ def _censored(x: str) -> str:
 SCHEMA = Schema(
     match_columns={c: _meaning(c) for c in MATCH_COLUMNS},
     first_player="first_player",
-    first_player_label="first player",
-    end_column="end",
     end_reasons=K.END_REASONS,
     lengths={"rounds": "rounds per match", "turns": "turns per match"},
     # In rounds, not turns: a PC is at risk once a round whatever the number of seats. A PC

@@ -3,8 +3,6 @@ imported "as" themselves included, collected into one Game."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from sim.highcard import options as O
 from sim.highcard import pool as T
 from sim.highcard.batch import Matchup
@@ -33,7 +31,4 @@ MANIFEST = Manifest(matchup=Matchup, pool=T.Pool, rules=O.OPTIONS.from_manifest,
                     labels=lambda m: {VALUE_PLAYED: [str(v) for v in range(VALUE_BINS)]},
                     game="highcard", texts=True)
 OPTIONS = O.OPTIONS
-GAME = Game.collect(globals(), name="highcard", title="High Card (the template)",
-                    compile_seconds=5)
-
-FOLDER = Path(__file__).resolve().parents[2] / "decks" / "highcard"
+GAME = Game.collect(globals(), title="High Card (the template)", compile_seconds=5)

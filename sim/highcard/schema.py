@@ -29,8 +29,6 @@ VALUE_PLAYED = "value_played"
 SCHEMA = Schema(
     match_columns=MATCH_COLUMNS,
     first_player="first_leader",
-    first_player_label="first leader",
-    end_column="end",
     end_reasons=END_REASONS,
     lengths={"rounds": "rounds per match", "ties": "ties per match"},
     histograms={VALUE_PLAYED: Histogram("cards played, by value", "player", bins=VALUE_BINS,

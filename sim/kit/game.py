@@ -64,8 +64,9 @@ class Schema:
 
     match_columns: dict[str, str]
     first_player: str  # column with the seat that started the match
-    first_player_label: str  # e.g. "first player"
-    end_column: str = ""  # column with how the match ended, as codes into end_reasons
+    # e.g. "first server"; empty: the column's name in words (first_server -> first server)
+    first_player_label: str = ""
+    end_column: str = "end"  # column with how the match ended, as codes into end_reasons
     end_reasons: tuple[str, ...] = ()
     # column -> label of a per-match length measure, e.g. "points" -> "points per match"
     lengths: dict[str, str] = dataclasses.field(default_factory=dict)
@@ -82,6 +83,10 @@ class Schema:
     # "played + hit"); a card of a flagged kind that scores 0 is dead. "": not declared.
     played: str = ""
     seats: int = DEFAULT_SEATS  # players at the table
+
+    def __post_init__(self):
+        if not self.first_player_label:
+            object.__setattr__(self, "first_player_label", self.first_player.replace("_", " "))
 
     @property
     def all_card_stats(self) -> dict[str, str]:
@@ -274,9 +279,12 @@ class Game:
     def collect(cls, names: dict, **own) -> Game:
         """The Game of a game module from its names (`globals()`): each part under its
         field's name (`run_batch`), a table under it in capitals (`SCHEMA`, `SWEEPS`),
-        describe and from_manifest from its MANIFEST (sim.kit.manifests.Manifest); `own` gives
-        the rest (name, title, compile_seconds)."""
+        describe and from_manifest from its MANIFEST (sim.kit.manifests.Manifest), its name
+        from its package's (sim.payne.game: payne); `own` gives the rest (title,
+        compile_seconds)."""
         parts = dict(own)
+        if "name" not in parts and "__name__" in names:
+            parts["name"] = names["__name__"].split(".")[-2]
         if "MANIFEST" in names:
             parts |= {"describe": names["MANIFEST"].describe,
                       "from_manifest": names["MANIFEST"].from_manifest}

@@ -86,5 +86,4 @@ def exact_check(m: Matchup, totals):
                        totals.wins[0], totals.n)
 
 
-GAME = Game.collect(globals(), name="paintline", title="Paint the Line (Red Tide)",
-                    compile_seconds=8)
+GAME = Game.collect(globals(), title="Paint the Line (Red Tide)", compile_seconds=8)

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import dataclasses
-from pathlib import Path
 
 from sim.kit.game import Game
 from sim.kit.manifests import Manifest
@@ -46,7 +45,4 @@ def with_rules(m: Matchup, changes: dict) -> Matchup:
 
 
 OPTIONS = O.OPTIONS
-GAME = Game.collect(globals(), name="payne", title="The Payne Academy Card Game",
-                    compile_seconds=5)
-
-FOLDER = Path(__file__).resolve().parents[2] / "decks" / "payne"
+GAME = Game.collect(globals(), title="The Payne Academy Card Game", compile_seconds=5)
