@@ -160,8 +160,8 @@ def kernel_of(g):
     G[S.WINNER], G[S.AUTOWINS] = g.winner, g.autowins
     G[S.ROUNDS_0:S.ROUNDS_0 + 3] = g.rounds_by_points
     G[S.R1_ATTACK:S.R1_ATTACK + 2] = g.round1_attacks
-    table, R, prms, _, _, in_deck, battlers, n_battlers = g.m.arrays()
-    return dict(table=table, views=g.m.views_array(), R=R, prms=prms, P=P, G=G,
+    table, views, R, prms, _, _, in_deck, battlers, n_battlers = g.m.arrays()
+    return dict(table=table, views=views, R=R, prms=prms, P=P, G=G,
                 KN=g.know.copy(), in_deck=in_deck, seen=g.seen.copy(), drawn=g.drawn.copy(),
                 battlers=battlers, n_battlers=n_battlers, cs=g.cs.copy(),
                 hist=np.zeros((1, 2, 3), dtype=np.int32), keys=g.keys.copy(),

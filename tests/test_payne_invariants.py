@@ -31,12 +31,12 @@ def matchup(a, b, rules):
 
 def kernel_final_states(m, n, seed):
     """Each match of a batch played alone by the kernel, yielding its player rows at the end."""
-    table, R, prms, decks, lens, in_deck, battlers, n_battlers = m.arrays()
+    table, views, R, prms, decks, lens, in_deck, battlers, n_battlers = m.arrays()
     rec = BatchRecords.allocate(SCHEMA, n, len(table), 0, 0)
     cs = np.zeros((2, len(table), len(SCHEMA.all_card_stats)), dtype=np.int64)
     work = E.new_work(len(table))
     for i in range(n):
-        E.play_piece(i, i + 1, table, m.views_array(), R, prms, decks, lens, in_deck, battlers,
+        E.play_piece(i, i + 1, table, views, R, prms, decks, lens, in_deck, battlers,
                      n_battlers, seed, 0, rec.matches, rec.hists["round_points"], cs, rec.log,
                      rec.log_n, work)
         yield work[0], rec.matches[i]

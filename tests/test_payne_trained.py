@@ -101,7 +101,7 @@ def test_field_power_off_keeps_a_strong_power_out_of_the_field(weight, fielded):
     share = list_share(match(policy("prior"), policy("prior")), 1, T.DEF)
     assert share[0] > share[1]
     i_off, _ = pure(choose_fielding, next_below=py_next_below)(
-        table, 0, prior(field_power_off=weight), hand, 3, m.arrays()[5][1],
+        table, 0, prior(field_power_off=weight), hand, 3, m.arrays()[6][1],
         np.zeros(len(ids), dtype=np.int64), keys, np.zeros(N_STREAMS, dtype=np.int64), 0,
         np.zeros(4))
     assert ids[hand[i_off]] == fielded

@@ -1,11 +1,16 @@
-"""Generic records: allocation by schema, totals and the ratio estimates exact checks read."""
+"""Generic records: allocation by schema, a kernel's batch in pieces (kernel_entry), totals
+and the ratio estimates exact checks read."""
+
+import sys
+import types
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 import pytest
 
 from sim.kit.game import Histogram, Schema
-from sim.kit.records import BatchRecords, Totals
+from sim.kit.records import BatchRecords, Totals, kernel_entry
 
 SCHEMA = Schema(match_columns={"winner": "", "first": "", "x": "", "tried": ""},
                 first_player="first", first_player_label="first player",
@@ -19,6 +24,48 @@ def test_allocation_follows_the_schema():
     assert rec.card_stats.shape == (2, 3, 5)  # four common statistics and the game's one
     assert rec.log.shape[0] == 5  # never more sampled logs than matches
     assert rec.matches_frame().match_index.tolist() == [10, 11, 12, 13, 14]
+
+
+def fake_engine(name: str) -> types.ModuleType:
+    """A kernel module by the contract's word: play_piece writes match first_match + i into
+    row i (winner: the match's parity, x: the table's value, tried: the thread's scratch
+    size), one count in histogram bin 1 of seat 0, card 2 used once."""
+    engine = types.ModuleType(name)
+
+    def play_piece(lo, hi, table, value, seed, first_match, out, h, card_stats, log, log_n,
+                   scratch):
+        for i in range(lo, hi):
+            out[i] = ((first_match + i) % 2, seed, table[0], len(scratch))
+            h[i, 0, 1] += value
+        card_stats[0, 2, 4] += hi - lo
+
+    engine.play_piece = play_piece
+    engine.new_work = lambda n_cards: np.zeros(n_cards)
+    sys.modules[name] = engine
+    return engine
+
+
+@dataclass(frozen=True)
+class FakeMatchup:
+    pool: tuple = ("a", "b", "c")
+
+    def arrays(self):
+        return np.array([7]), 1
+
+
+def test_kernel_entry_plays_every_match_once_with_its_arrays_in_order():
+    fake_engine("fake_engine_for_records")
+    run = kernel_entry(SCHEMA, "fake_engine_for_records")
+    rec = run(FakeMatchup(), 10, 5, first_match=3, block=4)  # pieces of 4, 4 and 2
+    assert rec.matches[:, 0].tolist() == [1, 0, 1, 0, 1, 0, 1, 0, 1, 0]  # matches 3 .. 12
+    assert (rec.matches[:, 1] == 5).all() and (rec.matches[:, 2] == 7).all()
+    assert (rec.matches[:, 3] == 3).all()  # new_work sized by the pool's three cards
+    assert rec.hists["h"][:, 0, 1].tolist() == [1] * 10 and rec.card_stats[0, 2, 4] == 10
+    # a game's own scratch and histogram bins
+    sized = kernel_entry(SCHEMA, "fake_engine_for_records",
+                         work=lambda engine, m: (np.zeros(9),), bins=lambda m: {"h": 6})
+    rec = sized(FakeMatchup(), 2, 5)
+    assert (rec.matches[:, 3] == 9).all() and rec.hists["h"].shape == (2, 2, 6)
 
 
 def test_totals_count_wins_and_draws_apart_and_ratios_by_hand():

@@ -17,7 +17,7 @@ from sim.encounter.pool import load_pool
 from sim.encounter.schema import schema_for
 from sim.kit import matchups
 from sim.kit.folders import reseated, seat_decks
-from sim.kit.records import BatchRecords, play_in_pieces
+from sim.kit.records import BatchRecords, kernel_entry
 
 
 @dataclass(frozen=True)
@@ -83,21 +83,11 @@ def with_rules(m: Matchup, changes: dict) -> Matchup:
     return reseated(m, m.rules.replace(changes), load_deck)
 
 
-def run_batch(m: Matchup, n: int, seed: int, first_match: int = 0, n_log: int = 0
-              ) -> BatchRecords:
-    """Matches first_match .. first_match + n - 1 with the compiled kernel."""
-    # deferred: the compiled engine loads only when a batch is played
-    from sim.encounter.engine import new_work, play_piece
-
-    T, R, M, D, in_deck = m.arrays()
-    no_log = np.zeros((0, S.LOG_COLS), dtype=np.int32)
-
-    def play(rec: BatchRecords, card_stats: np.ndarray, lo: int, hi: int) -> None:
-        play_piece(lo, hi, T, R, M, D, in_deck, seed, first_match, rec.matches,
-                   rec.hists["pc_death"], card_stats, rec.log, rec.log_n, no_log,
-                   new_work(T.shape[0], len(m.decks)))
-
-    return play_in_pieces(schema_for(m), n, len(m.pool), seed, first_match, n_log, play)
+# The contract's run_batch: the compiled kernel, in pieces spread over the threads; a
+# batch writes no event log (no_log: none of its rows).
+run_batch = kernel_entry(schema_for, "sim.encounter.engine",
+                         work=lambda engine, m: (np.zeros((0, S.LOG_COLS), dtype=np.int32),
+                                                 engine.new_work(len(m.pool), len(m.decks))))
 
 
 def reference_batch(m: Matchup, n: int, seed: int, first_match: int = 0, n_log: int = 0

@@ -15,7 +15,7 @@ from sim.highcard.schema import SCHEMA
 from sim.highcard.state import CAP
 from sim.kit import matchups
 from sim.kit.decklists import deck_arrays, judged
-from sim.kit.records import BatchRecords, play_in_pieces
+from sim.kit.records import kernel_entry
 
 
 @dataclass(frozen=True)
@@ -65,18 +65,5 @@ def with_rules(m: Matchup, changes: dict) -> Matchup:
     return checked(dataclasses.replace(m, rules=m.rules.replace(dict(changes), "--rules")))
 
 
-def run_batch(matchup: Matchup, n: int, seed: int, first_match: int = 0, n_log: int = 0,
-              block: int | None = None) -> BatchRecords:
-    """Play matches first_match .. first_match + n - 1 with the compiled kernel, in pieces of
-    `block` matches (default: a few pieces a thread) spread over the threads."""
-    # deferred: the compiled engine loads only when a batch is played
-    from sim.highcard.engine import new_work, play_piece
-
-    table, views, R, prms, decks, lens, in_deck = matchup.arrays()
-
-    def play(rec: BatchRecords, card_stats: np.ndarray, lo: int, hi: int) -> None:
-        play_piece(lo, hi, table, views, R, prms, decks, lens, in_deck, seed, first_match,
-                   rec.matches, rec.hists["value_played"], card_stats, rec.log, rec.log_n,
-                   new_work(table.shape[0]))
-
-    return play_in_pieces(SCHEMA, n, table.shape[0], seed, first_match, n_log, play, block)
+# The contract's run_batch: the compiled kernel, in pieces spread over the threads.
+run_batch = kernel_entry(SCHEMA, "sim.highcard.engine")

@@ -4,6 +4,7 @@ them as its `layout`); to DataFrames."""
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -131,6 +132,36 @@ def play_in_pieces(layout, n: int, n_cards: int, seed: int, first_match: int, n_
     blocks.spread(pieces, lambda k, lo, hi: play(rec, stats[k], lo, hi))
     rec.card_stats = stats.sum(axis=0)
     return rec
+
+
+def kernel_entry(schema, engine: str, work: Callable | None = None,
+                 bins: Callable | None = None) -> Callable:
+    """A compiled kernel's run_batch (the Game contract's), where the module `engine`, imported
+    at the first batch, has play_piece(lo, hi, *matchup.arrays(), seed, first_match, matches,
+    *one array a histogram of the schema in its order, card_stats, log, log_n, *work(engine,
+    matchup)); work gives a thread its scratch (default: engine.new_work(cards in the pool)),
+    bins(matchup) the bins of a histogram a rule sizes. `schema` is the game's Schema or its
+    schema_for(matchup)."""
+    def run_batch(matchup, n: int, seed: int, first_match: int = 0, n_log: int = 0,
+                  block: int | None = None) -> BatchRecords:
+        """Play matches first_match .. first_match + n - 1 with the compiled kernel, in pieces
+        of `block` matches (default: a few pieces a thread) spread over the threads."""
+        # deferred: the compiled engine loads only when a batch is played
+        kernel = importlib.import_module(engine)
+        arrays = matchup.arrays()
+        written = schema(matchup) if callable(schema) else schema
+        n_cards = len(matchup.pool)
+
+        def play(rec: BatchRecords, card_stats: np.ndarray, lo: int, hi: int) -> None:
+            scratch = work(kernel, matchup) if work else (kernel.new_work(n_cards),)
+            kernel.play_piece(lo, hi, *arrays, seed, first_match, rec.matches,
+                              *(rec.hists[h] for h in written.histograms), card_stats, rec.log,
+                              rec.log_n, *scratch)
+
+        return play_in_pieces(written, n, n_cards, seed, first_match, n_log, play, block,
+                              bins(matchup) if bins else None)
+
+    return run_batch
 
 
 def reference_records(layout, n: int, n_cards: int, first_match: int, n_log: int,

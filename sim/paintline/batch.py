@@ -10,11 +10,11 @@ import numpy as np
 
 from sim.core.problems import InputError, Problem
 from sim.kit import matchups
-from sim.kit.records import BatchRecords, play_in_pieces
+from sim.kit.records import kernel_entry
 from sim.paintline.decks import FILES, load_folder
 from sim.paintline.options import MAX_ARSENAL, R_ARSENAL, R_LADDER_LEN, Rules
 from sim.paintline.pool import BASIC_SHOT, C_KIND, TRICK_SHOT, Pool
-from sim.paintline.schema import LENGTH, SCHEMA, TOP_STEP
+from sim.paintline.schema import SCHEMA, TOP_STEP
 from sim.paintline.state import CAP
 
 
@@ -102,19 +102,7 @@ def resolve_arsenals(pool: Pool, arsenals) -> tuple[tuple[int, ...], tuple[int, 
     return out[0], out[1]
 
 
-def run_batch(matchup: Matchup, n: int, seed: int, first_match: int = 0, n_log: int = 0,
-              block: int | None = None) -> BatchRecords:
-    """Play matches first_match .. first_match + n - 1 with the compiled kernel, in pieces of
-    `block` matches (default: a few pieces a thread) spread over the threads."""
-    # deferred: the compiled engine loads only when a batch is played
-    from sim.paintline.engine import play_piece, scratch
-
-    table, views, R, prms, bags, bag_lens, coaches, in_deck = matchup.arrays()
-
-    def play(rec: BatchRecords, card_stats: np.ndarray, lo: int, hi: int) -> None:
-        play_piece(lo, hi, table, views, R, prms, bags, bag_lens, coaches, in_deck, seed,
-                   first_match, rec.matches, rec.hists[LENGTH], rec.hists[TOP_STEP],
-                   card_stats, rec.log, rec.log_n, scratch(table.shape[0]))
-
-    return play_in_pieces(SCHEMA, n, table.shape[0], seed, first_match, n_log, play, block,
-                          {TOP_STEP: int(R[R_LADDER_LEN])})
+# The contract's run_batch: the compiled kernel, in pieces spread over the threads.
+run_batch = kernel_entry(SCHEMA, "sim.paintline.engine",
+                         work=lambda engine, m: (engine.scratch(len(m.pool)),),
+                         bins=lambda m: {TOP_STEP: int(m.rules.vector[R_LADDER_LEN])})

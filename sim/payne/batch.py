@@ -9,7 +9,7 @@ import numpy as np
 from sim.core.problems import InputError, Problem
 from sim.kit import matchups
 from sim.kit.decklists import deck_arrays, judged
-from sim.kit.records import BatchRecords, play_in_pieces
+from sim.kit.records import kernel_entry
 from sim.payne import decks as D
 from sim.payne import options as O
 from sim.payne import pool as T
@@ -37,7 +37,8 @@ class Matchup(matchups.Viewed):
                     battlers[p, role, n_battlers[p, role]] = c
                     n_battlers[p, role] += 1
         prms = np.stack(self.policies).astype(np.float64)
-        return table, self.rules.vector, prms, decks, lens, in_deck, battlers, n_battlers
+        return (table, self.views_array(), self.rules.vector, prms, decks, lens, in_deck,
+                battlers, n_battlers)
 
 
 def decks_problems(pool: T.Pool, rules: O.Rules, decks) -> list[Problem]:
@@ -69,21 +70,5 @@ def load_matchup(folder, deck_a, deck_b, policy_a="prior", policy_b=None, rules=
     return m
 
 
-# `sides` is a character's number of sides that help its role (sim.payne.power): the arrows
-# with that many helping sides, its own kept first.
-def run_batch(matchup: Matchup, n: int, seed: int, first_match: int = 0, n_log: int = 0,
-              block: int | None = None) -> BatchRecords:
-    """Play matches first_match .. first_match + n - 1 with the compiled kernel, in pieces of
-    `block` matches (default: a few pieces a thread) spread over the threads."""
-    # deferred: the compiled engine loads only when a batch is played
-    from sim.payne.engine import new_work, play_piece
-
-    table, R, prms, decks, lens, in_deck, battlers, n_battlers = matchup.arrays()
-    views = matchup.views_array()
-
-    def play(rec: BatchRecords, card_stats: np.ndarray, lo: int, hi: int) -> None:
-        play_piece(lo, hi, table, views, R, prms, decks, lens, in_deck, battlers, n_battlers, seed,
-                   first_match, rec.matches, rec.hists["round_points"], card_stats, rec.log,
-                   rec.log_n, new_work(table.shape[0]))
-
-    return play_in_pieces(SCHEMA, n, table.shape[0], seed, first_match, n_log, play, block)
+# The contract's run_batch: the compiled kernel, in pieces spread over the threads.
+run_batch = kernel_entry(SCHEMA, "sim.payne.engine")

@@ -59,8 +59,7 @@ class Match(BattleRules):
         # each seat's player decides from his own view, drawing from his policy stream
         self.players = [make_player(m.policies[p], partial(self.rand, p, POLICY))
                         for p in range(2)]
-        arrays = m.arrays()
-        self.in_deck = arrays[5]
+        self.in_deck = m.arrays()[6]
         self.battlers = [[[c for c in d.cards() if self.table[c, T.C_KIND] == T.CHARACTER
                            and self.table[c, T.C_ROLE] == role] for role in (T.OFF, T.DEF)]
                          for d in m.decks]
