@@ -1,10 +1,11 @@
 """The deck-list reader every game shares, written from the format of the folder READMEs:
 `COUNT Card` lines by id or by name, `#` comments, `[section]` headers where a deck has
-parts; every problem named with its file and line."""
+parts; every problem named with its file and line; the rules every list of card counts
+keeps (deck_size, copies per name)."""
 
 from __future__ import annotations
 
-from sim.kit.decklists import read_deck_list, tally
+from sim.kit.decklists import Deck, listing_problems, read_deck_list, tally, whole_deck
 from sim.kit.game import get
 
 
@@ -53,3 +54,24 @@ def test_sections_where_a_deck_has_parts(tmp_path):
     # A card under an unknown section belongs to no part: named, and left out.
     assert "outside a section" in said[5]
     assert [(e.line, e.section) for e in entries] == [(3, "draw")]
+
+
+class Rules:
+    values = {"deck_size": 5}
+
+
+def test_a_listing_keeps_its_size_and_copies_per_name():
+    p = pool()
+    laptop, hall = p.lookup("laptop"), p.lookup("study-hall")
+    deck = Deck("x.deck", "x", [(laptop, 3), (hall, 1)])
+    first = {laptop: 2, hall: 7}
+    out, names = listing_problems(deck, p, Rules(), first, lambda c: True, 2)
+    # 4 cards where deck_size says 5, named on the list's last line; 3 Laptops, at most 2
+    assert [(q.line, q.message) for q in out] == [
+        (7, "deck lists 4 cards, must be exactly 5 (rule option deck_size)"),
+        (2, "card 'laptop' (Laptop): 3 copies of the name, at most 2")]
+    assert sorted(n.copies for n in names) == [1, 3]
+    # cards left uncounted have no limit
+    out, names = listing_problems(deck, p, Rules(), first, lambda c: c == hall, 2)
+    assert len(out) == 1 and [n.copies for n in names] == [1]
+    assert whole_deck(deck, first, "no").line == 7

@@ -8,24 +8,20 @@ from sim.core.problems import Problem
 from sim.highcard.options import Rules, load_rules
 from sim.highcard.params import load_policies
 from sim.highcard.pool import C_KIND, C_VALUE, MAX_COPIES, NUMBER, Pool, load_pool
-from sim.kit.decklists import Deck, deck_reader, names_in, size_problems
+from sim.kit.decklists import Deck, deck_reader, listing_problems, whole_deck
 
 
 def deck_problems(deck: Deck, pool: Pool, rules: Rules, first: dict[int, int]) -> list[Problem]:
     """Every deck rule: its size, copies of a number card, the value cap, a number card."""
-    table, where = pool.table, deck.path
-    last = max(first.values(), default=0)
-    out = size_problems(deck, rules.values["deck_size"], last)
-    for name in names_in(deck, pool, first, lambda c: table[c, C_KIND] == NUMBER):
-        if name.copies > MAX_COPIES:
-            out.append(Problem(where, name.line, f"{name.label}: {name.copies} copies of the "
-                               f"name, at most {MAX_COPIES}"))
+    table = pool.table
+    out, _ = listing_problems(deck, pool, rules, first, lambda c: table[c, C_KIND] == NUMBER,
+                              MAX_COPIES)
     value = sum(int(table[c, C_VALUE]) * n for c, n in deck.counts)
     if value > (cap := rules.values["value_cap"]):
-        out.append(Problem(where, last, f"the number cards add up to {value}, at most {cap} "
-                           "(rule option value_cap)"))
+        out.append(whole_deck(deck, first, f"the number cards add up to {value}, at most {cap} "
+                              "(rule option value_cap)"))
     if not any(table[c, C_KIND] == NUMBER for c, _ in deck.counts):
-        out.append(Problem(where, last, "the deck needs a number card"))
+        out.append(whole_deck(deck, first, "the deck needs a number card"))
     return out
 
 

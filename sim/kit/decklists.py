@@ -158,6 +158,24 @@ def names_in(deck: Deck, pool, first: dict[int, int], counted: Callable[[int], b
             for entries in groups.values()]
 
 
+def whole_deck(deck: Deck, first: dict[int, int], message: str) -> Problem:
+    """A problem of the deck as a whole, named on the list's last line (`first`: each card's
+    first line)."""
+    return Problem(deck.path, max(first.values(), default=0), message)
+
+
+def listing_problems(deck: Deck, pool, rules, first: dict[int, int],
+                     counted: Callable[[int], bool], most: int) -> tuple[list[Problem], list[Name]]:
+    """The deck rules every list of card counts keeps: exactly deck_size cards (its rule
+    option) and at most `most` copies of a name among the cards `counted` keeps; with those
+    names (`names_in`), for a game's own limits per name."""
+    out = size_problems(deck, rules.values["deck_size"], max(first.values(), default=0))
+    names = names_in(deck, pool, first, counted)
+    out += [Problem(deck.path, name.line, f"{name.label}: {name.copies} copies of the name, "
+                    f"at most {most}") for name in names if name.copies > most]
+    return out, names
+
+
 def judged(deck_rules: Callable[..., list[Problem]], decks, pool, rules) -> list[Problem]:
     """The game's deck rules on decks of card counts held in memory (an experiment's
     variant): every problem, line 0 where a file would name one."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from sim.core.datafiles import FolderFiles
 from sim.core.problems import Problem
-from sim.kit.decklists import Deck, deck_reader, names_in, size_problems
+from sim.kit.decklists import Deck, deck_reader, listing_problems, whole_deck
 from sim.payne.options import Rules, load_rules
 from sim.payne.params import load_policies
 from sim.payne.pool import (
@@ -31,12 +31,9 @@ from sim.payne.pool import (
 def deck_problems(deck: Deck, pool: Pool, rules: Rules, first: dict[int, int]) -> list[Problem]:
     """Every deck rule: size, copies per name by rarity, a character of each role."""
     table, where = pool.table, deck.path
-    last = max(first.values(), default=0)
-    out = size_problems(deck, rules.values["deck_size"], last)
-    for name in names_in(deck, pool, first, lambda c: table[c, C_KIND] != BLANK):
-        if name.copies > MAX_PER_NAME:
-            out.append(Problem(where, name.line, f"{name.label}: {name.copies} copies of the "
-                               f"name, at most {MAX_PER_NAME}"))
+    out, names = listing_problems(deck, pool, rules, first, lambda c: table[c, C_KIND] != BLANK,
+                                  MAX_PER_NAME)
+    for name in names:
         for group, cap in ((COMMON,), 3), ((UNCOMMON,), 2), ((RARE, SUPER_RARE), 1):
             k = sum(n for c, n in name.entries if table[c, C_RARITY] in group)
             if k > cap:
@@ -46,7 +43,7 @@ def deck_problems(deck: Deck, pool: Pool, rules: Rules, first: dict[int, int]) -
     for role in (OFF, DEF):
         if not any(table[c, C_KIND] == CHARACTER and table[c, C_ROLE] == role
                    for c, _ in deck.counts):
-            out.append(Problem(where, last, f"the deck needs a {ROLES[role]} character"))
+            out.append(whole_deck(deck, first, f"the deck needs a {ROLES[role]} character"))
     return out
 
 
