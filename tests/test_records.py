@@ -1,5 +1,6 @@
-"""Generic records: allocation by schema, a kernel's batch in pieces (kernel_entry), totals
-and the ratio estimates exact checks read."""
+"""Generic records: allocation by schema, a kernel's batch in pieces (kernel_entry), a
+reference engine's entries (reference_entries), totals and the ratio estimates exact checks
+read."""
 
 import sys
 import types
@@ -10,7 +11,7 @@ import pandas as pd
 import pytest
 
 from sim.kit.game import Histogram, Schema
-from sim.kit.records import BatchRecords, Totals, kernel_entry
+from sim.kit.records import BatchRecords, Totals, kernel_entry, reference_entries, winner_text
 
 SCHEMA = Schema(match_columns={"winner": "", "first": "", "x": "", "tried": ""},
                 first_player="first", first_player_label="first player",
@@ -66,6 +67,39 @@ def test_kernel_entry_plays_every_match_once_with_its_arrays_in_order():
                          work=lambda engine, m: (np.zeros(9),), bins=lambda m: {"h": 6})
     rec = sized(FakeMatchup(), 2, 5)
     assert (rec.matches[:, 3] == 9).all() and rec.hists["h"].shape == (2, 2, 6)
+
+
+class FakeMatch:
+    """A reference match by the contract's word: seat `index % 2` wins; each seat holds
+    card 0 (drawn) and card 1 (not drawn); the game's own statistic 'used' is 1 on card 2."""
+
+    def __init__(self, m, seed, index, log_rows=-1):
+        self.index, self.played = index, False
+        self.in_deck = np.array([[1, 2, 0], [1, 1, 0]])
+        self.drawn = np.array([[1, 0, 0], [1, 0, 0]])
+        self.cs = np.zeros((2, 3, 5), dtype=np.int64)
+        self.cs[0, 2, 4] = 1
+        self.hist, self.log, self.text = np.zeros((2, 4), dtype=np.int64), [], []
+
+    def play(self):
+        self.played = True
+        self.text.append(winner_text(self.index % 2))
+
+    def record(self):
+        assert self.played
+        return np.array([self.index % 2, 0, 0, 0])
+
+
+def test_reference_entries_tally_the_common_card_statistics_as_the_kernels_do():
+    batch, replay = reference_entries(SCHEMA, FakeMatch, "h")
+    rec = batch(FakeMatchup(), 3, 1, first_match=4)  # matches 4, 5, 6: A, B, A win
+    # matches in deck, drawn, wins drawn, wins not drawn; then the game's own
+    assert rec.card_stats[0, 0].tolist() == [3, 3, 2, 0, 0]
+    assert rec.card_stats[0, 1].tolist() == [3, 0, 0, 2, 0]
+    assert rec.card_stats[1, 0].tolist() == [3, 3, 1, 0, 0]
+    assert rec.card_stats[0, 2].tolist() == [0, 0, 0, 0, 3]  # never in a deck
+    assert replay(FakeMatchup(), 1, 5).text == ["Winner: B"]
+    assert winner_text(-1) == "Winner: none (draw)"
 
 
 def test_totals_count_wins_and_draws_apart_and_ratios_by_hand():

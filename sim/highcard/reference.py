@@ -7,14 +7,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sim.core.cardstats import py_tally_cards
 from sim.core.rng import DICE, N_STREAMS, POLICY, SHUFFLE, py_next_below, py_shuffle, py_stream_key
 from sim.highcard import params as Pa
 from sim.highcard import pool as T
 from sim.highcard.batch import Matchup
 from sim.highcard.schema import SCHEMA, VALUE_BINS, VALUE_PLAYED
 from sim.highcard.state import END_OUT, END_POINTS
-from sim.kit.records import reference_entries
+from sim.kit.records import reference_entries, winner_text
 
 SEATS = "AB"
 
@@ -154,7 +153,7 @@ class Match:
             return False, follower
         return False, scored if scored in (0, 1) else leader
 
-    def play(self) -> Match:
+    def play(self) -> None:
         for p, seat in enumerate(self.seats):
             py_shuffle(seat.deck, lambda n, p=p: self.rand(p, SHUFFLE, n))
             for _ in range(self.R["hand_size"]):
@@ -170,10 +169,7 @@ class Match:
             over, leader = self.play_round(leader)
             if over:
                 break
-        self.text.append(f"Winner: {SEATS[self.winner] if self.winner >= 0 else 'none (draw)'}"
-                         f", end {SCHEMA.end_reasons[self.end]}")
-        py_tally_cards(self.cs, self.winner, self.in_deck, self.drawn)
-        return self
+        self.text.append(f"{winner_text(self.winner)}, end {SCHEMA.end_reasons[self.end]}")
 
     def record(self) -> np.ndarray:
         a, b = self.seats

@@ -134,6 +134,11 @@ def play_in_pieces(layout, n: int, n_cards: int, seed: int, first_match: int, n_
     return rec
 
 
+def winner_text(winner: int) -> str:
+    """A reference log's last word on who won (seat letters A, B ...)."""
+    return f"Winner: {SEAT_LETTERS[winner].upper() if winner >= 0 else 'none (draw)'}"
+
+
 def kernel_entry(schema, engine: str, work: Callable | None = None,
                  bins: Callable | None = None) -> Callable:
     """A compiled kernel's run_batch (the Game contract's), where the module `engine`, imported
@@ -198,19 +203,28 @@ class Replay:
 
 def reference_entries(schema, match: Callable, histogram: str) -> tuple[Callable, Callable]:
     """A reference engine's reference_batch and replay (the Game contract's), where
-    match(matchup, seed, index, log_rows=-1).play() plays one match by the rules and the
-    played match holds .record() (its row), .hist (its row of the `histogram` measure),
-    .cs (its card statistics), .log (its log rows) and .text (its readable log)."""
+    match(matchup, seed, index, log_rows=-1) is one match, played by the rules by its
+    .play(), that holds .record() (its row), .hist (its row of the `histogram` measure),
+    .cs (its card statistics), .in_deck and .drawn (each seat's copies of each card, and
+    whether drawn), .log (its log rows) and .text (its readable log). The statistics every
+    game records first are tallied here, as the kernels' record_match tallies them."""
     def reference_batch(matchup, n: int, seed: int, first_match: int = 0,
                         n_log: int = 0) -> BatchRecords:
+        # deferred: sim.core.cardstats brings numba, loaded only when a batch is played
+        from sim.core.cardstats import py_tally_cards
+
         def play(index: int, log_rows: int):
-            game = match(matchup, seed, index, log_rows).play()
-            return game.record(), {histogram: game.hist}, game.cs, game.log
+            game = match(matchup, seed, index, log_rows)
+            game.play()
+            row = game.record()
+            py_tally_cards(game.cs, int(row[WINNER]), game.in_deck, game.drawn)
+            return row, {histogram: game.hist}, game.cs, game.log
 
         return reference_records(schema, n, len(matchup.pool), first_match, n_log, play)
 
     def replay(matchup, seed: int, match_index: int) -> Replay:
-        game = match(matchup, seed, match_index).play()
+        game = match(matchup, seed, match_index)
+        game.play()
         return Replay(game.text, game.record())
 
     return reference_batch, replay

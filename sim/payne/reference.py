@@ -8,9 +8,8 @@ from functools import partial
 
 import numpy as np
 
-from sim.core.cardstats import py_tally_cards
 from sim.core.rng import DICE, N_STREAMS, POLICY, SHUFFLE, py_next_below, py_shuffle, py_stream_key
-from sim.kit.records import reference_entries
+from sim.kit.records import reference_entries, winner_text
 from sim.payne import pool as T
 from sim.payne.batch import Matchup
 from sim.payne.reference_battle import SEATS, BattleRules
@@ -189,7 +188,7 @@ class Match(BattleRules):
         self.hist[0, pts[0]] += 1
         self.hist[1, pts[1]] += 1
 
-    def play(self) -> Match:
+    def play(self) -> None:
         if not self.R["battle_mode"]:
             for p in range(2):
                 self.set_up(p)
@@ -203,10 +202,8 @@ class Match(BattleRules):
                 break
             self.play_round()
         a, b = self.seats
-        self.say(f"Winner: {SEATS[self.winner] if self.winner >= 0 else 'none (draw)'}, "
-                 f"{a.score}-{b.score}, end {SCHEMA.end_reasons[self.end]}")
-        py_tally_cards(self.cs, self.winner, self.in_deck, self.drawn)
-        return self
+        self.say(f"{winner_text(self.winner)}, {a.score}-{b.score}, "
+                 f"end {SCHEMA.end_reasons[self.end]}")
 
     def record(self) -> np.ndarray:
         a, b = self.seats
