@@ -11,7 +11,7 @@ import numpy as np
 
 from sim.kit import matchups
 from sim.kit.cards import Cards, CardTable, Column
-from sim.kit.game import Game, Schema
+from sim.kit.game import Game, Schema, end_meaning
 from sim.kit.manifests import Manifest, deck_counts
 from sim.kit.options import Option, Options
 
@@ -116,3 +116,4 @@ def test_schema_defaults_name_the_end_column_and_label_the_first_player_in_words
     assert Schema({}, "first_server", "server").first_player_label == "server"
     # a manifest's schema reads back as it was written
     assert Schema.from_json(s.to_json()) == s
+    assert end_meaning(("points", "deck-out")) == "how the match ended: 0 points, 1 deck-out"

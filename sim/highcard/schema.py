@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from sim.highcard.state import END_REASONS
-from sim.kit.game import Histogram, Rate, Schema
+from sim.kit.game import Histogram, Rate, Schema, end_meaning
 
 MATCH_COLUMNS = {
     "winner": "0: deck A won, 1: deck B won, -1: a draw",
     "points_a": "deck A's points", "points_b": "deck B's points",
     "rounds": "rounds played",
-    "end": "how the match ended: " + ", ".join(f"{i} {r}" for i, r in enumerate(END_REASONS)),
+    "end": end_meaning(END_REASONS),
     "first_leader": "seat the coin made leader of round 1",
     "ties": "rounds of equal cards",
     "round1": "who won round 1: 0 deck A, 1 deck B, -1 equal cards",

@@ -24,6 +24,11 @@ CARD_STATS_COMMON = {
 }
 
 
+def end_meaning(reasons: tuple[str, ...]) -> str:
+    """The meaning of a matches table's end column: each code with its reason."""
+    return "how the match ended: " + ", ".join(f"{i} {r}" for i, r in enumerate(reasons))
+
+
 @dataclass(frozen=True)
 class Rate:
     """A headline rate: sum(k) / sum(n) over the matches table, where k and n are

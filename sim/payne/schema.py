@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from sim.kit.game import Histogram, Rate, Schema
+from sim.kit.game import Histogram, Rate, Schema, end_meaning
 from sim.payne.state import END_REASONS
 
 MATCH_COLUMNS = {
     "winner": "0: deck A won, 1: deck B won, -1: a draw",
     "points_a": "deck A's points", "points_b": "deck B's points",
     "rounds": "rounds begun (fielded or not)",
-    "end": "how the match ended: " + ", ".join(f"{i} {r}" for i, r in enumerate(END_REASONS)),
+    "end": end_meaning(END_REASONS),
     "first_attacker": "seat the coin made attacker in round 1 (-1: no round)",
     "unfielded_a": "rounds deck A could not field", "unfielded_b": "rounds deck B could not field",
     "redraws_a": "opening hands deck A redrew", "redraws_b": "opening hands deck B redrew",
