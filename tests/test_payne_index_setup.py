@@ -15,6 +15,7 @@ from sim.payne.reference import Match
 
 from .payne_both import (
     ALL,
+    FOLDER,
     ATT,
     AUTO,
     DEF_CARD,
@@ -126,6 +127,32 @@ def test_sixty_cards_six_of_a_name_and_copies_by_rarity():
         assert rec.same_as(GAME.reference_batch(m2, 20, 3))
         assert (rec.column("end") == S.END_DECK_OUT).all()
         assert (rec.column("rounds") == (size - 7) // 6 + 1).all()
+
+
+@rule("PAY-3")
+def test_deck_files_of_an_agreed_size_are_read_under_it(tmp_path):
+    """"Exactly deck_size cards", fewer by agreement: deck files of 40 cards load under
+    `--rules deck_size=40` (the run's rules judge them as they are read), are refused
+    without it, and the shipped 60-card lists are refused under it."""
+    lists = {}
+    for name in ("offense", "defense"):
+        left, lines = 40, []
+        for line in (FOLDER / f"{name}.deck").read_text().splitlines():
+            parts = line.split(maxsplit=1)
+            if len(parts) == 2 and parts[0].isdigit() and left > 0:
+                k = min(int(parts[0]), left)
+                lines.append(f"{k} {parts[1]}")
+                left -= k
+        lists[name] = tmp_path / f"{name}40.deck"
+        lists[name].write_text("\n".join(lines) + "\n")
+    m = GAME.load_matchup(FOLDER, lists["offense"], lists["defense"], "plain", "plain",
+                          {"deck_size": 40}, [])
+    assert [sum(n for _, n in d.counts) for d in m.decks] == [40, 40]
+    assert GAME.validate(m) == []
+    with pytest.raises(InputError, match="offense40.deck:.*40 cards, must be exactly 60"):
+        GAME.load_matchup(FOLDER, lists["offense"], lists["defense"], "plain", "plain", {}, [])
+    with pytest.raises(InputError, match="offense.deck:.*60 cards, must be exactly 40"):
+        GAME.load_matchup(FOLDER, "offense", "defense", "plain", "plain", {"deck_size": 40}, [])
 
 
 @rule("PAY-5", "PAY-6", "PAY-7")
