@@ -15,12 +15,12 @@ from sim.payne.reference import Match
 
 from .payne_both import (
     ALL,
-    FOLDER,
     ATT,
     AUTO,
     DEF_CARD,
     DEF_MASK,
     E_,
+    FOLDER,
     GAME,
     KIND,
     OFF_CARD,

@@ -10,15 +10,25 @@ import pandas as pd
 
 from analysis.meta import matrix, nash
 from analysis.verdicts import contrast
+from sim.core.problems import InputError, Problem
 from sim.core.stats import Z95
 from sim.experiments.arms import Arms, seat_local, seat_policies
 from sim.experiments.meta import Field, scores
 
 
 def field_decks(game, m, folder, names: list[str]) -> dict[str, dict[str, int]]:
-    """Each field deck's card counts, read from the folder under the run's policies."""
+    """Each field deck's card counts, read from the folder under the run's policies; an
+    InputError when the validator refuses one in the run's matchup (its rule options and
+    card values may not be the folder's: a deck_size agreed on, a card made rare)."""
     fld = Field(game, folder, list(names), m.policy_names[0])
-    return {n: game.building.counts(fld.pair(i, i), 0) for i, n in enumerate(names)}
+    decks = {n: game.building.counts(fld.pair(i, i), 0) for i, n in enumerate(names)}
+    files = {n: getattr(fld.pair(i, i).decks[0], "path", n) for i, n in enumerate(names)}
+    refused = [Problem(str(files[n]), 0, f"field deck {n} in this run's matchup: {q.message}")
+               for n, counts in decks.items()
+               for q in game.validate(seated(game, m, 1, n, counts))]
+    if refused:
+        raise InputError(refused)
+    return decks
 
 
 def seated(game, m, seat: int, name: str, counts: dict[str, int]):

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from sim.core.problems import InputError
 from sim.experiments.field_worth import field_worth
 from sim.experiments.verdicts import Precision, card_verdicts
 from sim.kit.folders import default_folder, read_folder
@@ -42,11 +43,14 @@ def for_run(path, precision: Precision = Precision(), progress=None,
         tables = {"verdicts": df, "verdicts_skipped": skipped}
         if field_matches and len(info.field) > 1 and len(matchup.decks) == 2 and len(df):
             attrs = df.attrs
-            df, tables["verdicts_field"] = field_worth(game, matchup, seed, df, pars,
-                                                       folder, list(info.field),
-                                                       field_matches, info.trained)
-            df.attrs = attrs | {"field": tables["verdicts_field"].attrs["nash"],
-                                "field_matches": tables["verdicts_field"].attrs["matches"]}
+            try:
+                df, tables["verdicts_field"] = field_worth(game, matchup, seed, df, pars,
+                                                           folder, list(info.field),
+                                                           field_matches, info.trained)
+                df.attrs = attrs | {"field": tables["verdicts_field"].attrs["nash"],
+                                    "field_matches": tables["verdicts_field"].attrs["matches"]}
+            except InputError as e:  # the run's rules or cards refuse a field deck: no field
+                df.attrs = attrs | {"field_refused": str(e)}
             tables["verdicts"] = df
         save_tables(path, tables, None)
         write_json(path / "verdicts.json", {**df.attrs, "skipped": len(skipped),
