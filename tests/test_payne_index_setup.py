@@ -153,6 +153,14 @@ def test_deck_files_of_an_agreed_size_are_read_under_it(tmp_path):
         GAME.load_matchup(FOLDER, lists["offense"], lists["defense"], "plain", "plain", {}, [])
     with pytest.raises(InputError, match="offense.deck:.*60 cards, must be exactly 40"):
         GAME.load_matchup(FOLDER, "offense", "defense", "plain", "plain", {"deck_size": 40}, [])
+    # A card edit is judged the same way: Eliza Penrose with three lit arrows is rare, one
+    # copy of the name at most, and the offense list's line of its two copies is named.
+    text = (FOLDER / "offense.deck").read_text().splitlines()
+    line = next(i for i, t in enumerate(text, 1) if t.split()[-1:] == ["eliza-penrose"])
+    assert text[line - 1].split()[0] == "2"
+    with pytest.raises(InputError, match=f"offense.deck:{line}: .*Eliza Penrose.*at most 1"):
+        GAME.load_matchup(FOLDER, "offense", "defense", "plain", "plain", {},
+                          ["eliza-penrose.sides=3"])
 
 
 @rule("PAY-5", "PAY-6", "PAY-7")

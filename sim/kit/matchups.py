@@ -33,17 +33,18 @@ class Matchup:
     def read(cls, files, path, decks: Sequence, policies: Sequence[str],
              rules: dict | None = None, sets: Sequence[str] | None = None, **own):
         """A matchup from the game folder at `path` read by the game's `files` (a
-        sim.core.datafiles.FolderFiles): the rule changes (a dict); a deck a seat by file or
-        name, read and judged under the rules as changed (a deck_size agreed on judges the
-        decks' length); a policy a seat by name; then the card edits ("CARD.FIELD=VALUE");
-        `own`: the game's further fields. A game whose edits bear on its decks judges them
-        again."""
+        sim.core.datafiles.FolderFiles): the rule changes (a dict) and the card edits
+        ("CARD.FIELD=VALUE"); a deck a seat by file or name, read and judged under the rules
+        and cards as changed (a deck_size agreed on judges the decks' length, a card made
+        rare its copies, each problem on its line); a policy a seat by name; `own`: the
+        game's further fields."""
         folder = Path(path)
         data = files.read(folder)
         played = data.rules.replace(dict(rules)) if rules else data.rules
-        read = tuple(files.deck(folder, d, data.pool, played) for d in decks)
-        return cls(data.pool.with_sets(list(sets or [])), played, read,
-                   tuple(policies), files.policies(folder, list(policies)), **own)
+        pool = data.pool.with_sets(list(sets or []))
+        read = tuple(files.deck(folder, d, pool, played) for d in decks)
+        return cls(pool, played, read, tuple(policies), files.policies(folder, list(policies)),
+                   **own)
 
 
 @dataclass(frozen=True)
