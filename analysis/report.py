@@ -286,6 +286,9 @@ def _verdict_section(page: Page, run) -> None:
                   "folder's field, weighted by the field's Nash mix ("
                   + ", ".join(f"{d} {w:.2f}" for d, w in meta["field"].items())
                   + f"; {meta['field_matches']:,} matches).")
+    elif "field_refused" in meta:
+        page.text("field_worth: not measured, this run's matchup refuses a deck of the "
+                  "folder's field: " + meta["field_refused"], flag=True)
 
 
 def _dead_cards_section(page: Page, run) -> None:

@@ -8,7 +8,22 @@ import pytest
 from sim.core.problems import InputError
 from sim.experiments.field_worth import field_decks
 
+from .conftest import cardlab
 from .payne_both import FOLDER, GAME
+
+
+def forty_card_lists(tmp_path, shipped) -> list:
+    """The first 40 cards of the offense and defense lists, as deck files."""
+    lists = []
+    for seat, name in enumerate(("offense", "defense")):
+        left, lines = 40, []
+        for c, k in shipped.decks[seat].counts:
+            if left > 0:
+                lines.append(f"{min(k, left)} {shipped.pool.ids[c]}")
+                left -= min(k, left)
+        lists.append(tmp_path / f"{name}40.deck")
+        lists[-1].write_text("\n".join(lines) + "\n")
+    return lists
 
 
 def test_field_decks_are_judged_in_the_runs_matchup(tmp_path):
@@ -17,17 +32,29 @@ def test_field_decks_are_judged_in_the_runs_matchup(tmp_path):
     shipped = GAME.load_matchup(FOLDER, "offense", "defense", "plain", "plain", {}, [])
     decks = field_decks(GAME, shipped, FOLDER, ["offense", "defense", "balanced"])
     assert [sum(c.values()) for c in decks.values()] == [60, 60, 60]
-    lists = []
-    for name in ("offense", "defense"):
-        counts = dict(shipped.decks[0 if name == "offense" else 1].counts)
-        left, lines = 40, []
-        for c, k in counts.items():
-            if left > 0:
-                lines.append(f"{min(k, left)} {shipped.pool.ids[c]}")
-                left -= min(k, left)
-        lists.append(tmp_path / f"{name}40.deck")
-        lists[-1].write_text("\n".join(lines) + "\n")
-    short = GAME.load_matchup(FOLDER, *lists, "plain", "plain", {"deck_size": 40}, [])
+    short = GAME.load_matchup(FOLDER, *forty_card_lists(tmp_path, shipped), "plain", "plain",
+                              {"deck_size": 40}, [])
     with pytest.raises(InputError, match="field deck balanced in this run's matchup: deck "
                        "lists 60 cards, must be exactly 40"):
         field_decks(GAME, short, FOLDER, ["offense", "defense", "balanced"])
+
+
+def test_verdicts_and_report_say_why_the_field_was_left_out(tmp_path):
+    """From the command line: a run of two 40-card decks under deck_size=40 gets its card
+    verdicts, and the verdicts and the report say that the field's 60-card decks were not
+    played and why."""
+    shipped = GAME.load_matchup(FOLDER, "offense", "defense", "plain", "plain", {}, [])
+    a, b = forty_card_lists(tmp_path, shipped)
+    out = cardlab("simulate", str(a), str(b), "--folder", "payne", "--rules", "deck_size=40",
+                  "-n", "400", "--results", str(tmp_path), "--run-id", "r", "-q")
+    assert out.returncode == 0, out.stderr
+    out = cardlab("verdicts", str(tmp_path / "r"), "--verdict-start", "200", "--verdict-max",
+                  "400", "--policies", "1", "--field-matches", "100", "-q")
+    assert out.returncode == 0, out.stderr
+    said = " ".join(out.stdout.split())
+    assert "field_worth: not measured" in said
+    assert "field deck balanced in this run's matchup: deck lists 60 cards, must be exactly 40" \
+        in said
+    assert not (tmp_path / "r" / "verdicts_field.parquet").exists()
+    assert cardlab("report", str(tmp_path / "r")).returncode == 0
+    assert "field_worth: not measured" in (tmp_path / "r" / "report.md").read_text()
