@@ -46,10 +46,10 @@ def validate(m: Matchup) -> list[Problem]:
 def load_matchup(folder, deck_a, deck_b, policy_a="aim", policy_b=None, rules=None,
                  sets=None) -> Matchup:
     """A matchup from a game folder: decks by file or name, policies by name, rule changes
-    as a dict, card edits as "CARD.FIELD=VALUE"."""
-    return checked(Matchup.read(D.FILES, folder, (deck_a, deck_b),
-                                (policy_a, policy_b or policy_a), rules, sets,
-                                folder=str(folder)))
+    as a dict, card edits as "CARD.FIELD=VALUE"; each deck judged as it is read, under the
+    rules and cards as changed."""
+    return Matchup.read(D.FILES, folder, (deck_a, deck_b), (policy_a, policy_b or policy_a),
+                        rules, sets, folder=str(folder))
 
 
 def checked(m: Matchup) -> Matchup:
