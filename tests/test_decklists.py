@@ -5,6 +5,7 @@ keeps (deck_size, copies per name)."""
 
 from __future__ import annotations
 
+from sim.core.problems import Problem
 from sim.kit.decklists import Deck, listing_problems, read_deck_list, tally, whole_deck
 from sim.kit.game import get
 
@@ -65,13 +66,20 @@ def test_a_listing_keeps_its_size_and_copies_per_name():
     laptop, hall = p.lookup("laptop"), p.lookup("study-hall")
     deck = Deck("x.deck", "x", [(laptop, 3), (hall, 1)])
     first = {laptop: 2, hall: 7}
-    out, names = listing_problems(deck, p, Rules(), first, lambda c: True, 2)
-    # 4 cards where deck_size says 5, named on the list's last line; 3 Laptops, at most 2
+    seen = []
+
+    def per_name(name):  # a game's own limit, asked of every counted name in list order
+        seen.append((name.line, name.copies))
+        return [Problem(deck.path, name.line, "own")] if name.copies == 3 else []
+
+    out = listing_problems(deck, p, Rules(), first, lambda c: True, 2, per_name)
+    # 4 cards where deck_size says 5, named on the list's last line; 3 Laptops, at most 2,
+    # and the game's own word on that name right after it
     assert [(q.line, q.message) for q in out] == [
         (7, "deck lists 4 cards, must be exactly 5 (rule option deck_size)"),
-        (2, "card 'laptop' (Laptop): 3 copies of the name, at most 2")]
-    assert sorted(n.copies for n in names) == [1, 3]
+        (2, "card 'laptop' (Laptop): 3 copies of the name, at most 2"), (2, "own")]
+    assert seen == [(2, 3), (7, 1)]
     # cards left uncounted have no limit
-    out, names = listing_problems(deck, p, Rules(), first, lambda c: c == hall, 2)
-    assert len(out) == 1 and [n.copies for n in names] == [1]
+    out = listing_problems(deck, p, Rules(), first, lambda c: c == hall, 2)
+    assert len(out) == 1
     assert whole_deck(deck, first, "no").line == 7

@@ -14,8 +14,8 @@ from sim.kit.decklists import Deck, deck_reader, listing_problems, whole_deck
 def deck_problems(deck: Deck, pool: Pool, rules: Rules, first: dict[int, int]) -> list[Problem]:
     """Every deck rule: its size, copies of a number card, the value cap, a number card."""
     table = pool.table
-    out, _ = listing_problems(deck, pool, rules, first, lambda c: table[c, C_KIND] == NUMBER,
-                              MAX_COPIES)
+    out = listing_problems(deck, pool, rules, first, lambda c: table[c, C_KIND] == NUMBER,
+                           MAX_COPIES)
     value = sum(int(table[c, C_VALUE]) * n for c, n in deck.counts)
     if value > (cap := rules.values["value_cap"]):
         out.append(whole_deck(deck, first, f"the number cards add up to {value}, at most {cap} "

@@ -165,15 +165,18 @@ def whole_deck(deck: Deck, first: dict[int, int], message: str) -> Problem:
 
 
 def listing_problems(deck: Deck, pool, rules, first: dict[int, int],
-                     counted: Callable[[int], bool], most: int) -> tuple[list[Problem], list[Name]]:
+                     counted: Callable[[int], bool], most: int,
+                     per_name: Callable[[Name], list[Problem]] | None = None) -> list[Problem]:
     """The deck rules every list of card counts keeps: exactly deck_size cards (its rule
-    option) and at most `most` copies of a name among the cards `counted` keeps; with those
-    names (`names_in`), for a game's own limits per name."""
+    option) and at most `most` copies of a name among the cards `counted` keeps (`names_in`),
+    each name followed by what a game's own limits per name say of it (`per_name`)."""
     out = size_problems(deck, rules.values["deck_size"], max(first.values(), default=0))
-    names = names_in(deck, pool, first, counted)
-    out += [Problem(deck.path, name.line, f"{name.label}: {name.copies} copies of the name, "
-                    f"at most {most}") for name in names if name.copies > most]
-    return out, names
+    for name in names_in(deck, pool, first, counted):
+        if name.copies > most:
+            out.append(Problem(deck.path, name.line, f"{name.label}: {name.copies} copies of "
+                               f"the name, at most {most}"))
+        out += per_name(name) if per_name else []
+    return out
 
 
 def judged(deck_rules: Callable[..., list[Problem]], decks, pool, rules) -> list[Problem]:

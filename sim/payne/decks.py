@@ -30,16 +30,20 @@ from sim.payne.pool import (
 
 def deck_problems(deck: Deck, pool: Pool, rules: Rules, first: dict[int, int]) -> list[Problem]:
     """Every deck rule: size, copies per name by rarity, a character of each role."""
-    table, where = pool.table, deck.path
-    out, names = listing_problems(deck, pool, rules, first, lambda c: table[c, C_KIND] != BLANK,
-                                  MAX_PER_NAME)
-    for name in names:
+    table = pool.table
+
+    def by_rarity(name) -> list[Problem]:
+        out = []
         for group, cap in ((COMMON,), 3), ((UNCOMMON,), 2), ((RARE, SUPER_RARE), 1):
             k = sum(n for c, n in name.entries if table[c, C_RARITY] in group)
             if k > cap:
                 kinds = "/".join(RARITIES[g] for g in group)
-                out.append(Problem(where, name.line, f"{name.label}: {k} {kinds} copies of the "
-                                   f"name, at most {cap}"))
+                out.append(Problem(deck.path, name.line, f"{name.label}: {k} {kinds} copies "
+                                   f"of the name, at most {cap}"))
+        return out
+
+    out = listing_problems(deck, pool, rules, first, lambda c: table[c, C_KIND] != BLANK,
+                           MAX_PER_NAME, by_rarity)
     for role in (OFF, DEF):
         if not any(table[c, C_KIND] == CHARACTER and table[c, C_ROLE] == role
                    for c, _ in deck.counts):
