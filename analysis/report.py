@@ -287,8 +287,7 @@ def _verdict_section(page: Page, run) -> None:
                   + ", ".join(f"{d} {w:.2f}" for d, w in meta["field"].items())
                   + f"; {meta['field_matches']:,} matches).")
     elif "field_refused" in meta:
-        page.text("field_worth: not measured, this run's matchup refuses a deck of the "
-                  "folder's field: " + meta["field_refused"], flag=True)
+        page.text("field_worth: not measured: " + meta["field_refused"], flag=True)
 
 
 def _dead_cards_section(page: Page, run) -> None:

@@ -311,8 +311,7 @@ def verdicts(
                    + ", ".join(f"{d} {w:.2f}" for d, w in a["field"].items())
                    + f"; {a['field_matches']:,} matches)")
     if "field_refused" in a:
-        typer.echo("field_worth: not measured, the run's matchup refuses a field deck: "
-                   + a["field_refused"])
+        typer.echo("field_worth: not measured: " + a["field_refused"])
     print_skipped(df)
 
 

@@ -49,7 +49,7 @@ def for_run(path, precision: Precision = Precision(), progress=None,
                                                            field_matches, info.trained)
                 df.attrs = attrs | {"field": tables["verdicts_field"].attrs["nash"],
                                     "field_matches": tables["verdicts_field"].attrs["matches"]}
-            except InputError as e:  # the run's rules or cards refuse a field deck: no field
+            except InputError as e:  # a field deck the run's matchup refuses: no field
                 df.attrs = attrs | {"field_refused": str(e)}
             tables["verdicts"] = df
         save_tables(path, tables, None)
