@@ -173,12 +173,14 @@ def classify(df: pd.DataFrame, share: float = SHARE, alpha: float = 0.05,
     """Verdicts for a table with columns relative (a card's worth per copy against par, paired
     by match), relative_se, gap and gap_se (par against the same card with no effect, per
     copy), played (how often the card was played or used; nan when the game does not say),
-    untested (the change to par moved no record) and, optionally, up and up_se (par made
+    untested (the change to par moved no record) and, optionally, drawn (in how many matches
+    the card was drawn), up and up_se (par made
     strong against par, per copy), rel_gap_cov and rel_up_cov (the covariances of the
     worth with those gaps, measured on the same matches) and against_par (+1 where the
     card's numbers dominate par's, -1 where par's dominate the card's).
 
-    - dead: no policy played it; untested here: its numbers changed no record, or neither
+    - dead: drawn, and no policy played it; untested here: never drawn (the matchup never
+      dealt it) or its numbers changed no record, or neither
       no effect nor par made strong moved its deck by anything told from zero or by as much
       as its peers' margin (`negligible`, once nothing else is said of it);
     - misplayed: beyond the margin the wrong way for its numbers (a card at least as strong
@@ -214,8 +216,12 @@ def classify(df: pd.DataFrame, share: float = SHARE, alpha: float = 0.05,
     out["over_se"], out["under_se"] = bounds.over_se, bounds.under_se
     out["floor_se"] = bounds.floor_se
     out["detectable"] = (Z95 + Z80) * out.relative_se
-    dead = out.played.fillna(1) == 0
-    untested = out.untested.astype(bool) & ~dead
+    unplayed = out.played.fillna(1) == 0
+    # never drawn either: the matchup never dealt it (cards in play from the start, such as
+    # rally mode's arsenals, are played without being drawn)
+    unseen = unplayed & ((out["drawn"].fillna(1) == 0) if "drawn" in out else False)
+    dead = unplayed & ~unseen
+    untested = (out.untested.astype(bool) | unseen) & ~dead
     tested = ~dead & ~untested
     out["p"] = np.where(tested, beyond_margin_p(out.relative, out.margin_se, out.margin),
                         np.nan)

@@ -44,6 +44,22 @@ def test_classify_by_hand():
     assert np.isnan(out.loc["d", "p"]) and np.isnan(out.loc["u", "p"])
 
 
+def test_a_card_never_drawn_is_untested_not_dead():
+    """Dead is a card the policies had and never played; a card the matchup never dealt (a
+    deck card outside rally mode's arsenals, say) was never put to them: untested here."""
+    df = pd.DataFrame({"card": ["held", "never dealt", "in play from the start"],
+                       "relative": [0.0, 0.0, 0.0], "relative_se": [0.001] * 3,
+                       "gap": [0.02] * 3, "gap_se": [0.002] * 3, "played": [0, 0, 7],
+                       "drawn": [40, 0, 0], "untested": [True, True, False]})
+    out = classify(df, share=0.5).set_index("card")
+    # the third is played without ever being drawn: judged as any played card (balanced:
+    # 0 +- 0.002 inside the margin of 0.01, its gap told from zero)
+    assert out.verdict.to_dict() == {"held": "dead", "never dealt": "untested here",
+                                     "in play from the start": "balanced"}
+    # without the draws (a table from before they were counted) a card never played is dead
+    assert classify(df.drop(columns="drawn"), share=0.5).verdict.tolist()[:2] == ["dead"] * 2
+
+
 def test_the_margin_above_par_is_the_smaller_of_the_two_scales():
     # x: par made strong gains 0.02 a copy, no effect loses 0.002 (a game whose last points
     # are worth most): above par the margin is half of 0.002, and 0.003 +- 0.001 clears it.
@@ -309,8 +325,9 @@ class Records:
         self.matches = winner[:, None]
         self.card_stats = np.zeros((2, len(POOL), len(STATS)), np.int64)
         for seat, deck in enumerate(DECKS):
-            if m.policy_names[seat] != "idle":
-                for c, copies in deck.items():
+            for c, copies in deck.items():
+                self.card_stats[seat, list(POOL).index(c), 1] = n  # drawn every match
+                if m.policy_names[seat] != "idle":  # and played, unless the seat idles
                     self.card_stats[seat, list(POOL).index(c), 4] = n * copies
 
     def wins(self, seat):

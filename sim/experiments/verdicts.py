@@ -195,16 +195,18 @@ def twins(game, m, cards: pd.DataFrame, keep: list[Subject]) -> list[list[int]]:
 
 
 def played(game, m, arms: Arms, group: list[Subject], kept: list[str], ids: list[str]
-           ) -> float:
+           ) -> tuple[float, float]:
     """How often the card (with its twins) was played or used under the kept policies (nan:
-    the game does not say what counts)."""
+    the game does not say what counts), and in how many of their matches it was drawn (a
+    card the matchup never deals, as one outside rally mode's arsenals, is never drawn)."""
     schema = game.schema_of(m)
-    if not schema.played:
-        return float("nan")
     stats = sum(arms.stats[("base", s.seat, p)][s.seat, ids.index(s.card)]
                 for s in group for p in kept)
     frame = pd.DataFrame([stats], columns=list(schema.all_card_stats))
-    return float(frame.eval(schema.played).iloc[0])
+    drawn = float(frame["matches_drawn"].iloc[0])
+    if not schema.played:
+        return float("nan"), drawn
+    return float(frame.eval(schema.played).iloc[0]), drawn
 
 
 def settled(df: pd.DataFrame, p: Precision, pooled: dict[str, float],
@@ -301,8 +303,9 @@ def card_verdicts(game, m, seed: int, precision: Precision = Precision(), progre
         for g, members in enumerate(groups):
             group = [(i, keep[i]) for i in members]
             shared = row(arms, group, kept[keep[members[0]].seat], n_of[g])
-            shared["played"] = played(game, m, arms, [s for _, s in group],
-                                      kept[keep[members[0]].seat], list(pool["ids"]))
+            shared["played"], shared["drawn"] = played(game, m, arms, [s for _, s in group],
+                                                       kept[keep[members[0]].seat],
+                                                       list(pool["ids"]))
             for i, s in group:
                 rows.append(shared | {
                     "seat": s.seat, "deck": m.decks[s.seat].name, "card": s.card,
