@@ -43,13 +43,7 @@ def validate(m: Matchup) -> list[Problem]:
     return OPTIONS.problems(m.rules.values) + m.pool.problems() + decks_problems(m)
 
 
-def load_matchup(folder, deck_a, deck_b, policy_a="aim", policy_b=None, rules=None,
-                 sets=None) -> Matchup:
-    """A matchup from a game folder: decks by file or name, policies by name, rule changes
-    as a dict, card edits as "CARD.FIELD=VALUE"; each deck judged as it is read, under the
-    rules and cards as changed."""
-    return Matchup.read(D.FILES, folder, (deck_a, deck_b), (policy_a, policy_b or policy_a),
-                        rules, sets, folder=str(folder))
+load_matchup = Matchup.loader(D.FILES, "aim")
 
 
 def checked(m: Matchup) -> Matchup:

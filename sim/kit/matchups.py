@@ -46,6 +46,22 @@ class Matchup:
         return cls(pool, played, read, tuple(policies), files.policies(folder, list(policies)),
                    **own)
 
+    @classmethod
+    def loader(cls, files, policy: str):
+        """A two-seat game's load_matchup (the contract's): a matchup of this class `read`
+        from a folder by the game's `files`, seat B playing A's policy unless it names one,
+        `policy` where neither does; the folder kept in the matchup."""
+        def load_matchup(folder, deck_a, deck_b, policy_a: str = policy,
+                         policy_b: str | None = None, rules: dict | None = None,
+                         sets: Sequence[str] | None = None):
+            """A matchup from a game folder: decks by file or name, policies by name, rule
+            changes as a dict, card edits as "CARD.FIELD=VALUE"; each deck judged as it is
+            read, under the rules and cards as changed."""
+            return cls.read(files, folder, (deck_a, deck_b), (policy_a, policy_b or policy_a),
+                            rules, sets, folder=str(folder))
+
+        return load_matchup
+
 
 @dataclass(frozen=True)
 class Viewed(Matchup):

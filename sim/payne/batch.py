@@ -60,13 +60,7 @@ def validate(m: Matchup) -> list[Problem]:
     return problems + decks_problems(m.pool, m.rules, m.decks)
 
 
-def load_matchup(folder, deck_a, deck_b, policy_a="prior", policy_b=None, rules=None,
-                 sets=None) -> Matchup:
-    """A matchup from a game folder: decks by file or name, policies by name, rule changes
-    as a dict, card edits as "CARD.FIELD=VALUE"; each deck judged as it is read, under the
-    rules and cards as changed."""
-    return Matchup.read(D.FILES, folder, (deck_a, deck_b), (policy_a, policy_b or policy_a),
-                        rules, sets, folder=str(folder))
+load_matchup = Matchup.loader(D.FILES, "prior")
 
 
 # The contract's run_batch: the compiled kernel, in pieces spread over the threads.

@@ -10,7 +10,7 @@ from sim.kit.manifests import Manifest
 from sim.payne import options as O
 from sim.payne import pool as T
 from sim.payne.batch import Matchup, check_decks
-from sim.payne.batch import load_matchup as load
+from sim.payne.batch import load_matchup as load_matchup
 from sim.payne.batch import run_batch as run_batch
 from sim.payne.batch import validate as validate
 from sim.payne.building import BUILDING as BUILDING
@@ -25,12 +25,6 @@ from sim.payne.reference import reference_batch as reference_batch
 from sim.payne.reference import replay as replay
 from sim.payne.schema import SCHEMA as SCHEMA
 from sim.payne.tuning import TUNING as TUNING
-
-
-def load_matchup(folder, deck_a, deck_b, policy_a="prior", policy_b=None, rules=None,
-                 sets=None) -> Matchup:
-    return load(folder, deck_a, deck_b, policy_a, policy_b, rules or {}, sets or [])
-
 
 MANIFEST = Manifest(matchup=Matchup, pool=T.Pool,
                     rules=O.OPTIONS.from_manifest,
