@@ -58,3 +58,16 @@ def test_verdicts_and_report_say_why_the_field_was_left_out(tmp_path):
     assert not (tmp_path / "r" / "verdicts_field.parquet").exists()
     assert cardlab("report", str(tmp_path / "r")).returncode == 0
     assert "field_worth: not measured" in (tmp_path / "r" / "report.md").read_text()
+
+
+def test_verdicts_at_a_table_of_three_say_the_field_is_played_by_two(tmp_path):
+    """Encounter at three players: the card verdicts come, and the field (played between
+    two decks) is said to be left out, not silently missing."""
+    out = cardlab("simulate", "--folder", "encounter", "--rules", "players=3", "-n", "300",
+                  "--results", str(tmp_path), "--run-id", "r", "-q")
+    assert out.returncode == 0, out.stderr
+    out = cardlab("verdicts", str(tmp_path / "r"), "--verdict-start", "100", "--verdict-max",
+                  "200", "--policies", "1", "--field-matches", "100", "-q")
+    assert out.returncode == 0, out.stderr
+    assert "field_worth: not measured: the field is played at a table of two; this run " \
+           "seats 3" in " ".join(out.stdout.split())

@@ -26,7 +26,8 @@ def for_run(path, precision: Precision = Precision(), progress=None,
     verdicts.parquet with verdicts.json (how they were made and how many matches they took).
     Where the folder has a field and the run two seats, each card's worth against every
     field deck too (`field_matches` each; 0: none), weighted by the field's Nash mix, as
-    field_worth and the table verdicts_field.parquet."""
+    field_worth and the table verdicts_field.parquet; where it is not measured (more seats, a
+    field deck the run's matchup refuses), why, as the attribute field_refused."""
     path = Path(path)
     manifest = json.loads((path / "manifest.json").read_text(encoding="utf-8"))
     game = get(manifest["game"])
@@ -41,7 +42,10 @@ def for_run(path, precision: Precision = Precision(), progress=None,
         skipped = df.attrs.pop("skipped")
         pars = df.attrs.pop("par_values")
         tables = {"verdicts": df, "verdicts_skipped": skipped}
-        if field_matches and len(info.field) > 1 and len(matchup.decks) == 2 and len(df):
+        if field_matches and len(info.field) > 1 and len(df) and len(matchup.decks) != 2:
+            df.attrs["field_refused"] = ("the field is played at a table of two; this run "
+                                         f"seats {len(matchup.decks)}")
+        elif field_matches and len(info.field) > 1 and len(df):
             attrs = df.attrs
             try:
                 df, tables["verdicts_field"] = field_worth(game, matchup, seed, df, pars,
