@@ -155,6 +155,26 @@ def test_cli_replay_equals_batch_record(tmp_path):
     assert "complete" in listing.stdout and "lookahead" in listing.stdout
 
 
+def test_runs_lists_the_runs_beside_the_folders_experiments_wrote(tmp_path):
+    """A results folder where an experiment also wrote (its manifest names its kind, no run
+    id): `cardlab runs` lists both, and the workbench's interrupted runs are runs only."""
+    from sim.web.desk import Desk
+
+    assert cardlab("simulate", "-n", "200", "--results", str(tmp_path), "--run-id", "r",
+                   "-q").returncode == 0
+    meta = cardlab("meta", "--folder", "highcard", "-n", "20", "--results", str(tmp_path),
+                   "--run-id", "m", "-q")
+    assert meta.returncode == 0, meta.stderr
+    listing = cardlab("runs", "--results", str(tmp_path))
+    assert listing.returncode == 0, listing.stderr
+    rows = [[c.strip() for c in line.split("│")[1:-1]] for line in listing.stdout.splitlines()
+            if "│" in line]
+    assert ["r", "paintline"] == rows[0][:2] and rows[0][3] == "complete", listing.stdout
+    assert "experiments" in listing.stdout
+    assert ["m", "meta", "highcard"] in [r[:3] for r in rows], listing.stdout
+    assert Desk("decks/highcard", tmp_path).interrupted() == []
+
+
 def test_cli_bad_inputs(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("x")

@@ -185,20 +185,34 @@ def print_summary(run_path: Path) -> None:
 
 @app.command()
 def runs(results: Results = Path("results")):
-    """List the runs in the results directory."""
+    """List the runs in the results directory, then the folders experiments wrote there."""
     from rich.table import Table
 
-    from sim.store.runs import list_runs
+    from sim.store.runs import results_in
 
-    table = Table()
+    def names(items) -> str:  # a run names its decks and policies in records, others plainly
+        return " vs ".join(str(d["name"] if isinstance(d, dict) else d) for d in items or [])
+
+    found = results_in(results)
+    runs = Table(title="runs")
     for col in ("run", "game", "created", "status", "matches", "decks", "policies"):
-        table.add_column(col)
-    for m in list_runs(results):
-        table.add_row(m["run_id"], m.get("game", ""), m["created"], m["status"],
-                      f"{m.get('matches_done', 0):,}",
-                      " vs ".join(d["name"] for d in m["decks"]),
-                      " vs ".join(p["name"] for p in m["policies"]))
-    console().print(table)
+        runs.add_column(col)
+    for _, m in found:
+        if "run_id" in m:
+            runs.add_row(m["run_id"], m.get("game", ""), m.get("created", ""),
+                         m.get("status", ""), f"{m.get('matches_done', 0):,}",
+                         names(m.get("decks")), names(m.get("policies")))
+    console().print(runs)
+    others = [(path, m) for path, m in found if "run_id" not in m]
+    if others:
+        table = Table(title="experiments")
+        for col in ("folder", "kind", "game", "created", "decks", "policies"):
+            table.add_column(col)
+        for path, m in others:
+            table.add_row(path.name, str(m.get("kind", "")), str(m.get("game", "")),
+                          str(m.get("created", "")), names(m.get("decks")),
+                          names(m.get("policies")))
+        console().print(table)
 
 
 @app.command()

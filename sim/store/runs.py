@@ -210,7 +210,9 @@ def read_table(run_path: Path | str, name: str, chunks: list[int] | None = None)
     return df
 
 
-def list_runs(root: Path) -> list[dict]:
+def results_in(root: Path) -> list[tuple[Path, dict]]:
+    """Every folder of a results folder with a readable manifest, and that manifest: the
+    simulation runs and the folders experiments wrote (whose manifests name their `kind`)."""
     out = []
     root = Path(root)
     if not root.is_dir():
@@ -218,10 +220,15 @@ def list_runs(root: Path) -> list[dict]:
     for p in sorted(root.iterdir()):
         if (p / MANIFEST).is_file():
             try:
-                out.append(json.loads((p / MANIFEST).read_text(encoding="utf-8")))
+                out.append((p, json.loads((p / MANIFEST).read_text(encoding="utf-8"))))
             except (json.JSONDecodeError, OSError):
                 continue
     return out
+
+
+def list_runs(root: Path) -> list[dict]:
+    """The manifests of the simulation runs in a results folder (those with a run id)."""
+    return [m for _, m in results_in(root) if "run_id" in m]
 
 
 
