@@ -155,6 +155,17 @@ def test_cli_replay_equals_batch_record(tmp_path):
     assert "complete" in listing.stdout and "lookahead" in listing.stdout
 
 
+def test_diff_takes_run_folders_as_simulate_prints_them(tmp_path):
+    for run, seed in (("a", "1"), ("b", "2")):
+        assert cardlab("simulate", "-n", "200", "--seed", seed, "--results", str(tmp_path),
+                       "--run-id", run, "-q").returncode == 0
+    by_id = cardlab("diff", "a", "b", "--results", str(tmp_path))
+    assert by_id.returncode == 0, by_id.stderr
+    by_path = cardlab("diff", str(tmp_path / "a"), str(tmp_path / "b"))
+    assert by_path.returncode == 0, by_path.stderr
+    assert by_path.stdout == by_id.stdout and "a -> b" in by_id.stdout
+
+
 def test_runs_lists_the_runs_beside_the_folders_experiments_wrote(tmp_path):
     """A results folder where an experiment also wrote (its manifest names its kind, no run
     id): `cardlab runs` lists both, and the workbench's interrupted runs are runs only."""

@@ -34,6 +34,7 @@ from sim.cli.shared import (
     guarded,
     print_frame,
     print_skipped,
+    run_folder,
     run_store,
     split_list,
 )
@@ -244,16 +245,6 @@ def replay(run: str = typer.Argument(..., help="run id, or a run folder"),
                    f"{match}")
         if not same:
             raise typer.Exit(1)
-
-
-def run_folder(run: str, results: Path) -> Path:
-    """A run id under --results, or a run folder's path."""
-    from sim.store.runs import open_run
-
-    path = Path(run)
-    if (path / "manifest.json").is_file():
-        return path
-    return guarded(lambda: open_run(results, run)).path
 
 
 def compute_verdicts(path: Path, precision, folder: str | None = None, quiet: bool = False,

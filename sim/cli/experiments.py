@@ -25,6 +25,7 @@ from sim.cli.shared import (
     parse_overrides,
     print_frame,
     print_skipped,
+    run_folder,
     run_store,
     split_list,
     with_setup,
@@ -136,15 +137,15 @@ def whatif(
                 ["item", "baseline", "variant", "delta", "lo", "hi"])
 
 
-def diff(run_a: str, run_b: str, results: Results = Path("results")):
+def diff(run_a: str = typer.Argument(..., help="run id, or a run folder"),
+         run_b: str = typer.Argument(..., help="run id, or a run folder"),
+         results: Results = Path("results")):
     """What moved between two runs beyond noise (Benjamini-Hochberg at 5%)."""
     from sim.experiments.comparisons import diff_runs
-    from sim.store.runs import open_run
 
-    a = guarded(lambda: open_run(results, run_a)).path
-    b = guarded(lambda: open_run(results, run_b)).path
+    a, b = run_folder(run_a, results), run_folder(run_b, results)
     df = guarded(lambda: diff_runs(a, b))
-    print_frame(df, f"{run_a} -> {run_b} ({'paired' if df.paired.iat[0] else 'unpaired'})",
+    print_frame(df, f"{a.name} -> {b.name} ({'paired' if df.paired.iat[0] else 'unpaired'})",
                 ["item", "run_a", "run_b", "delta", "lo", "hi", "p_adjusted", "moved"])
 
 

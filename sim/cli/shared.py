@@ -75,6 +75,16 @@ def guarded(fn):
         fail(str(err))
 
 
+def run_folder(run: str, results: Path) -> Path:
+    """A run id under --results, or a run folder's path (as `simulate` prints it)."""
+    from sim.store.runs import open_run
+
+    path = Path(run)
+    if (path / "manifest.json").is_file():
+        return path
+    return guarded(lambda: open_run(results, run)).path
+
+
 def parse_overrides(items: list[str] | None) -> dict:
     """KEY=VALUE pairs, each VALUE read as a TOML value (bare words as strings)."""
     import tomllib
