@@ -184,6 +184,12 @@ def test_runs_lists_the_runs_beside_the_folders_experiments_wrote(tmp_path):
     assert "experiments" in listing.stdout
     assert ["m", "meta", "highcard"] in [r[:3] for r in rows], listing.stdout
     assert Desk("decks/highcard", tmp_path).interrupted() == []
+    # a command that reads a run, given the experiment's folder, says what it is
+    for command in (["report", str(tmp_path / "m")], ["replay", "m", "0", "--results",
+                                                        str(tmp_path)]):
+        out = cardlab(*command)
+        assert out.returncode == 2 and "holds what `cardlab meta` wrote, not a simulation " \
+            "run" in " ".join(out.stderr.split()), out.stderr
 
 
 def test_cli_bad_inputs(tmp_path):

@@ -76,13 +76,25 @@ def guarded(fn):
 
 
 def run_folder(run: str, results: Path) -> Path:
-    """A run id under --results, or a run folder's path (as `simulate` prints it)."""
+    """A run id under --results, or a run folder's path (as `simulate` prints it); exit 2
+    for a folder an experiment wrote (its manifest names its kind and no run)."""
+    import json
+
     from sim.store.runs import open_run
 
     path = Path(run)
-    if (path / "manifest.json").is_file():
-        return path
-    return guarded(lambda: open_run(results, run)).path
+    if path.is_dir() and not (path / "manifest.json").is_file():
+        fail(f"{path}: no run here (no manifest.json)")
+    if not (path / "manifest.json").is_file():
+        path = guarded(lambda: open_run(results, run)).path
+    try:
+        manifest = json.loads((path / "manifest.json").read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as err:
+        fail(f"{path}: its manifest.json cannot be read ({err})")
+    if "run_id" not in manifest:
+        fail(f"{path} holds what `cardlab {manifest.get('kind', 'an experiment')}` wrote, not a "
+             "simulation run; `cardlab runs` lists the runs")
+    return path
 
 
 def parse_overrides(items: list[str] | None) -> dict:
