@@ -155,6 +155,13 @@ def test_cli_replay_equals_batch_record(tmp_path):
     assert "complete" in listing.stdout and "lookahead" in listing.stdout
 
 
+def test_check_names_a_path_that_is_not_there(tmp_path):
+    out = cardlab("check", str(tmp_path / "nowhere"), "decks/payne")
+    assert out.returncode == 2
+    assert f"{tmp_path / 'nowhere'}:0: no such file or folder" in out.stderr
+    assert "1 problem(s) found" in out.stderr and "legal" in out.stdout
+
+
 def test_diff_takes_run_folders_as_simulate_prints_them(tmp_path):
     for run, seed in (("a", "1"), ("b", "2")):
         assert cardlab("simulate", "-n", "200", "--seed", seed, "--results", str(tmp_path),

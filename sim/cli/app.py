@@ -76,12 +76,15 @@ def games() -> None:
 @app.command()
 def check(paths: list[Path] = typer.Argument(..., help="game folders, or files in one")):
     """Validate card pools, rule options and deck lists; report every problem."""
-    from sim.core.problems import InputError
+    from sim.core.problems import InputError, Problem
     from sim.kit import game as registry
     from sim.kit.folders import read_folder
 
     notes, problems = [], []
     for path in paths:
+        if not path.exists():
+            problems.append(Problem(str(path), 0, "no such file or folder"))
+            continue
         folder = path if path.is_dir() else path.parent
         try:
             info = read_folder(folder)
