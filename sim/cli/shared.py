@@ -78,23 +78,16 @@ def guarded(fn):
 def run_folder(run: str, results: Path) -> Path:
     """A run id under --results, or a run folder's path (as `simulate` prints it); exit 2
     for a folder an experiment wrote (its manifest names its kind and no run)."""
-    import json
-
-    from sim.store.runs import open_run
+    from sim.store.runs import RunFolder, check_run_id
 
     path = Path(run)
-    if path.is_dir() and not (path / "manifest.json").is_file():
-        fail(f"{path}: no run here (no manifest.json)")
-    if not (path / "manifest.json").is_file():
-        path = guarded(lambda: open_run(results, run)).path
-    try:
-        manifest = json.loads((path / "manifest.json").read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as err:
-        fail(f"{path}: its manifest.json cannot be read ({err})")
+    folder = (RunFolder(path.parent, path.name) if path.is_dir()
+              else RunFolder(Path(results), guarded(lambda: check_run_id(run))))
+    manifest = guarded(folder.read_manifest)
     if "run_id" not in manifest:
-        fail(f"{path} holds what `cardlab {manifest.get('kind', 'an experiment')}` wrote, not a "
-             "simulation run; `cardlab runs` lists the runs")
-    return path
+        fail(f"{folder.path} holds what `cardlab {manifest.get('kind', 'an experiment')}` "
+             "wrote, not a simulation run; `cardlab runs` lists the runs")
+    return folder.path
 
 
 def parse_overrides(items: list[str] | None) -> dict:

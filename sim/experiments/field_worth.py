@@ -14,6 +14,7 @@ from sim.core.problems import InputError, Problem
 from sim.core.stats import Z95
 from sim.experiments.arms import Arms, seat_local, seat_policies
 from sim.experiments.meta import Field, scores
+from sim.kit import legality
 
 
 def field_decks(game, m, folder, names: list[str]) -> dict[str, dict[str, int]]:
@@ -21,11 +22,15 @@ def field_decks(game, m, folder, names: list[str]) -> dict[str, dict[str, int]]:
     InputError when the validator refuses one in the run's matchup (its rule options and
     card values may not be the folder's: a deck_size agreed on, a card made rare)."""
     fld = Field(game, folder, list(names), m.policy_names[0])
-    decks = {n: game.building.counts(fld.pair(i, i), 0) for i, n in enumerate(names)}
-    files = {n: getattr(fld.pair(i, i).decks[0], "path", n) for i, n in enumerate(names)}
-    refused = [Problem(str(files[n]), 0, f"field deck {n} in this run's matchup: {q.message}")
-               for n, counts in decks.items()
-               for q in game.validate(seated(game, m, 1, n, counts))]
+    decks, refused = {}, []
+    for i, n in enumerate(names):
+        shipped = fld.pair(i, i)
+        decks[n] = game.building.counts(shipped, 0)
+        found = legality.problems(game, seated(game, m, 1, n, decks[n]))
+        if found:
+            refused.append(Problem(str(getattr(shipped.decks[0], "path", n)), 0,
+                                   f"field deck {n} in this run's matchup: "
+                                   + legality.reason(found)))
     if refused:
         raise InputError(refused)
     return decks

@@ -42,11 +42,12 @@ def for_run(path, precision: Precision = Precision(), progress=None,
         skipped = df.attrs.pop("skipped")
         pars = df.attrs.pop("par_values")
         tables = {"verdicts": df, "verdicts_skipped": skipped}
-        if field_matches and len(info.field) > 1 and len(df) and len(matchup.decks) != 2:
+        wants_field = field_matches and len(info.field) > 1 and len(df)
+        if wants_field and len(matchup.decks) != 2:
             df.attrs["field_refused"] = ("the field is played at a table of two; this run "
                                          f"seats {len(matchup.decks)}")
-        elif field_matches and len(info.field) > 1 and len(df):
-            attrs = df.attrs
+        elif wants_field:
+            attrs = df.attrs  # field_worth returns a new table, without them
             try:
                 df, tables["verdicts_field"] = field_worth(game, matchup, seed, df, pars,
                                                            folder, list(info.field),

@@ -69,11 +69,15 @@ def ensure(game, matchup, quiet: bool = False) -> float | None:
     then record the time it took. Returns the compile's seconds, or None when the engine was
     already cached."""
     folder = _folder(game.name)  # hashes the engine's sources: once a call
+
+    def play_one():  # numba compiles (or loads) the engine here
+        game.run_batch(matchup, 1, 0)
+
     if _marked(folder) or (folder is not None and any(
             jit.WRAPPED not in path.parts for path in folder.rglob("*.nbi"))):
         # Cached, whole or in part (a run before the marker existed): a load, not a compile.
         # (Twins a test called from Python, cached apart, are not the engine.)
-        game.run_batch(matchup, 1, 0)
+        play_one()
         if folder is not None and not (folder / MARKER).is_file():
             (folder / MARKER).write_text(json.dumps({"game": game.name, "seconds": None}))
         return None
@@ -81,13 +85,13 @@ def ensure(game, matchup, quiet: bool = False) -> float | None:
             f"change, {_about(_last_seconds(folder, game.compile_seconds))})")
     start = time.perf_counter()
     if quiet:
-        game.run_batch(matchup, 1, 0)
+        play_one()
     elif sys.stderr.isatty():
         with Console(stderr=True).status(note):
-            game.run_batch(matchup, 1, 0)
+            play_one()
     else:
         print(note, file=sys.stderr, flush=True)
-        game.run_batch(matchup, 1, 0)
+        play_one()
     seconds = time.perf_counter() - start
     if folder is not None:
         (folder / MARKER).write_text(json.dumps({"game": game.name, "seconds": round(seconds, 1)}))
