@@ -184,12 +184,15 @@ def distinct_enhancements(table, P, p):
 
 
 @njit
-def legal_hits(table, R, P, G, p, opts, feats, weighs):
+def legal_hits(table, R, P, G, p, opts, feats, weighs, marks):
     """Every distinct legal hit: the Default Shot, each ready Arsenal card it can pay for,
     each shot card in hand it can pay for, in each value set open to it, each alone or
     with one enhancement from hand it can also pay for (a single-use boost, or an Attach
     onto a card that has none), so the hit is chosen knowing its enhancement; each priced
-    with the features the policy weighs (Pol.hit_weighs)."""
+    with the features the policy weighs (Pol.hit_weighs). `marks`, one zero a card, holds
+    for each card in play met so far the attachment its first untapped copy bears, plus 2
+    (zero again on return): a later copy bearing the same is the same hit, and only one
+    bearing another is compared with the copies before it."""
     ready = P[p, S.PP_READY]
     serve = G[S.IS_SERVE]
     mute_cost = G[S.MUTE_COST]
@@ -229,13 +232,19 @@ def legal_hits(table, R, P, G, p, opts, feats, weighs):
                     continue
                 card = P[p, S.PLAY + i]
                 att = P[p, S.ATT + i]
-                same = False
-                for j in range(i):
-                    if (P[p, S.TAP + j] == 0 and P[p, S.PLAY + j] == card
-                            and P[p, S.ATT + j] == att):
-                        same = True
-                if same:
+                if marks[card] == att + 2:  # the first untapped copy bore att too
                     continue
+                if marks[card]:  # an earlier untapped copy with another attachment
+                    same = False
+                    for j in range(i):
+                        if (P[p, S.PLAY + j] == card and P[p, S.TAP + j] == 0
+                                and P[p, S.ATT + j] == att):
+                            same = True
+                            break
+                    if same:
+                        continue
+                else:
+                    marks[card] = att + 2
             else:
                 card = P[p, S.HAND + i]
                 att = -1
@@ -282,6 +291,8 @@ def legal_hits(table, R, P, G, p, opts, feats, weighs):
                     put_features(need, nxt, crit_target, b + b2, pen + p2, crit_lo, cost + ecost,
                                  feats, n, weighs)
                     n += 1
+    for i in range(P[p, S.PLAY_N]):
+        marks[P[p, S.PLAY + i]] = 0
     return n
 
 
