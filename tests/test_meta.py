@@ -156,6 +156,38 @@ def test_meta_bit_identical_at_one_and_two_workers(tmp_path):
     assert (p1 / "matrix.parquet").read_bytes() == (p2 / "matrix.parquet").read_bytes()
 
 
+def test_ctrl_c_on_meta_names_its_folder_and_that_command_finishes_it(tmp_path):
+    """Without --run-id, meta names its folder before it plays, so that the resume hint
+    printed on Ctrl-C names it (it said `--resume RUN`) and the command it gives works."""
+    import os
+    import re
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from .conftest import ROOT, cardlab
+
+    start = ("import signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
+             "from sim.cli.app import app; app()")
+    args = ["meta", "-n", "8000", "--chunk-size", "1000", "--workers", "1", "--reps", "10",
+            "--results", str(tmp_path)]
+    proc = subprocess.Popen([sys.executable, "-c", start, *args], cwd=ROOT,
+                            env={**os.environ, "CI": "1"}, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 120
+    while time.time() < deadline and not any(tmp_path.glob("meta-*/pairs/*/chunks/*")):
+        assert proc.poll() is None, proc.communicate()
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    name = re.search(r"--resume (\S+)", err).group(1)
+    assert (tmp_path / name).is_dir(), err
+    again = cardlab(*args, "--resume", name, "-q")
+    assert again.returncode == 0, again.stderr
+
+
 def test_deckbuild_legal_reproducible_and_resumable(tmp_path):
     from sim.experiments.meta import Field
     from sim.kit.game import get

@@ -1,6 +1,7 @@
 """Chunked runs into the results store: same bytes for any split or backend, resume, errors."""
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -51,6 +52,53 @@ def test_workers_chunks_and_backends_give_the_same_bytes(m, baseline, tmp_path):
         assert_same_run(baseline, tmp_path / run_id)
     df = read_table(baseline, "matches")
     assert df.match_index.tolist() == list(range(GAMES))
+
+
+def test_ctrl_c_names_the_run_it_made_and_that_command_finishes_it(tmp_path):
+    """Without --run-id the run is named by simulate: the resume command printed on Ctrl-C
+    names that folder (it printed `--resume None`), and running it finishes the run."""
+    env = {**os.environ, "CI": "1"}
+    start = ("import signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
+             "from sim.cli.app import app; app()")
+    cmd = [sys.executable, "-c", start, "simulate", "-n", "20000", "--chunk-size", "500",
+           "--results", str(tmp_path), "--backend", "serial"]
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 300
+    while time.time() < deadline:
+        made = [c for c in tmp_path.glob("*/chunks/*") if c.name.isdigit()]
+        if len(made) >= 2:
+            break
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    name = re.search(r"--resume (\S+)", err).group(1)
+    assert (tmp_path / name / "manifest.json").is_file(), err
+    again = cardlab("simulate", "--results", str(tmp_path), "--resume", name)
+    assert again.returncode == 0, again.stderr
+    assert "20,000" in again.stdout
+
+
+def test_a_target_half_width_stops_near_the_matches_it_needs(tmp_path):
+    """--target-ci 0.02 needs at most 1.96^2 / 4 / 0.02^2 = 2,401 matches, whatever the win
+    rate (the interval is widest at one half): the run stops by then, in chunks of a quarter
+    of that (601), not after a whole default chunk of 50,000."""
+    out = cardlab("simulate", "-n", "1", "--target-ci", "0.02", "--results", str(tmp_path),
+                  "--run-id", "t", "-q")
+    assert out.returncode == 0, out.stderr
+    from statsmodels.stats.proportion import proportion_confint
+
+    wins = read_table(tmp_path / "t", "matches").sort_values("match_index").winner.eq(0)
+    played = len(wins)
+    assert played % 601 == 0 and 601 <= played <= 4 * 601
+
+    def half(n):
+        lo, hi = proportion_confint(int(wins[:n].sum()), n, method="wilson")
+        return (hi - lo) / 2
+
+    assert half(played) <= 0.02
+    assert played == 601 or half(played - 601) > 0.02  # the first chunk to meet it
 
 
 def test_killed_run_resumes_to_the_same_result(m, tmp_path):

@@ -119,7 +119,9 @@ def simulate(
     results: Results = Path("results"),
     run_id: RunId = None,
     resume: Annotated[str | None, typer.Option(help="finish an interrupted run")] = None,
-    chunk_size: Annotated[int, typer.Option(min=1, help="matches per chunk")] = 50_000,
+    chunk_size: Annotated[int | None, typer.Option(
+        min=1, help="matches per chunk (default 50,000; with --target-ci, a quarter of the "
+        "matches the target needs at a win rate of one half)")] = None,
     workers: Annotated[int, typer.Option(
         min=0, help="workers, each on cores / workers threads (0: cores / 2; one worker "
         "plays in this process)")] = 0,

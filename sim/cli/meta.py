@@ -68,16 +68,17 @@ def bar(quiet: bool, label: str):
     return b, lambda done, total: b.update(task, completed=done, total=total)
 
 
-def with_bar(b, what: str, work):
+def with_bar(b, what: str, work, command: str, name: str):
     """Run `work` with the progress bar shown; on Ctrl-C, say that the finished `what` are
-    kept and how to resume, and exit 130."""
+    kept and how to resume the folder `name` (`cardlab COMMAND ... --resume NAME`), and
+    exit 130."""
     try:
         if b:
             b.start()
         return guarded(work)
     except KeyboardInterrupt:
-        typer.echo(f"\ninterrupted: finished {what} are kept. Resume with --resume RUN",
-                   err=True)
+        typer.echo(f"\ninterrupted: finished {what} are kept. Resume with the same options "
+                   f"and --resume:\n  cardlab {command} ... --resume {name}", err=True)
         raise typer.Exit(130) from None
     finally:
         if b:
@@ -137,6 +138,7 @@ def meta(
     matrix with 95% intervals, the Nash mix of the symmetric zero-sum game (bootstrap
     intervals), dominated decks and the field's health, into one results folder."""
     from sim.experiments.meta import meta as play_meta
+    from sim.store.outputs import dated_name
 
     if scheduler:
         backend = "dask"
@@ -144,9 +146,10 @@ def meta(
         fail(f"unknown backend {backend!r}; one of loky, dask, serial")
     fld = load_field(folder, decks, policy, rules, sets)
     b, update = bar(quiet, "pairs")
+    run_id = run_id or (None if resume else dated_name("meta"))
     result, path = with_bar(b, "pairs", lambda: play_meta(
         fld, matches, seed, results, run_id, workers or None, backend, scheduler, chunk_size,
-        reps, resume, update))
+        reps, resume, update), "meta", resume or run_id)
     show_meta(result, fld.names, f"{fld.game.name}: row deck's win rate against the column "
               f"deck, {matches:,} matches a seat, 95% intervals")
     typer.echo(f"results: {path}")
@@ -184,6 +187,7 @@ def deckbuild(
     that make the difference."""
     from sim.solvers.deckbuild import Search
     from sim.solvers.deckbuild import deckbuild as search_decks
+    from sim.store.outputs import dated_name
 
     fld = load_field(folder, decks, policy, rules, sets)
     search = Search(rounds, mutants, start, elite, confirm, threshold)
@@ -197,8 +201,10 @@ def deckbuild(
             typer.echo(f"round {done}/{total}: best {best.name} ({best.parent}) "
                        f"{score[0]:.3f} +- {1.96 * score[1]:.3f}", err=True)
 
+    run_id = run_id or (None if resume else dated_name("deckbuild"))
     out = with_bar(b, "rounds", lambda: search_decks(fld, against, search, seed, results,
-                                                     run_id, resume, progress))
+                                                     run_id, resume, progress),
+                   "deckbuild", resume or run_id)
     v = out["verdict"]
     print_frame(out["confirm"], f"held-out: each deck's win rate against the {against}, 95% "
                 "intervals", ["deck", "score", "lo", "hi", "n"])

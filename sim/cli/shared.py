@@ -228,12 +228,17 @@ def progress_bar(quiet: bool):
     return bar, update
 
 
-def run_store(game, m, matches, seed, results, run_id, chunk_size=50_000, workers=None,
+def run_store(game, m, matches, seed, results, run_id, chunk_size=None, workers=None,
               backend="loky", scheduler=None, resume=None, target_ci=None, max_matches=None,
               quiet=False):
-    """simulate() with a progress bar, clear errors and the resume hint on Ctrl-C."""
+    """simulate() with a progress bar, clear errors and the resume hint on Ctrl-C (the run
+    named before it starts, so that the hint can name it)."""
+    from sim.runner.run import new_run_id, target_chunk
     from sim.runner.run import simulate as run_simulation
 
+    if chunk_size is None:
+        chunk_size = target_chunk(target_ci) if target_ci and 0 < target_ci < 0.5 else 50_000
+    run_id = run_id or (None if resume else new_run_id(seed))
     bar, update = progress_bar(quiet)
     try:
         if bar:

@@ -174,6 +174,19 @@ def _played_ahead(tasks) -> Iterator[tuple[int, dict]]:
             yield index, chunk_tables(rec, card_ids, form)
 
 
+def new_run_id(seed: int) -> str:
+    """A new run's name when none is given: the time, the seed and four random hex digits."""
+    return datetime.now(UTC).strftime("%Y%m%d-%H%M%S") + f"-s{seed}-" + os.urandom(2).hex()
+
+
+def target_chunk(target_ci: float) -> int:
+    """Matches a chunk when a run stops at a 95% half-width: a quarter of what the target
+    needs at a win rate of one half (1.96^2 / 4 / h^2, the most any rate needs), so that
+    the run stops within a quarter of its need; between 500 and 50,000."""
+    need = math.ceil(1.96 ** 2 / 4 / target_ci ** 2)
+    return min(50_000, max(500, math.ceil(need / 4)))
+
+
 def simulate(game: Game | None, matchup, matches: int, seed: int,
              results: Path | str = "results", run_id: str | None = None,
              chunk_size: int = 50_000, workers: int | None = None, backend: str = "loky",
@@ -197,9 +210,7 @@ def simulate(game: Game | None, matchup, matches: int, seed: int,
             if not 0 < target_ci < 0.5:
                 raise StoreError("--target-ci must be between 0 and 0.5")
             matches = max_matches or 10_000_000
-        if run_id is None:
-            run_id = (datetime.now(UTC).strftime("%Y%m%d-%H%M%S") + f"-s{seed}-"
-                      + os.urandom(2).hex())
+        run_id = run_id or new_run_id(seed)
         manifest = {**new_manifest(game, matchup, run_id, seed, matches, chunk_size, target_ci),
                     **(note or {})}
         run = create_run(results, run_id, manifest)

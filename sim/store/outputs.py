@@ -14,9 +14,14 @@ from sim.core.problems import InputError, Problem
 from sim.store.runs import check_run_id
 
 
+def dated_name(kind: str) -> str:
+    """The name a folder of that kind gets when none is given: kind-YYYYmmdd-HHMMSS."""
+    return datetime.now(UTC).strftime(f"{kind}-%Y%m%d-%H%M%S")
+
+
 def new_folder(results: Path | str, run_id: str | None, kind: str) -> Path:
     """results/<run_id>, created now (a dated name of that kind when run_id is None)."""
-    run_id = run_id or datetime.now(UTC).strftime(f"{kind}-%Y%m%d-%H%M%S")
+    run_id = run_id or dated_name(kind)
     check_run_id(run_id)
     path = Path(results) / run_id
     if path.exists():
