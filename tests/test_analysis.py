@@ -1,6 +1,7 @@
 """Analysis on hand-made frames with known answers, and on small real runs."""
 
 import json
+import re
 
 import numpy as np
 import pandas as pd
@@ -195,6 +196,10 @@ def test_report_from_a_real_run(small_run):
     assert html.count("data:image/png;base64,") >= 6
     assert "Order of Lenin" in html and "95%" in html
     assert (small_run / "verdicts.parquet").exists() and "paired matches" in html
+    # The legend gives every way a card comes out untested here (analysis.verdicts.classify:
+    # never dealt, no record changed, or too little to clear a margin), not only one.
+    legend = html[html.index("untested here:"):]
+    assert "never dealt" in legend[:400] and "too little" in legend[:400]
 
 
 def test_rally_mode_report_shows_the_exact_overlay(tmp_path):
@@ -266,6 +271,15 @@ def test_round_robin_matrix(tmp_path):
     pair = mat.groupby(["entrant", "opponent"]).rate.sum()
     for (e, o), r in pair.items():
         assert r + pair[(o, e)] == pytest.approx(1.0)
+    # Printed as the help says, a matrix: a row per entrant, a column per opponent, each
+    # cell a win rate with its interval, the diagonal empty.
+    lines = out.stdout.splitlines()
+    header = next(line for line in lines if "opponent" in line)
+    for entrant in ("us-red-tide / greedy", "us-red-tide / random", "ussr-red-tide / greedy",
+                    "ussr-red-tide / random"):
+        assert entrant in header
+        row = next(line for line in lines if line.strip("│ ").startswith(entrant))
+        assert len(re.findall(r"\d\.\d{3} \(\d\.\d{3}\.\.\d\.\d{3}\)", row)) == 3
 
 
 def test_analysis_never_imports_compiled_code():
