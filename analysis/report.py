@@ -174,6 +174,12 @@ def _survival_section(page: Page, run, measure: str, spec: dict, seats) -> None:
                 "ending at a value among those reaching it. Dashed: the exact solution, "
                 "where the setting is one the game's exact solver covers.")
     page.section(f"Survival: {spec['label']}", note)
+    if not (curve.at_risk > 0).any():
+        # Every match ended before any count began (a forfeit before play, say): a figure
+        # or table of nothing would read as a measured curve.
+        page.text(f"n = 0: no match of this run has a count of {spec['label']} (none ended "
+                  "or was cut short), so there is nothing to show.")
+        return
     page.figure(survival_figure(run, measure, spec, curve), f"{measure}: {ylabel}")
     labels = tuple(f"{d} as {owner}" for d in seats)
     page.figure(plots.plot_hazard(curve, labels=labels, xlabel=xlabel, ylabel=hazard),
