@@ -173,6 +173,23 @@ def test_diff_takes_run_folders_as_simulate_prints_them(tmp_path):
     assert by_path.stdout == by_id.stdout and "a -> b" in by_id.stdout
 
 
+def test_diff_refuses_runs_at_two_table_sizes(tmp_path):
+    """A seat's quantities at a table of four are not those at a table of two ("deck A
+    wins" has a fair share of 1/4 there): diff says so in either order, exit status 2."""
+    for run, players in (("four", "4"), ("two", "2")):
+        assert cardlab("simulate", "--folder", "encounter", "-n", "50", "--rules",
+                       f"players={players}", "--results", str(tmp_path), "--run-id", run,
+                       "-q").returncode == 0
+    for a, b in (("four", "two"), ("two", "four")):
+        out = cardlab("diff", a, b, "--results", str(tmp_path))
+        assert out.returncode == 2, out.stderr
+        assert "Traceback" not in out.stderr and not out.stdout.strip()
+        said = " ".join(out.stderr.split())
+        assert f"{tmp_path / b}:0:" in said
+        assert "different numbers of players" in said
+        assert "seats 4 players" in said and "seats 2 players" in said
+
+
 def test_runs_lists_the_runs_beside_the_folders_experiments_wrote(tmp_path):
     """A results folder where an experiment also wrote (its manifest names its kind, no run
     id): `cardlab runs` lists both, and the workbench's interrupted runs are runs only."""
