@@ -14,6 +14,7 @@ from analysis import metrics, plots, survival
 from analysis.load import load_run
 from analysis.usage import card_usage, dead_cards
 from sim.kit.records import SEAT_LETTERS
+from sim.store.state import run_state
 
 CSS = """
 body{font-family:system-ui,sans-serif;max-width:1000px;margin:2em auto;color:#222;padding:0 1em}
@@ -78,6 +79,9 @@ def build_report(run_path: Path | str) -> tuple[Path, Path]:
               f"{man['seed']}, cardlab {man['cardlab_version']} "
               f"({man.get('git_commit') or 'no commit'}), card pool sha256 "
               f"{man['card_pool']['sha256'][:12]}. Rules: {rules}.")
+    state = run_state(run.path, man)
+    if state.partial:  # every number below is of the finished chunks only
+        page.text(state.sentence(run.path), flag=True)
 
     head = metrics.headline(run)
     page.section("Headline", "Counts, n, rates and Wilson 95% intervals; the match is the "

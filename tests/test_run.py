@@ -2,6 +2,7 @@
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -72,6 +73,9 @@ def test_killed_run_resumes_to_the_same_result(m, tmp_path):
     proc.wait()
     done_before = len([p for p in chunks.iterdir() if p.name.isdigit()])
     assert 3 <= done_before < 60
+    # Killed, the run never wrote its last status: it is listed as interrupted all the
+    # same, with the matches of the chunks it finished.
+    assert listed(tmp_path)["killed"][3:5] == ["interrupted", f"{done_before * 400:,}"]
     out = cardlab_process("simulate", "--resume", "killed", "--results", str(tmp_path), "-q")
     assert out.returncode == 0, out.stderr
     whole = simulate(GAME, load_matchup(FOLDER, "us-red-tide", "ussr-red-tide", "random", "greedy"),
@@ -80,6 +84,57 @@ def test_killed_run_resumes_to_the_same_result(m, tmp_path):
     assert whole.matches == 24000
     assert_same_run(tmp_path / "killed", tmp_path / "whole")
     assert not [p for p in chunks.iterdir() if p.name.startswith(".")]
+
+
+def listed(results) -> dict[str, list[str]]:
+    """The rows of `cardlab runs`, by run id."""
+    out = cardlab("runs", "--results", str(results))
+    assert out.returncode == 0, out.stderr
+    rows = [[c.strip() for c in line.split("│")[1:-1]] for line in out.stdout.splitlines()
+            if "│" in line]
+    return {r[0]: r for r in rows}
+
+
+def test_a_partial_run_is_listed_and_reported_as_partial(baseline, tmp_path):
+    """A run killed (its manifest still says running, its writer gone), one stopped with
+    Ctrl-C (interrupted) and one being written: `runs` gives each its state and the
+    matches of its finished chunks, and a report says the run is partial, of how many
+    planned, and how to finish it."""
+    import json
+    import shutil
+
+    from sim.store.lock import WRITER, writing
+
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    for run_id, status in (("killed", "running"), ("stopped", "interrupted"),
+                           ("resumed", "running")):
+        run = tmp_path / run_id
+        shutil.copytree(baseline, run)
+        for chunk in ("000003", "000004", "000005"):
+            shutil.rmtree(run / "chunks" / chunk)
+        manifest = json.loads((run / "manifest.json").read_text(encoding="utf-8"))
+        (run / "manifest.json").write_text(json.dumps(
+            manifest | {"run_id": run_id, "status": status, "matches_done": 0}),
+            encoding="utf-8")
+    (tmp_path / "killed" / WRITER).write_text(
+        f"a simulation by process {gone} on {socket.gethostname()} since 2026-01-01 "
+        "00:00:00 UTC\n", encoding="utf-8")
+    rows = listed(tmp_path)
+    assert rows["killed"][3:5] == ["interrupted", "3,000"]
+    assert rows["stopped"][3:5] == ["interrupted", "3,000"]
+    # A resume takes the lock and says running: while it lives, the run is running.
+    with writing(tmp_path / "resumed", "a resume"):
+        assert listed(tmp_path)["resumed"][3:5] == ["running", "3,000"]
+    for run_id in ("killed", "stopped"):
+        out = cardlab("report", run_id, "--results", str(tmp_path), "--no-verdicts",
+                      "--no-seatings")
+        assert out.returncode == 0, out.stderr
+        md = " ".join((tmp_path / run_id / "report.md").read_text(encoding="utf-8").split())
+        said = (f"Partial run (interrupted): 3,000 of 6,000 planned matches; finish it with "
+                f"`cardlab simulate --resume {run_id} --results {tmp_path}`")
+        assert said in md
+        assert said in " ".join(out.stderr.split())
 
 
 def test_a_second_writer_is_told_the_run_is_busy_and_by_whom(m, baseline, tmp_path):
