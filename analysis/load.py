@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from analysis.quantities import seat_names
 from sim.kit.records import seats_of
 from sim.store.runs import read_table
 
@@ -38,6 +39,11 @@ class Run:
     def deck_names(self) -> tuple[str, ...]:
         """Each seat's deck, A first."""
         return tuple(d["name"] for d in self.manifest["decks"])
+
+    @property
+    def seat_names(self) -> tuple[str, ...]:
+        """Each seat's deck as a label: "deck (seat A)" where two seats hold the deck."""
+        return seat_names(self.deck_names)
 
     @property
     def policy_names(self) -> tuple[str, ...]:

@@ -9,9 +9,18 @@ import pandas as pd
 from sim.kit.records import SEAT_LETTERS
 
 
+def seat_names(decks) -> tuple[str, ...]:
+    """Each seat's deck; a deck at more than one seat (a mirror) names its seat letter too,
+    "deck (seat A)", so that each seat's row stays its own."""
+    decks = tuple(decks)
+    return tuple(f"{d} (seat {SEAT_LETTERS[i].upper()})" if decks.count(d) > 1 else d
+                 for i, d in enumerate(decks))
+
+
 def label(text: str, decks: tuple[str, ...]) -> str:
-    """A schema label with {a}, {b}, {c} ... replaced by the deck of that seat."""
-    for letter, deck in zip(SEAT_LETTERS, decks, strict=False):
+    """A schema label with {a}, {b}, {c} ... replaced by the deck of that seat (named with
+    its seat where two seats hold the same deck)."""
+    for letter, deck in zip(SEAT_LETTERS, seat_names(decks), strict=False):
         text = text.replace("{" + letter + "}", deck)
     return text
 
@@ -35,7 +44,8 @@ def rate_specs(schema: dict, decks: tuple[str, ...]) -> list[tuple[str, str, str
     """(label, k expression, n expression) of every headline rate: each seat's wins,
     draws, the first player's wins, each end reason, then the game's own rates."""
     fp = schema["first_player"]
-    specs = [(f"{deck} wins", f"winner == {seat}", "") for seat, deck in enumerate(decks)]
+    specs = [(f"{deck} wins", f"winner == {seat}", "")
+             for seat, deck in enumerate(seat_names(decks))]
     specs += [("draws", "winner == -1", ""),
              (f"{schema['first_player_label']} wins", f"winner == {fp}", "")]
     end = schema.get("end_column")

@@ -12,8 +12,10 @@ import pandas as pd
 
 from analysis import metrics, plots, survival
 from analysis.load import load_run
+from analysis.quantities import seat_labels
 from analysis.usage import card_usage, dead_cards
 from sim.kit.records import SEAT_LETTERS
+from sim.store.state import run_state
 
 CSS = """
 body{font-family:system-ui,sans-serif;max-width:1000px;margin:2em auto;color:#222;padding:0 1em}
@@ -78,6 +80,9 @@ def build_report(run_path: Path | str) -> tuple[Path, Path]:
               f"{man['seed']}, cardlab {man['cardlab_version']} "
               f"({man.get('git_commit') or 'no commit'}), card pool sha256 "
               f"{man['card_pool']['sha256'][:12]}. Rules: {rules}.")
+    state = run_state(run.path, man)
+    if state.partial:  # every number below is of the finished chunks only
+        page.text(state.sentence(run.path), flag=True)
 
     head = metrics.headline(run)
     page.section("Headline", "Counts, n, rates and Wilson 95% intervals; the match is the "
@@ -93,7 +98,7 @@ def build_report(run_path: Path | str) -> tuple[Path, Path]:
         col, text = next(iter(schema["lengths"].items()))
         page.figure(plots.plot_lengths(run.matches, col, text), text)
 
-    seats = run.deck_names
+    seats = run.seat_names
     for measure, spec in schema.get("histograms", {}).items():
         _survival_section(page, run, measure, spec, seats)
 
@@ -101,10 +106,10 @@ def build_report(run_path: Path | str) -> tuple[Path, Path]:
         page.section("Matchup", "Each deck's win rate against the other, and deck A's win "
                      f"rate by which seat was the {schema['first_player_label']}.")
         m = run.matches
-        (a, b), (pa, pb) = seats, run.policy_names
+        a, b = seat_labels(run.deck_names, run.policy_names)
         mat = metrics.with_rate(pd.DataFrame([
-            (f"{a} ({pa})", f"{b} ({pb})", int((m.winner == 0).sum()), len(m)),
-            (f"{b} ({pb})", f"{a} ({pa})", int((m.winner == 1).sum()), len(m))],
+            (a, b, int((m.winner == 0).sum()), len(m)),
+            (b, a, int((m.winner == 1).sum()), len(m))],
             columns=["entrant", "opponent", "k", "n"]))
         page.figure(plots.plot_matrix(mat, title="row's win rate against column"), "matchup")
     else:
@@ -174,6 +179,12 @@ def _survival_section(page: Page, run, measure: str, spec: dict, seats) -> None:
                 "ending at a value among those reaching it. Dashed: the exact solution, "
                 "where the setting is one the game's exact solver covers.")
     page.section(f"Survival: {spec['label']}", note)
+    if not (curve.at_risk > 0).any():
+        # Every match ended before any count began (a forfeit before play, say): a figure
+        # or table of nothing would read as a measured curve.
+        page.text(f"n = 0: no match of this run has a count of {spec['label']} (none ended "
+                  "or was cut short), so there is nothing to show.")
+        return
     page.figure(survival_figure(run, measure, spec, curve), f"{measure}: {ylabel}")
     labels = tuple(f"{d} as {owner}" for d in seats)
     page.figure(plots.plot_hazard(curve, labels=labels, xlabel=xlabel, ylabel=hazard),
@@ -186,7 +197,7 @@ def survival_figure(run, measure: str, spec: dict, curve=None):
     reaching each value by seat, with 95% bands (the workbench shows the same)."""
     curve = survival.survival_curve(run, measure) if curve is None else curve
     xlabel, ylabel, _ = plots.survival_words(spec)
-    labels = tuple(f"{d} as {spec['seat']}" for d in run.deck_names)
+    labels = tuple(f"{d} as {spec['seat']}" for d in run.seat_names)
     return plots.plot_survival(curve, labels=labels, xlabel=xlabel, ylabel=ylabel)
 
 
@@ -219,8 +230,8 @@ def _card_sections(page: Page, run) -> None:
                  + (f", and {ok} per {use} (success rate)" if success else "")
                  + ". Correlational, not verdicts: a card drawn in longer matches, or one "
                  "that lets the deck act at all, looks stronger than what it causes.")
-    # At a larger table a deck may sit twice: each row names its seat.
-    seat = ["seat"] if run.seats > 2 else []
+    # At a larger table, or in a mirror, a deck may sit twice: each row names its seat.
+    seat = _seat_column(run)
     cards["seat"] = [SEAT_LETTERS[s].upper() for s in cards.seat]
     page.table(cards[[*seat, "deck", "label", "kind", "matches_drawn", "gih_wr", "gih_lo",
                       "gih_hi", "gns_wr", "iwd", "iwd_relative", *stats, *success]].sort_values(
@@ -276,7 +287,7 @@ def _verdict_section(page: Page, run) -> None:
               flag=bool(v.verdict.isin(["over-powered", "under-powered"]).any()))
     if len(v):
         page.figure(plots.plot_verdicts(v), "card worth per copy against par")
-    seat = ["seat"] if run.seats > 2 else []
+    seat = _seat_column(run)
     v["seat"] = [SEAT_LETTERS[s].upper() for s in v.seat]
     page.table(v.sort_values([*seat, "deck", "relative"], ascending=[True] * len(seat)
                              + [False, False])[
@@ -308,11 +319,17 @@ def _dead_cards_section(page: Page, run) -> None:
     dead = dead_cards(use)
     page.text(f"{len(dead)} dead of {int(use.judged.sum())} cards judged.", flag=bool(len(dead)))
     if len(dead):
-        decks, pols = run.deck_names, run.policy_names
-        dead.insert(0, "deck", [f"{decks[s]} ({pols[s]})" for s in dead.seat])
+        names = seat_labels(run.deck_names, run.policy_names)
+        dead.insert(0, "deck", [names[s] for s in dead.seat])
         dead.insert(2, "name", dead.card.map(run.card_names))
         page.table(dead[["deck", "card", "name", "kind", "matches_in_deck", "matches_drawn",
                          "played"]])
+
+
+def _seat_column(run) -> list[str]:
+    """["seat"] where a table of cards needs its seat column: at a table of more than two,
+    or where two seats hold the same deck."""
+    return ["seat"] if run.seats > 2 or len(set(run.deck_names)) < run.seats else []
 
 
 def write_atomic(path: Path, text: str) -> None:

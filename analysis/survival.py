@@ -143,9 +143,12 @@ def survival_table(curve: pd.DataFrame, seats, value: str = "value") -> pd.DataF
     columns side by side: at risk, ended here, cut short here (when any was), the share
     reaching the value with its 95% interval, and the exact value where there is one. A run
     of values at which no count ended or was cut short is one row ("28 .. 63"): at every
-    value of it the numbers are the same."""
+    value of it the numbers are the same. No rows when no count is at risk anywhere (no
+    count ended or was cut short in the run)."""
     last = curve.loc[curve.at_risk > 0, "bin"].max()
-    d = curve[curve.bin <= (last if pd.notna(last) else -1)]
+    if pd.isna(last):
+        return pd.DataFrame({value: pd.Series(dtype=str)})
+    d = curve[curve.bin <= last]
     wide = d.pivot(index="bin", columns="seat")
     quiet = (wide["ended"] == 0).all(axis=1) & (wide["censored"] == 0).all(axis=1)
     if "exact" in d:  # an exact curve may still move where the simulated one is flat

@@ -202,6 +202,34 @@ def test_report_from_a_real_run(small_run):
     assert "never dealt" in legend[:400] and "too little" in legend[:400]
 
 
+def test_a_mirror_names_each_seat(tmp_path):
+    """A deck against itself: every row, column and line that is a seat's names the seat,
+    in the summary `simulate` prints, the report and the quantities a what-if compares."""
+    from analysis.quantities import per_match
+
+    out = cardlab("simulate", "us-red-tide", "us-red-tide", "-n", "300", "--results",
+                  str(tmp_path), "--run-id", "mirror", "-q")
+    assert out.returncode == 0, out.stderr
+    shown = {line.split("│")[1].strip(): line for line in out.stdout.splitlines()
+             if line.startswith("│")}
+    for quantity in ("us-red-tide (seat A) wins", "us-red-tide (seat B) wins",
+                     "us-red-tide (seat A) wins when serving first",
+                     "us-red-tide (seat A) took a mulligan",
+                     "us-red-tide (seat B) took a mulligan"):
+        assert quantity in shown, out.stdout
+    assert "us-red-tide wins" not in shown
+    rep = cardlab("report", "mirror", "--results", str(tmp_path), "--no-verdicts")
+    assert rep.returncode == 0, rep.stderr
+    md = (tmp_path / "mirror" / "report.md").read_text(encoding="utf-8")
+    for name in ("us-red-tide (greedy, seat A) wins", "us-red-tide (greedy, seat B) wins",
+                 "us-red-tide (seat A): at risk", "us-red-tide (seat B): at risk"):
+        assert name in md
+    run = load_run(tmp_path / "mirror")
+    rates = per_match(run.schema, run.matches, run.deck_names)
+    a, b = rates["us-red-tide (seat A) wins"][0], rates["us-red-tide (seat B) wins"][0]
+    assert a.sum() + b.sum() == 300 - (run.matches.winner == -1).sum()
+
+
 def test_rally_mode_report_shows_the_exact_overlay(tmp_path):
     out = cardlab("simulate", "-n", "2000", "--results", str(tmp_path), "--run-id", "r", "-q",
                   "--rules", "rally_mode=true", "--rules", 'arsenal_a=["Drive Shot", "Topspin"]',

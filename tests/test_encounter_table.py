@@ -160,7 +160,7 @@ def test_rounds_and_the_round_a_pc_fell_in_are_read_from_the_log(n):
 
 @pytest.mark.parametrize("n, choose", [(2, "each_turn"), (3, "once"), (4, "each_turn")])
 def test_the_cap_counts_rounds_of_every_player_still_in(n, choose):
-    """max_rounds = R: the match is a draw (end turn_cap) once R rounds are played, a round
+    """max_rounds = R: the match is a draw (end round_or_turn_cap) once R rounds are played, a round
     being one turn of each player still in. So in a capped match every seat still in took
     exactly R turns and one that went out took at most R, at any table size (a cap on all
     the players' turns together would give each of four players a quarter of it)."""
@@ -180,6 +180,20 @@ def test_the_cap_counts_rounds_of_every_player_still_in(n, choose):
             assert rec.matches[i, cols.index("winner")] == -1
             assert all(taken[p] == cap for p in range(n) if p not in dead)
     assert capped > 12
+
+
+def test_the_headline_names_the_cap_that_ended_the_match(tmp_path):
+    """The rules end a match as a draw after max_rounds rounds (or max_turns turns of all
+    the players, where set): the headline's row of that end names rounds as well as turns,
+    and counts every draw of a run capped at two rounds."""
+    out = cardlab("simulate", "--folder", "encounter", "-n", "200", "--rules", "max_rounds=2",
+                  "--results", str(tmp_path), "--run-id", "r", "-q")
+    assert out.returncode == 0, out.stderr
+    rows = {line.split("│")[1].strip(): line.split("│")[2].strip()
+            for line in out.stdout.splitlines() if line.startswith("│")}
+    assert "ended by turn_cap" not in rows
+    assert rows["ended by round_or_turn_cap"] == rows["draws"]
+    assert int(rows["draws"]) > 150
 
 
 @pytest.mark.parametrize("budget", ["shared", "each"])

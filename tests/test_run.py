@@ -3,6 +3,7 @@
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -120,6 +121,9 @@ def test_killed_run_resumes_to_the_same_result(m, tmp_path):
     proc.wait()
     done_before = len([p for p in chunks.iterdir() if p.name.isdigit()])
     assert 3 <= done_before < 60
+    # Killed, the run never wrote its last status: it is listed as interrupted all the
+    # same, with the matches of the chunks it finished.
+    assert listed(tmp_path)["killed"][3:5] == ["interrupted", f"{done_before * 400:,}"]
     out = cardlab_process("simulate", "--resume", "killed", "--results", str(tmp_path), "-q")
     assert out.returncode == 0, out.stderr
     whole = simulate(GAME, load_matchup(FOLDER, "us-red-tide", "ussr-red-tide", "random", "greedy"),
@@ -128,6 +132,57 @@ def test_killed_run_resumes_to_the_same_result(m, tmp_path):
     assert whole.matches == 24000
     assert_same_run(tmp_path / "killed", tmp_path / "whole")
     assert not [p for p in chunks.iterdir() if p.name.startswith(".")]
+
+
+def listed(results) -> dict[str, list[str]]:
+    """The rows of `cardlab runs`, by run id."""
+    out = cardlab("runs", "--results", str(results))
+    assert out.returncode == 0, out.stderr
+    rows = [[c.strip() for c in line.split("│")[1:-1]] for line in out.stdout.splitlines()
+            if "│" in line]
+    return {r[0]: r for r in rows}
+
+
+def test_a_partial_run_is_listed_and_reported_as_partial(baseline, tmp_path):
+    """A run killed (its manifest still says running, its writer gone), one stopped with
+    Ctrl-C (interrupted) and one being written: `runs` gives each its state and the
+    matches of its finished chunks, and a report says the run is partial, of how many
+    planned, and how to finish it."""
+    import json
+    import shutil
+
+    from sim.store.lock import WRITER, writing
+
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    for run_id, status in (("killed", "running"), ("stopped", "interrupted"),
+                           ("resumed", "running")):
+        run = tmp_path / run_id
+        shutil.copytree(baseline, run)
+        for chunk in ("000003", "000004", "000005"):
+            shutil.rmtree(run / "chunks" / chunk)
+        manifest = json.loads((run / "manifest.json").read_text(encoding="utf-8"))
+        (run / "manifest.json").write_text(json.dumps(
+            manifest | {"run_id": run_id, "status": status, "matches_done": 0}),
+            encoding="utf-8")
+    (tmp_path / "killed" / WRITER).write_text(
+        f"a simulation by process {gone} on {socket.gethostname()} since 2026-01-01 "
+        "00:00:00 UTC\n", encoding="utf-8")
+    rows = listed(tmp_path)
+    assert rows["killed"][3:5] == ["interrupted", "3,000"]
+    assert rows["stopped"][3:5] == ["interrupted", "3,000"]
+    # A resume takes the lock and says running: while it lives, the run is running.
+    with writing(tmp_path / "resumed", "a resume"):
+        assert listed(tmp_path)["resumed"][3:5] == ["running", "3,000"]
+    for run_id in ("killed", "stopped"):
+        out = cardlab("report", run_id, "--results", str(tmp_path), "--no-verdicts",
+                      "--no-seatings")
+        assert out.returncode == 0, out.stderr
+        md = " ".join((tmp_path / run_id / "report.md").read_text(encoding="utf-8").split())
+        said = (f"Partial run (interrupted): 3,000 of 6,000 planned matches; finish it with "
+                f"`cardlab simulate --resume {run_id} --results {tmp_path}`")
+        assert said in md
+        assert said in " ".join(out.stderr.split())
 
 
 def test_a_second_writer_is_told_the_run_is_busy_and_by_whom(m, baseline, tmp_path):
@@ -219,6 +274,23 @@ def test_diff_takes_run_folders_as_simulate_prints_them(tmp_path):
     by_path = cardlab("diff", str(tmp_path / "a"), str(tmp_path / "b"))
     assert by_path.returncode == 0, by_path.stderr
     assert by_path.stdout == by_id.stdout and "a -> b" in by_id.stdout
+
+
+def test_diff_refuses_runs_at_two_table_sizes(tmp_path):
+    """A seat's quantities at a table of four are not those at a table of two ("deck A
+    wins" has a fair share of 1/4 there): diff says so in either order, exit status 2."""
+    for run, players in (("four", "4"), ("two", "2")):
+        assert cardlab("simulate", "--folder", "encounter", "-n", "50", "--rules",
+                       f"players={players}", "--results", str(tmp_path), "--run-id", run,
+                       "-q").returncode == 0
+    for a, b in (("four", "two"), ("two", "four")):
+        out = cardlab("diff", a, b, "--results", str(tmp_path))
+        assert out.returncode == 2, out.stderr
+        assert "Traceback" not in out.stderr and not out.stdout.strip()
+        said = " ".join(out.stderr.split())
+        assert f"{tmp_path / b}:0:" in said
+        assert "different numbers of players" in said
+        assert "seats 4 players" in said and "seats 2 players" in said
 
 
 def test_runs_lists_the_runs_beside_the_folders_experiments_wrote(tmp_path):

@@ -156,3 +156,21 @@ def test_table_runs_to_the_last_value_at_risk(tmp_path):
     assert by_turn.loc["6", "A: share"] == pytest.approx(0.525)
     assert by_turn.loc["6", "A: cut short"] == 3 and by_turn.loc["5", "A: ended"] == 1
     assert by_turn.loc["0 .. 1", "A: at risk"] == 10  # nothing happens in turns 0 and 1
+
+
+def test_a_run_with_no_counts_says_there_is_nothing_to_show(tmp_path):
+    # No PC was killed or watched (as when every match is forfeit before play starts).
+    run = death_run(tmp_path)
+    run.matches["turns"] = -1
+    run.matches["death_a"] = -1
+    run.histograms = run.histograms.iloc[:0]
+    page = Capture()
+    report._survival_section(page, run, "death", run.schema["histograms"]["death"],
+                             run.deck_names)
+    md = "\n".join(page.md)
+    assert "Survival: PC killed in turn" in md
+    assert "nothing to show" in md and "n = 0" in md
+    assert page.axes == []  # no empty figures
+    table = survival.survival_table(survival.measure_km(run, "death"), run.deck_names,
+                                    "game turn")
+    assert table.empty

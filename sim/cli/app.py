@@ -195,6 +195,7 @@ def runs(results: Results = Path("results")):
     from rich.table import Table
 
     from sim.store.runs import results_in
+    from sim.store.state import run_state
 
     def names(items) -> str:  # a run names its decks and policies in records, others plainly
         return " vs ".join(str(d["name"] if isinstance(d, dict) else d) for d in items or [])
@@ -203,10 +204,12 @@ def runs(results: Results = Path("results")):
     runs = Table(title="runs")
     for col in ("run", "game", "created", "status", "matches", "decks", "policies"):
         runs.add_column(col)
-    for _, m in found:
+    for path, m in found:
         if "run_id" in m:
+            # A killed run's manifest still says running: its state comes from its folder.
+            state = run_state(path, m)
             runs.add_row(m["run_id"], m.get("game", ""), m.get("created", ""),
-                         m.get("status", ""), f"{m.get('matches_done', 0):,}",
+                         state.status, f"{state.matches:,}",
                          names(m.get("decks")), names(m.get("policies")))
     console().print(runs)
     others = [(path, m) for path, m in found if "run_id" not in m]
@@ -346,6 +349,8 @@ def report(run: str = typer.Argument(..., help="run id, or a run folder"),
     and, at a table of three or more, the wins by turn position over every seating of its
     decks (played first when the run has none)."""
     from analysis.report import build_report
+    from sim.store.runs import RunFolder
+    from sim.store.state import run_state
 
     path = run_folder(run, results)
     if with_seatings and not (path / "seatings.parquet").exists():
@@ -357,6 +362,9 @@ def report(run: str = typer.Argument(..., help="run id, or a run folder"),
                                             policies), None, quiet, field_matches)
     html, md = build_report(path)
     typer.echo(f"report: {html}\nsummary: {md}")
+    state = run_state(path, guarded(RunFolder(path.parent, path.name).read_manifest))
+    if state.partial:
+        typer.echo(state.sentence(path), err=True)
 
 
 def mount_all() -> None:

@@ -53,6 +53,7 @@ TIE_INT, TIE_STRIKER, TIE_DEFENDER, TIE_NONE = 0, 1, 2, 3
 CHOOSE_ONCE, CHOOSE_EACH_TURN = 0, 1
 AB_TURN, AB_STEP, AB_UNLIMITED = 0, 1, 2
 
-# How a match ended.
-END_REASONS = ("points", "pc_killed", "deck_out", "turn_cap", "pc_captured")
+# How a match ended. The cap is on rounds (max_rounds), or on the turns of all the players
+# together where max_turns is set: one code for both.
+END_REASONS = ("points", "pc_killed", "deck_out", "round_or_turn_cap", "pc_captured")
 END_POINTS, END_KILLED, END_DECKOUT, END_CAP, END_CAPTURED = range(5)

@@ -169,7 +169,7 @@ def exact_check(m, totals):
         ex = encounter_chain(m)
         rate("P(A wins)", 0, ex["win_a"], "winner == 0")
         rate("P(B wins)", 1, ex["win_b"], "winner == 1")
-        rate("P(draw at the turn cap)", -1, ex["draw"], "winner == -1")
+        rate("P(draw at the round or turn cap)", -1, ex["draw"], "winner == -1")
         rate("P(ends by a killed PC)", -1, ex["killed"], "end == 1")
         rate("P(A's PC killed)", 0, ex["dead_a"], "pc_death_turn_a >= 0")
         rate("P(B's PC killed)", 1, ex["dead_b"], "pc_death_turn_b >= 0")

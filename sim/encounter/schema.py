@@ -11,7 +11,8 @@ from sim.kit.game import Histogram, Rate, Schema
 
 _MEANING = {
     "winner": "0 deck A, 1 deck B, -1 a draw",
-    "end": "how it ended: 0 points, 1 PC killed, 2 deck-out, 3 turn cap, 4 PC captured",
+    "end": "how it ended: 0 points, 1 PC killed, 2 deck-out, 3 round or turn cap, 4 PC "
+           "captured",
     "first_player": "seat that took the first turn",
     "turns": "turns played, both players together",
     "rounds": "rounds begun (in a round every player still in takes one turn)",

@@ -18,12 +18,21 @@ from sim.store.outputs import new_folder, save_tables
 
 
 def diff_runs(path_a: Path, path_b: Path) -> pd.DataFrame:
-    """Each schema quantity's delta between two stored runs of one game with its 95%
-    interval (paired by match when both runs share seed and size), BH across quantities."""
+    """Each schema quantity's delta between two stored runs of one game at one table size
+    with its 95% interval (paired by match when both runs share seed and size), BH across
+    quantities; InputError for runs of two games or two numbers of players."""
     a, b = load_run(path_a), load_run(path_b)
     if a.manifest.get("game") != b.manifest.get("game"):
         raise InputError([Problem(str(path_b), 0, "runs of two different games: "
                                   f"{a.manifest.get('game')} and {b.manifest.get('game')}")])
+    if a.seats != b.seats:
+        # A seat's quantities mean another thing at another table size ("deck A wins" has a
+        # fair share of 1/4 at four, 1/2 at two), and a larger table records columns the
+        # smaller lacks: no row of such a diff would compare like with like.
+        raise InputError([Problem(str(path_b), 0, "runs with different numbers of players: "
+                                  f"{path_a.name} seats {a.seats} players, {path_b.name} "
+                                  f"seats {b.seats} players; diff compares runs at one "
+                                  "table size (the same --rules players=N)")])
     paired = (a.manifest["seed"] == b.manifest["seed"] and len(a.matches) == len(b.matches))
     seats = ("deck " + x.upper() for x in SEAT_LETTERS[:len(a.manifest["decks"])])
     df = compare_frames(a.manifest["schema"], a.matches, b.matches, tuple(seats), paired)

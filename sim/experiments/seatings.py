@@ -18,6 +18,7 @@ from sim.kit.game import get
 from sim.runner.warmup import ensure
 from sim.store.lock import writing
 from sim.store.outputs import save_tables
+from sim.store.state import run_state
 
 
 def seated(m, order: tuple[int, ...]):
@@ -95,7 +96,9 @@ def for_run(path) -> pd.DataFrame | None:
     game = get(manifest["game"])
     m = game.from_manifest(manifest)
     ensure(game, m)
-    wins, held = position_wins(game, m, int(manifest["matches_done"]), int(manifest["seed"]))
+    # The matches the run holds: a killed run's manifest never counted its finished chunks.
+    played = run_state(path, manifest).matches
+    wins, held = position_wins(game, m, played, int(manifest["seed"]))
     table = position_edge(wins, len(m.decks))
     decks = deck_positions(wins, held, [d.name for d in m.decks])
     with writing(path, "every seating of the decks"):

@@ -6,6 +6,7 @@ drops when the process holding it dies, so a killed run never blocks its resume.
 from __future__ import annotations
 
 import os
+import re
 import socket
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -17,6 +18,7 @@ from sim.store.runs import StoreError
 
 LOCK = ".lock"
 WRITER = ".writer"  # who holds the lock, for the message a second writer gets
+WHO = re.compile(r"by process (\d+) on (\S+) since")
 
 
 class RunBusy(StoreError):
@@ -46,3 +48,28 @@ def writing(folder: Path | str, what: str):
     finally:
         writer.unlink(missing_ok=True)
         lock.release()
+
+
+def writer_alive(folder: Path | str) -> bool | None:
+    """Whether the process the run folder's writer note names still runs: False when there
+    is no note (every writer leaves one while it holds the lock, and removes it when it
+    lets go) or its process is gone (killed: the note stays behind), None when the process
+    is on another machine and cannot be asked. Read only: asking never takes the lock, so
+    it never makes a starting writer find the run busy."""
+    try:
+        note = (Path(folder) / WRITER).read_text(encoding="utf-8")
+    except OSError:
+        return False
+    found = WHO.search(note)
+    if found is None:
+        return None
+    pid, host = int(found.group(1)), found.group(2)
+    if host != socket.gethostname():
+        return None
+    try:
+        os.kill(pid, 0)  # signal 0: is there such a process (nothing is sent)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # there is one, another user's
+        return True
+    return True

@@ -27,7 +27,8 @@ from sim.kit import game as registry
 from sim.kit.folders import folder_policies, read_folder
 from sim.kit.patch import patched_csv, write_texts
 from sim.store.outputs import new_folder
-from sim.store.runs import list_runs
+from sim.store.runs import results_in
+from sim.store.state import run_state
 from sim.web.decklines import deck_lines, with_counts
 
 SCRATCH = ".workbench"  # under the results folder: the edited folders the runs were played from
@@ -304,9 +305,11 @@ class Desk:
                         progress=progress).run.path
 
     def interrupted(self) -> list[str]:
-        """Run ids in the results folder that stopped before they finished."""
-        return [m["run_id"] for m in list_runs(self.results)
-                if m.get("status") != "complete" and m.get("game") == self.game.name]
+        """Run ids in the results folder that stopped before they finished (not those
+        still being written)."""
+        return [m["run_id"] for path, m in results_in(self.results)
+                if "run_id" in m and m.get("game") == self.game.name
+                and run_state(path, m).status == "interrupted"]
 
     # See --------------------------------------------------------------------------------
 

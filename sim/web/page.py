@@ -293,7 +293,11 @@ class Page:
     def _diff(self, _=None) -> None:
         if not (self.run_a.value and self.run_b.value):
             return
-        df = self.desk.diff(self.run_a.value, self.run_b.value)
+        try:
+            df = self.desk.diff(self.run_a.value, self.run_b.value)
+        except InputError as err:  # two games, or two table sizes
+            self.say("Not compared: " + "; ".join(p.message for p in err.problems), "danger")
+            return
         self.diff_view.objects = [pn.widgets.Tabulator(
             df[["item", "run_a", "run_b", "delta", "lo", "hi", "p_adjusted", "moved"]].round(4),
             show_index=False, disabled=True, css_classes=["diff-table"],
