@@ -226,11 +226,6 @@ def results_in(root: Path) -> list[tuple[Path, dict]]:
     return out
 
 
-def list_runs(root: Path) -> list[dict]:
-    """The manifests of the simulation runs in a results folder (those with a run id)."""
-    return [m for _, m in results_in(root) if "run_id" in m]
-
-
 
 def chunk_totals(tables: dict, bins: dict[str, int], seats: int = DEFAULT_SEATS
                  ) -> Totals | None:
