@@ -124,6 +124,29 @@ def test_validator_rejects_a_broken_copy(name, tmp_path):
 
 
 @pytest.mark.parametrize("name", GAMES)
+def test_a_broken_draft_deck_blocks_only_check(name, tmp_path):
+    """A deck no command plays, naming a card the pool lacks: `cardlab check` names its
+    line, exit 2; simulate plays the default decks; a deck that is not there is told as
+    such, not by the draft's problem."""
+    copy = tmp_path / name
+    shutil.copytree(ROOT / "decks" / name, copy)
+    info = read_folder(copy)
+    lines = (copy / f"{info.decks[0]}.deck").read_text(encoding="utf-8").splitlines()
+    (copy / "draft.deck").write_text("\n".join([*lines, "1 No Such Card"]) + "\n",
+                                     encoding="utf-8")
+    out = cardlab("check", str(copy))
+    assert out.returncode == 2
+    assert f"draft.deck:{len(lines) + 1}: unknown card 'No Such Card'" in out.stderr
+    sim = cardlab("simulate", "--folder", str(copy), "-n", "50", "--results", str(tmp_path),
+                  "-q")
+    assert sim.returncode == 0, sim.stderr
+    missing = cardlab("simulate", "nosuch", info.decks[1], "--folder", str(copy), "-n", "50",
+                      "--results", str(tmp_path))
+    assert missing.returncode == 2
+    assert "nosuch:0: no such deck" in missing.stderr and "draft.deck" not in missing.stderr
+
+
+@pytest.mark.parametrize("name", GAMES)
 def test_simulate_report_and_experiments(name, tmp_path):
     from analysis.load import load_run
     from analysis.report import build_report
