@@ -146,6 +146,54 @@ def test_a_broken_draft_deck_blocks_only_check(name, tmp_path):
     assert "nosuch:0: no such deck" in missing.stderr and "draft.deck" not in missing.stderr
 
 
+def line_after(lines: list[str], table: str, key: str) -> int:
+    """The index of the first `key = ...` line after the [table] header."""
+    head = lines.index(f"[{table}]")
+    return next(i for i in range(head + 1, len(lines)) if lines[i].startswith(f"{key} ="))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_game_file_is_checked_with_the_names_it_gives(name, tmp_path):
+    """game.toml checked as a game file; a deck or policy it names that the folder lacks
+    is told at its key's line, by `cardlab check` and by the command that plays it."""
+    shipped = cardlab("check", str(ROOT / "decks" / name / "game.toml"))
+    assert shipped.returncode == 0, shipped.stderr
+    assert "game file valid" in shipped.stdout
+    copy = tmp_path / name
+    shutil.copytree(ROOT / "decks" / name, copy)
+    info = read_folder(copy)
+    path = copy / "game.toml"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    typos = {}
+    for table, key, word in (("defaults", "decks", info.decks[1]),
+                             ("defaults", "policy", info.policy),
+                             ("defaults", "trained", info.trained),
+                             ("field", "decks", info.field[-1])):
+        at = line_after(lines, table, key)
+        assert f'"{word}"' in lines[at]
+        lines[at] = lines[at].replace(f'"{word}"', f'"{word}x"')
+        typos[f"{word}x"] = at + 1
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    for target in (copy, path):
+        out = cardlab("check", str(target))
+        assert out.returncode == 2
+        for typo, line in typos.items():
+            assert any(ln.startswith(f"{path}:{line}:") and repr(typo) in ln
+                       for ln in out.stderr.splitlines()), (typo, out.stderr)
+    sim = cardlab("simulate", "--folder", str(copy), "-n", "20", "--results", str(tmp_path))
+    assert sim.returncode == 2
+    assert f"{path}:{typos[info.decks[1] + 'x']}:" in sim.stderr
+    meta = cardlab("meta", "--folder", str(copy), "--policy", policies(name)[0], "-n",
+                   "20", "--results", str(tmp_path))
+    assert meta.returncode == 2
+    assert f"{path}:{typos[info.field[-1] + 'x']}:" in meta.stderr
+    lines[line_after(lines, "defaults", "policy")] = "policy = greedy"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = cardlab("check", str(copy))
+    assert out.returncode == 2
+    assert f"{path}:{line_after(lines, 'defaults', 'policy') + 1}: not valid TOML" in out.stderr
+
+
 @pytest.mark.parametrize("name", GAMES)
 def test_simulate_report_and_experiments(name, tmp_path):
     from analysis.load import load_run

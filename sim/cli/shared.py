@@ -153,6 +153,12 @@ class Setup:
         deck_b = self.deck_b or info.decks[1]
         pa = self.policy_a or self.policy or info.policy
         pb = self.policy_b or self.policy or info.policy
+        # What game.toml gives is told at its line there, not as a name typed here.
+        info.require("defaults.decks", [d for d, given in zip(info.decks, (self.deck_a,
+                                                                           self.deck_b),
+                                                              strict=True) if not given])
+        if not (self.policy_a or self.policy) or not (self.policy_b or self.policy):
+            info.require("defaults.policy")
         changes = {**parse_overrides(list(self.rules)), **(rules or {})}
         # Only a game seating more than two takes the decks of further seats.
         more = {"table": self.table} if self.table else {}
