@@ -247,6 +247,26 @@ def test_simulate_report_and_experiments(name, tmp_path):
 
 
 @pytest.mark.parametrize("name", GAMES)
+def test_a_copies_sweep_skips_the_points_it_cannot_build(name, tmp_path):
+    """More copies than a deck has room for: that point is listed as skipped with why,
+    the others are played; only when no point can be played is it an error."""
+    from sim.core.problems import InputError
+    from sim.experiments.designs import sweep
+
+    g, m, _ = default_matchup(name)
+    card = next(v.card for v in g.ablations(m) if v.seat == 0)  # one the deck holds
+    df = sweep(g, m, 0, "copies", [1, 999], 40, 1, results=tmp_path, run_id="cp",
+               options={"card": card})
+    assert df.value.tolist() == [1] and df.n.tolist() == [40]
+    skipped = df.attrs["skipped"]
+    assert skipped.item.tolist() == ["copies=999"] and "999 copies" in skipped.reason[0]
+    with pytest.raises(InputError, match="no value builds a legal deck"):
+        sweep(g, m, 0, "copies", [999], 40, 1, results=tmp_path, run_id="none",
+              options={"card": card})
+    assert not (tmp_path / "none").exists()
+
+
+@pytest.mark.parametrize("name", GAMES)
 def test_policies_file_problems_name_their_lines(name, tmp_path):
     """A top-level value that is no [table], and an unknown setting inside a policy: both
     told with their lines by `cardlab check`, exit 2."""

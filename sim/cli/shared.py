@@ -283,8 +283,10 @@ def print_frame(df, title: str, columns: list[str]) -> None:
 
 
 def print_skipped(df) -> None:
-    """The variants the validator rejected (attrs["skipped"] of an experiment's table)."""
+    """The variants the validator (or, for a sweep's point, the deck's building) refused:
+    attrs["skipped"] of an experiment's table."""
     skipped = df.attrs.get("skipped")
     if skipped is not None and len(skipped):
-        print_frame(skipped, f"{len(skipped)} variants skipped: the validator rejects them",
+        print_frame(skipped, f"{len(skipped)} variants skipped: they cannot be built or the "
+                    "validator rejects them",
                     ["item", "reason"])
