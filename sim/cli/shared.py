@@ -165,8 +165,16 @@ class Setup:
         if more and game.seats[1] == 2:
             raise InputError([Problem("--table", 0, f"{game.title} seats two players; "
                                       "--table names the decks of further seats")])
-        return game, game.load_matchup(info.path, deck_a, deck_b, pa, pb, changes,
-                                       list(self.sets), **more)
+        m = game.load_matchup(info.path, deck_a, deck_b, pa, pb, changes, list(self.sets),
+                              **more)
+        # A deck --table names that no seat takes would be dropped without a word.
+        if more and len(m.decks) < 2 + len(self.table):
+            n = len(m.decks)
+            raise InputError([Problem("--table", 0, f"{len(self.table)} deck(s) for seats C, "
+                                      f"D ..., but the table seats {n} (rule option players "
+                                      f"= {n}), {n - 2} after A and B: --table applies to a "
+                                      "table of 3 or more (--rules players=N)")])
+        return game, m
 
 
 def _setup_template(
