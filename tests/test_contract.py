@@ -124,6 +124,77 @@ def test_validator_rejects_a_broken_copy(name, tmp_path):
 
 
 @pytest.mark.parametrize("name", GAMES)
+def test_a_broken_draft_deck_blocks_only_check(name, tmp_path):
+    """A deck no command plays, naming a card the pool lacks: `cardlab check` names its
+    line, exit 2; simulate plays the default decks; a deck that is not there is told as
+    such, not by the draft's problem."""
+    copy = tmp_path / name
+    shutil.copytree(ROOT / "decks" / name, copy)
+    info = read_folder(copy)
+    lines = (copy / f"{info.decks[0]}.deck").read_text(encoding="utf-8").splitlines()
+    (copy / "draft.deck").write_text("\n".join([*lines, "1 No Such Card"]) + "\n",
+                                     encoding="utf-8")
+    out = cardlab("check", str(copy))
+    assert out.returncode == 2
+    assert f"draft.deck:{len(lines) + 1}: unknown card 'No Such Card'" in out.stderr
+    sim = cardlab("simulate", "--folder", str(copy), "-n", "50", "--results", str(tmp_path),
+                  "-q")
+    assert sim.returncode == 0, sim.stderr
+    missing = cardlab("simulate", "nosuch", info.decks[1], "--folder", str(copy), "-n", "50",
+                      "--results", str(tmp_path))
+    assert missing.returncode == 2
+    assert "nosuch:0: no such deck" in missing.stderr and "draft.deck" not in missing.stderr
+
+
+def line_after(lines: list[str], table: str, key: str) -> int:
+    """The index of the first `key = ...` line after the [table] header."""
+    head = lines.index(f"[{table}]")
+    return next(i for i in range(head + 1, len(lines)) if lines[i].startswith(f"{key} ="))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_game_file_is_checked_with_the_names_it_gives(name, tmp_path):
+    """game.toml checked as a game file; a deck or policy it names that the folder lacks
+    is told at its key's line, by `cardlab check` and by the command that plays it."""
+    shipped = cardlab("check", str(ROOT / "decks" / name / "game.toml"))
+    assert shipped.returncode == 0, shipped.stderr
+    assert "game file valid" in shipped.stdout
+    copy = tmp_path / name
+    shutil.copytree(ROOT / "decks" / name, copy)
+    info = read_folder(copy)
+    path = copy / "game.toml"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    typos = {}
+    for table, key, word in (("defaults", "decks", info.decks[1]),
+                             ("defaults", "policy", info.policy),
+                             ("defaults", "trained", info.trained),
+                             ("field", "decks", info.field[-1])):
+        at = line_after(lines, table, key)
+        assert f'"{word}"' in lines[at]
+        lines[at] = lines[at].replace(f'"{word}"', f'"{word}x"')
+        typos[f"{word}x"] = at + 1
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    for target in (copy, path):
+        out = cardlab("check", str(target))
+        assert out.returncode == 2
+        for typo, line in typos.items():
+            assert any(ln.startswith(f"{path}:{line}:") and repr(typo) in ln
+                       for ln in out.stderr.splitlines()), (typo, out.stderr)
+    sim = cardlab("simulate", "--folder", str(copy), "-n", "20", "--results", str(tmp_path))
+    assert sim.returncode == 2
+    assert f"{path}:{typos[info.decks[1] + 'x']}:" in sim.stderr
+    meta = cardlab("meta", "--folder", str(copy), "--policy", policies(name)[0], "-n",
+                   "20", "--results", str(tmp_path))
+    assert meta.returncode == 2
+    assert f"{path}:{typos[info.field[-1] + 'x']}:" in meta.stderr
+    lines[line_after(lines, "defaults", "policy")] = "policy = greedy"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = cardlab("check", str(copy))
+    assert out.returncode == 2
+    assert f"{path}:{line_after(lines, 'defaults', 'policy') + 1}: not valid TOML" in out.stderr
+
+
+@pytest.mark.parametrize("name", GAMES)
 def test_simulate_report_and_experiments(name, tmp_path):
     from analysis.load import load_run
     from analysis.report import build_report
@@ -173,6 +244,26 @@ def test_simulate_report_and_experiments(name, tmp_path):
     df = sweep(g, m, 0, vary, list(spec.values[:2]), 100, 1, results=tmp_path, run_id="sw",
                options={"card": card})
     assert len(df) == 2 and df.rate.between(0, 1).all()
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_copies_sweep_skips_the_points_it_cannot_build(name, tmp_path):
+    """More copies than a deck has room for: that point is listed as skipped with why,
+    the others are played; only when no point can be played is it an error."""
+    from sim.core.problems import InputError
+    from sim.experiments.designs import sweep
+
+    g, m, _ = default_matchup(name)
+    card = next(v.card for v in g.ablations(m) if v.seat == 0)  # one the deck holds
+    df = sweep(g, m, 0, "copies", [1, 999], 40, 1, results=tmp_path, run_id="cp",
+               options={"card": card})
+    assert df.value.tolist() == [1] and df.n.tolist() == [40]
+    skipped = df.attrs["skipped"]
+    assert skipped.item.tolist() == ["copies=999"] and "999 copies" in skipped.reason[0]
+    with pytest.raises(InputError, match="no value builds a legal deck"):
+        sweep(g, m, 0, "copies", [999], 40, 1, results=tmp_path, run_id="none",
+              options={"card": card})
+    assert not (tmp_path / "none").exists()
 
 
 @pytest.mark.parametrize("name", GAMES)

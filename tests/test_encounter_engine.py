@@ -210,6 +210,29 @@ def test_validator_deck_rules(tmp_path, edit, words):
         problems
 
 
+def test_a_section_size_is_what_the_file_lists_told_on_its_last_line(tmp_path):
+    """A section's size as its lines list it (a line too big for the section is named and
+    still counted), told on the section's last card line, as Paint the Line tells a deck's
+    length."""
+    dst = _copy(tmp_path)
+    deck = dst / "orc-warband.deck"
+    lines = deck.read_text().splitlines()
+    cards = [i + 1 for i, ln in enumerate(lines) if ln[:1].isdigit()]
+    last_draw = max(n for n in cards if n < lines.index("[loot]") + 1)
+    with pytest.raises(InputError) as err:
+        GAME.load_matchup(dst, "orc-warband", "grey-expedition", "careful", None,
+                          {"draw_deck_size": 1}, [])
+    said = [(Path(p.path).name, p.line, p.message) for p in err.value.problems]
+    assert ("orc-warband.deck", last_draw, "[draw] holds 40 cards; it must hold 1 "
+            "(rule option draw_deck_size)") in said
+    orc = lines.index("1 Orc") + 1
+    deck.write_text(deck.read_text().replace("\n1 Orc\n", "\n2 Orc\n"))
+    _, problems = GAME.check_paths([deck])
+    assert [(p.line, p.message) for p in problems] == [
+        (orc, "card 'Orc': 2 copies, more than [pc] holds (1 card)"),
+        (orc, "[pc] holds 2 cards; it must hold 1")]
+
+
 @pytest.mark.parametrize("edit, words", [
     ((",Damage,1,", ",Damag,1,"), "unknown keyword"),
     (("DEFEAT,1,", "DEFEET,1,"), "unknown objective"),
@@ -238,7 +261,7 @@ def test_validate_names_the_problems_of_a_matchup_built_in_memory():
     for deck, words in ((replace(orc, draw=orc.draw[:-1] + (grunt,)),
                          "card 'Orc Grunt': 5 copies; at most 4"),
                         (replace(orc, draw=orc.draw[:-1]),
-                         "[draw] holds 39 cards; it must hold 40")):
+                         "[draw] holds 39 cards; it must hold 40 (rule option draw_deck_size)")):
         problems = GAME.validate(replace(m, decks=(deck, m.decks[1])))
         assert [(p.path, p.message) for p in problems] == [(orc.path, words)]
     # Any number of Blanks: 30 of the 40 draw cards and every loot card.

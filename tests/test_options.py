@@ -87,6 +87,26 @@ def test_the_options_command_shows_the_folder_value_beside_the_default(tmp_path)
     assert bad.returncode == 2 and "points_to_win" in bad.stderr and "1..999" in bad.stderr
 
 
+def test_the_options_command_prints_the_docs_words_as_written():
+    """A `[table]` in an option's words is text, shown as the --markdown table shows it."""
+    out = cardlab("options", "--folder", "encounter")
+    assert out.returncode == 0, out.stderr
+    row = next(line for line in out.stdout.splitlines() if line.startswith("│ players "))
+    assert "from `[table]` or `--table`" in row, row
+
+
+def test_table_decks_no_seat_takes_are_refused(tmp_path):
+    """--table names the decks of seats C, D ...: at Encounter's table of two (its default)
+    or with more decks than seats, it is an error, never dropped without a word."""
+    for rules in ([], ["--rules", "players=3"]):
+        out = cardlab("simulate", "--folder", "encounter", "--table", "orc-raiders,orc-ambush",
+                      *rules, "-n", "10", "--results", str(tmp_path))
+        assert out.returncode == 2 and "Traceback" not in out.stderr, out.stderr
+        assert "--table" in out.stderr and "3 or more" in out.stderr
+        assert "players=N" in out.stderr
+    assert not any(tmp_path.iterdir())
+
+
 def test_a_game_declares_its_seats_and_only_a_larger_table_takes_more_decks(tmp_path):
     assert registry.get("paintline").seats == (2, 2)
     assert registry.get("encounter").seats == (2, 4)

@@ -186,6 +186,34 @@ def test_a_bad_order_names_file_line_and_policy(tmp_path, bad):
     assert f"policies.toml:{at + 1}:" in out.stderr and "pressure" in out.stderr
 
 
+@pytest.mark.parametrize(("setting", "value", "words"), [
+    ("stamina_cap", "-5", "stamina_cap must be a whole number in 0..20, got -5"),
+    ("pen", "nan", "pen must be a number in 0..1, got nan"),
+    ("pen", "inf", "pen must be a number in 0..1, got inf"),
+    ("hit", "-1.0", "hit must be a number in 0..1, got -1.0"),
+])
+def test_a_setting_out_of_its_range_names_file_line_and_range(tmp_path, setting, value, words):
+    """A number policies.toml may not hold (out of the setting's range, or not finite): the
+    file, the setting's line, the policy, the setting and its range; exit 2."""
+    folder = tmp_path / "paintline"
+    shutil.copytree(FOLDER, folder)
+    path = folder / "policies.toml"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    at = lines.index("[pressure]") + 1
+    lines.insert(at, f"{setting} = {value}")
+    lines = [ln for i, ln in enumerate(lines) if i <= at or i > at + 3
+             or not ln.startswith(f"{setting} =")]  # the table's own line of it left out
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with pytest.raises(InputError) as err:
+        Pol.load_policies(path)
+    (problem,) = err.value.problems
+    assert (problem.path, problem.line) == (str(path), at + 1)
+    assert problem.message == f"policy 'pressure': {words}"
+    out = cardlab("check", str(folder))
+    assert out.returncode == 2 and f"policies.toml:{at + 1}: policy 'pressure': {words}" \
+        in out.stderr
+
+
 def test_rally_mode_exact_follows_the_order():
     """Rally mode, seat A with one Drive Shot on greedy. Untapping before the hit readies it
     every second turn; choosing the hit first lets the untap come too late, so it is hit

@@ -78,7 +78,7 @@ def check(paths: list[Path] = typer.Argument(..., help="game folders, or files i
     """Validate card pools, rule options and deck lists; report every problem."""
     from sim.core.problems import InputError, Problem
     from sim.kit import game as registry
-    from sim.kit.folders import read_folder
+    from sim.kit.folders import GAME_FILE, read_folder
 
     notes, problems = [], []
     for path in paths:
@@ -88,6 +88,14 @@ def check(paths: list[Path] = typer.Argument(..., help="game folders, or files i
         folder = path if path.is_dir() else path.parent
         try:
             info = read_folder(folder)
+            # game.toml is the folder's, not the game's: what it names is checked here.
+            if path.is_dir() or path.name == GAME_FILE:
+                problems += info.problems()
+            if path.name == GAME_FILE:
+                if not info.problems():
+                    notes.append(f"{path}: game file valid ({info.game}, "
+                                 f"{' vs '.join(info.decks)}, policy {info.policy})")
+                continue
             n, p = registry.get(info.game).check_paths([path])
             notes += n
             problems += p

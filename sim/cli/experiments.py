@@ -175,6 +175,8 @@ def flags(
 
     game, m, info = setup.load()
     anchor = trained or info.trained
+    if not trained:
+        guarded(lambda: info.require("defaults.trained"))
     names = split_list(policies) or default_policies(info.path, anchor)
     if with_tuned:
         from sim.solvers.train import tuned_policies

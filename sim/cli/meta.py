@@ -48,6 +48,11 @@ def load_field(folder: str | None, decks: str | None, policy: str | None,
     info = guarded(lambda: read_folder(fol))
     game = guarded(lambda: registry.get(info.game))
     names = split_list(decks) if decks is not None else list(info.field)
+    # What game.toml gives is told at its line there.
+    if decks is None:
+        guarded(lambda: info.require("field.decks"))
+    if not policy:
+        guarded(lambda: info.require("defaults.policy"))
     fld = guarded(lambda: Field(game, info.path, names, policy or info.policy,
                                 parse_overrides(rules), tuple(sets or ())))
     guarded(fld.check)

@@ -20,6 +20,7 @@ def options(
 ) -> None:
     """A game's rule options: values, default, this folder's value (its rules.toml) and
     meaning. Any of them can be set in rules.toml or with --rules KEY=VALUE."""
+    from rich.markup import escape
     from rich.table import Table
 
     from sim.kit import game as registry
@@ -32,13 +33,14 @@ def options(
         return
     here = guarded(lambda: declared.load(info.path / "rules.toml"
                                          if (info.path / "rules.toml").is_file() else None))
-    table = Table(title=f"{info.game}: rule options ({info.path / 'rules.toml'})")
+    table = Table(title=escape(f"{info.game}: rule options ({info.path / 'rules.toml'})"))
     for col in ("option", "values", "default", "this folder", "what it means"):
         table.add_column(col, overflow="fold")
     for o in declared.options:
         now = here.values[o.name]
-        table.add_row(o.name, o.values, o.show(o.default), "" if now == o.default else
-                      o.show(now), o.doc)
+        # The words are the docs' own: a [table] in them is text, not Rich markup.
+        table.add_row(*map(escape, (o.name, o.values, o.show(o.default),
+                                    "" if now == o.default else o.show(now), o.doc)))
     console().print(table)
 
 

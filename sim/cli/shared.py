@@ -153,14 +153,28 @@ class Setup:
         deck_b = self.deck_b or info.decks[1]
         pa = self.policy_a or self.policy or info.policy
         pb = self.policy_b or self.policy or info.policy
+        # What game.toml gives is told at its line there, not as a name typed here.
+        info.require("defaults.decks", [d for d, given in zip(info.decks, (self.deck_a,
+                                                                           self.deck_b),
+                                                              strict=True) if not given])
+        if not (self.policy_a or self.policy) or not (self.policy_b or self.policy):
+            info.require("defaults.policy")
         changes = {**parse_overrides(list(self.rules)), **(rules or {})}
         # Only a game seating more than two takes the decks of further seats.
         more = {"table": self.table} if self.table else {}
         if more and game.seats[1] == 2:
             raise InputError([Problem("--table", 0, f"{game.title} seats two players; "
                                       "--table names the decks of further seats")])
-        return game, game.load_matchup(info.path, deck_a, deck_b, pa, pb, changes,
-                                       list(self.sets), **more)
+        m = game.load_matchup(info.path, deck_a, deck_b, pa, pb, changes, list(self.sets),
+                              **more)
+        # A deck --table names that no seat takes would be dropped without a word.
+        if more and len(m.decks) < 2 + len(self.table):
+            n = len(m.decks)
+            raise InputError([Problem("--table", 0, f"{len(self.table)} deck(s) for seats C, "
+                                      f"D ..., but the table seats {n} (rule option players "
+                                      f"= {n}), {n - 2} after A and B: --table applies to a "
+                                      "table of 3 or more (--rules players=N)")])
+        return game, m
 
 
 def _setup_template(
@@ -282,8 +296,10 @@ def print_frame(df, title: str, columns: list[str]) -> None:
 
 
 def print_skipped(df) -> None:
-    """The variants the validator rejected (attrs["skipped"] of an experiment's table)."""
+    """The variants the validator (or, for a sweep's point, the deck's building) refused:
+    attrs["skipped"] of an experiment's table."""
     skipped = df.attrs.get("skipped")
     if skipped is not None and len(skipped):
-        print_frame(skipped, f"{len(skipped)} variants skipped: the validator rejects them",
+        print_frame(skipped, f"{len(skipped)} variants skipped: they cannot be built or the "
+                    "validator rejects them",
                     ["item", "reason"])

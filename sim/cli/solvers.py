@@ -278,6 +278,7 @@ def calibrate(
             typer.echo(f"  plant {k + 1}: {plant.what} of {plant.card}"
                        f"{' as ' + plant.like if plant.like else ''}: {verdict}", err=True)
 
+    guarded(lambda: info.require("defaults.trained"))
     folder = str(info.path)
     base = guarded(lambda: card_verdicts(game, m, seed, precision, folder=folder,
                                          trained=info.trained))

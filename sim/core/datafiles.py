@@ -105,6 +105,15 @@ class Folder:
     decks: dict[str, Any]
 
 
+def read_cards_and_rules(path: Path, read_pool: Callable, read_rules: Callable,
+                         problems: list[Problem]) -> tuple[Any, Any]:
+    """(pool, rules) of a folder's cards.csv and rules.toml (read_rules(None): the defaults,
+    when the folder has none), None for a file whose problems went to `problems`."""
+    pool = attempt(problems, read_pool, path / "cards.csv")
+    rules_file = path / "rules.toml"
+    return pool, attempt(problems, read_rules, rules_file if rules_file.exists() else None)
+
+
 def read_game_folder(path: Path | str, read_pool: Callable, read_rules: Callable,
                      read_deck: Callable) -> Folder:
     """cards.csv, rules.toml (read_rules(None): the defaults, when the folder has none) and
@@ -112,9 +121,7 @@ def read_game_folder(path: Path | str, read_pool: Callable, read_rules: Callable
     gathered into one InputError."""
     path = Path(path)
     problems: list[Problem] = []
-    pool = attempt(problems, read_pool, path / "cards.csv")
-    rules_file = path / "rules.toml"
-    rules = attempt(problems, read_rules, rules_file if rules_file.exists() else None)
+    pool, rules = read_cards_and_rules(path, read_pool, read_rules, problems)
     decks = {}
     if pool is not None:
         deck_rules = rules if rules is not None else read_rules(None)
@@ -143,6 +150,17 @@ class FolderFiles:
     def read(self, path: Path | str) -> Folder:
         """cards.csv, rules.toml and every *.deck of a folder, every problem gathered."""
         return read_game_folder(path, self.read_pool, self.read_rules, self.read_deck)
+
+    def base(self, path: Path | str) -> Folder:
+        """cards.csv and rules.toml of a folder, both files' problems gathered, and no deck:
+        a command reads (`deck`) and judges only the decks it plays, so that a draft deck
+        elsewhere in the folder blocks nothing but `cardlab check`."""
+        problems: list[Problem] = []
+        pool, rules = read_cards_and_rules(Path(path), self.read_pool, self.read_rules,
+                                           problems)
+        if problems:
+            raise InputError(problems)
+        return Folder(pool, rules, {})
 
     def deck(self, folder: Path | str, word, pool, rules):
         """A deck by its .deck file or by its name in the folder; InputError naming the

@@ -54,19 +54,29 @@ def load_deck(path: Path | str, pool: Pool, rules: dict) -> Deck:
     # A line's count larger than its whole section is named, never expanded (a count of
     # 10^20 would not fit in memory); smaller excess is the section size's problem below.
     sizes = section_sizes(rules)
+    # Each section's size as the file lists it (every line counted, one dropped below too),
+    # told on its last line, as a list of card counts names its length on its last line.
+    listed = {s: (sum(e.count for e in entries if e.section == s),
+                  max((e.line for e in entries if e.section == s),
+                      default=max((e.line for e in entries), default=0))) for s in SECTIONS}
     for e in entries:
         if e.card < 0:
             continue
         if e.count > sizes[e.section]:
             problems.append(Problem(p, e.line, f"card {pool.names[e.card]!r}: {e.count} copies, "
-                                    f"more than [{e.section}] holds ({sizes[e.section]} cards)"))
+                                    f"more than [{e.section}] holds "
+                                    f"({plural(sizes[e.section], 'card')})"))
             continue
         got[e.section].extend([(e.card, e.line)] * e.count)
-    problems.extend(deck_problems(p, got, pool, rules))
+    problems.extend(deck_problems(p, got, pool, rules, listed))
     if problems:
         raise InputError(problems)
     return Deck(path.stem, p, got["pc"][0][0], tuple(c for c, _ in got["characteristics"]),
                 tuple(c for c, _ in got["draw"]), tuple(c for c, _ in got["loot"]))
+
+
+# The rule option behind a section's size, named where the size is wrong.
+SIZE_OPTIONS = {"draw": " (rule option draw_deck_size)", "loot": " (rule option loot_deck_size)"}
 
 
 def section_sizes(rules: dict) -> dict[str, int]:
@@ -75,12 +85,18 @@ def section_sizes(rules: dict) -> dict[str, int]:
             "loot": int(rules["loot_deck_size"])}
 
 
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 def deck_problems(p: str, got: dict[str, list[tuple[int, int]]], pool: Pool,
-                  rules: dict) -> list[Problem]:
+                  rules: dict, listed: dict[str, tuple[int, int]] | None = None
+                  ) -> list[Problem]:
     """Every construction rule of a deck given as (card, line) per section: the kinds each
-    section takes, its size (Blanks count as cards), at most max_copies of a card (the Blank
-    filler is free of the cap), one copy of a unique starting characteristic, and the race
-    a card requires."""
+    section takes, its size (Blanks count as cards; `listed`: each section's size as its
+    file lists it and the line to name it on, else its cards here at line 0), at most
+    max_copies of a card (the Blank filler is free of the cap), one copy of a unique
+    starting characteristic, and the race a card requires."""
     problems: list[Problem] = []
     copies: dict[int, int] = {}
     first_line: dict[int, int] = {}
@@ -98,9 +114,10 @@ def deck_problems(p: str, got: dict[str, list[tuple[int, int]]], pool: Pool,
                 copies[card] = copies.get(card, 0) + 1
                 first_line.setdefault(card, no)
     for s, want in section_sizes(rules).items():
-        if len(got[s]) != want:
-            problems.append(Problem(p, 0, f"[{s}] holds {len(got[s])} cards; it must hold "
-                                    f"{want}"))
+        n, line = listed[s] if listed else (len(got[s]), 0)
+        if n != want:
+            problems.append(Problem(p, line, f"[{s}] holds {plural(n, 'card')}; it must hold "
+                                    f"{want}{SIZE_OPTIONS.get(s, '')}"))
     for card, n in copies.items():
         if n > int(rules["max_copies"]):
             problems.append(Problem(p, first_line[card], f"card {pool.names[card]!r}: {n} "

@@ -106,7 +106,9 @@ def _copies(m, seat: int, value: int, options=None) -> Variant:
     draw = [blank if x == c else x for x in deck.draw]
     slots = [i for i, x in enumerate(draw) if x == blank][::-1]
     if value > len(slots):
-        raise InputError([Problem(deck.path, 0, f"room for {len(slots)} copies only")])
+        raise InputError([Problem(deck.path, 0, f"no room for {value} copies of "
+                                  f"{m.pool.names[c]!r}: the draw deck has {len(slots)} "
+                                  "places for it (its own and the Blanks)")])
     for i in slots[:value]:
         draw[i] = c
     return Variant(f"{value} x {m.pool.names[c]} ({deck.name})", seat,

@@ -90,21 +90,30 @@ def sweep(game: Game, m, seat: int, vary: str, values: list[int], matches: int, 
     options = options or {}
     if spec.needs_card and not options.get("card"):
         raise InputError([Problem("--card", 0, f"the {vary} sweep needs --card")])
+    # An unknown card is the command's error, told before any point is built.
+    c = m.pool.card(options["card"]) if spec.needs_card else -1
+    card, name = (m.pool.ids[c], m.pool.names[c]) if c >= 0 else ("", "")
     rows, illegal = [], []
     for value in values:
-        v = spec.make(m, seat, value, options)
-        found = legality.problems(game, v.matchup)
+        try:
+            v = spec.make(m, seat, value, options)
+        except InputError as err:  # a point the deck's building refuses (no room for it)
+            found, v = err.problems, None
+        else:
+            found = legality.problems(game, v.matchup)
         if found:
-            illegal.append({"item": f"{vary}={value}", "card": v.card, "name": v.name,
-                            "seat": seat, "reason": legality.reason(found)})
+            illegal.append({"item": f"{vary}={value}", "card": v.card if v else card,
+                            "name": v.name if v else name, "seat": seat,
+                            "reason": legality.reason(found)})
             continue
         rec = game.run_batch(v.matchup, matches, seed)
         rows.append({"value": value, "k": int(rec.wins(seat).sum()), "n": matches,
                      "draws": int((rec.matches[:, 0] == -1).sum()), "deck": v.item, **v.extra})
     skipped = pd.DataFrame(illegal, columns=["item", "card", "name", "seat", "reason"])
     if not rows:
-        raise InputError([Problem("--values", 0, "every value builds a deck the validator "
-                                  f"rejects: {'; '.join(skipped.reason.unique())}")])
+        raise InputError([Problem("--values", 0, "no value builds a legal deck (the deck's "
+                                  "building or the validator refuses each): "
+                                  f"{'; '.join(skipped.reason.unique())}")])
     df = with_rate(pd.DataFrame(rows))
     best = df.loc[df.rate.idxmax()]
     # Values whose interval overlaps the best one's: the optimum is not told apart from them.

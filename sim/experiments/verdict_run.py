@@ -35,6 +35,7 @@ def for_run(path, precision: Precision = Precision(), progress=None,
     ensure(game, matchup)
     folder = folder or manifest.get("folder") or default_folder(game.name)
     info = read_folder(folder)
+    info.require("defaults.trained")
     seed = int(manifest["seed"])
     with writing(path, "a verdict run"):
         df = card_verdicts(game, matchup, seed, precision, progress, folder,
@@ -49,6 +50,7 @@ def for_run(path, precision: Precision = Precision(), progress=None,
         elif wants_field:
             attrs = df.attrs  # field_worth returns a new table, without them
             try:
+                info.require("field.decks")
                 df, tables["verdicts_field"] = field_worth(game, matchup, seed, df, pars,
                                                            folder, list(info.field),
                                                            field_matches, info.trained)

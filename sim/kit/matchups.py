@@ -39,7 +39,7 @@ class Matchup:
         rare its copies, each problem on its line); a policy a seat by name; `own`: the
         game's further fields."""
         folder = Path(path)
-        data = files.read(folder)
+        data = files.base(folder)
         played = data.rules.replace(dict(rules)) if rules else data.rules
         pool = data.pool.with_sets(list(sets or []))
         read = tuple(files.deck(folder, d, pool, played) for d in decks)

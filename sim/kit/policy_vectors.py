@@ -52,6 +52,18 @@ def bounded(settings: dict, policy: str, per_unit: int | None = None) -> Callabl
     return store
 
 
+def range_problem(key: str, value, lo, hi, typ: str) -> str:
+    """Why `value` cannot be the setting `key` of type "float", "int" or "bool" within
+    lo..hi (NaN and infinities are in no range), or ""."""
+    if typ == "bool":
+        return "" if isinstance(value, bool) else f"{key} must be true or false, got {value!r}"
+    if isinstance(value, bool) or not isinstance(value, int | float) \
+            or (typ == "int" and not isinstance(value, int)) or not lo <= value <= hi:
+        what = "a whole number" if typ == "int" else "a number"
+        return f"{key} must be {what} in {lo:g}..{hi:g}, got {value!r}"
+    return ""
+
+
 @dataclass(frozen=True)
 class Settings:
     """A game's policies declared once: each names a kind (`kinds`, held at slot 0 of its
@@ -95,13 +107,7 @@ class Settings:
         readers = [k for i, k in enumerate(self.kinds) if key in self.read_by[i]]
         if kind is not None and key not in self.read_by[self.kinds.index(kind)]:
             return f"{key} is read only by kind {', '.join(readers)}, not {kind}"
-        if typ == "bool":
-            return "" if isinstance(value, bool) else f"{key} must be true or false, got {value!r}"
-        if isinstance(value, bool) or not isinstance(value, int | float) \
-                or (typ == "int" and not isinstance(value, int)) or not lo <= value <= hi:
-            what = "a whole number" if typ == "int" else "a number"
-            return f"{key} must be {what} in {lo:g}..{hi:g}, got {value!r}"
-        return ""
+        return range_problem(key, value, lo, hi, typ)
 
     def vector(self, name: str, table: dict) -> tuple[np.ndarray, list[tuple[str, str]]]:
         """One table of policies.toml -> (its vector, problems as (setting, sentence))."""

@@ -11,7 +11,7 @@ import numpy as np
 from sim.core.problems import InputError, Problem
 from sim.kit import matchups
 from sim.kit.records import kernel_entry
-from sim.paintline.decks import FILES, load_folder
+from sim.paintline.decks import FILES
 from sim.paintline.options import MAX_ARSENAL, R_ARSENAL, R_LADDER_LEN, Rules
 from sim.paintline.pool import BASIC_SHOT, C_KIND, TRICK_SHOT, Pool
 from sim.paintline.schema import SCHEMA, TOP_STEP
@@ -60,7 +60,7 @@ def load_matchup(folder: Path | str, deck_a: str | Path, deck_b: str | Path,
                  arsenals: tuple[list[str], list[str]] | None = None) -> Matchup:
     """A matchup from a game folder: decks by file or by name, policies by name."""
     folder = Path(folder)
-    data = load_folder(folder)
+    data = FILES.base(folder)
     decks = [FILES.deck(folder, d, data.pool, data.rules) for d in (deck_a, deck_b)]
     names = (policy_a, policy_b or policy_a)
     rules = rules or data.rules

@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from sim.core.datafiles import load_policies as read_policies
+from sim.kit.policy_vectors import range_problem
 from sim.paintline import order as Ord
 
 # Parameter vector of a policy.
@@ -33,6 +34,17 @@ FIELDS = {
     "order": (ORDER, str, Ord.DEFAULT),
 }
 
+# Bounds of each numeric setting of policies.toml, which a file's value must keep and
+# training moves within. The weights only rank hit options (argmax of a linear score), so
+# [0, 1] loses nothing; the habits' bounds cover the rulebook's ranges (7-card hands,
+# 59-card bags, 20 Stamina in the sample decks). `random` and `plays_cards` choose the kind
+# of player, not how well it plays: not trained.
+BOUNDS = {
+    "hit": (0.0, 1.0), "pen": (0.0, 1.0), "look": (0.0, 1.0), "cost": (0.0, 1.0),
+    "stamina_cap": (0, 20), "mulligan_below": (0, 7), "mulligan_above": (0, 7),
+    "recycle_above": (0, 10), "bag_reserve": (0, 40), "build": (0, 1), "enhance": (0, 1),
+}  # fmt: skip
+
 
 def load_policies(path: Path | str) -> dict[str, np.ndarray]:
     """Read policies.toml into {name: parameter vector}; every problem is reported."""
@@ -55,11 +67,14 @@ def policy_vector(name: str, table: dict) -> tuple[np.ndarray, list[tuple[str | 
             except ValueError as err:
                 bad.append((key, f"policy {name!r}: {err}"))
             continue
-        ok = isinstance(value, bool) if kind is bool else (
-            isinstance(value, int | float) and not isinstance(value, bool)
-            and (kind is float or isinstance(value, int)))
-        if not ok:
-            bad.append((key, f"policy {name!r}: {key} must be {kind.__name__}, got {value!r}"))
+        if key in BOUNDS:
+            said = range_problem(key, value, *BOUNDS[key], kind.__name__)
+        elif not isinstance(value, bool):  # the settings without bounds are true or false
+            said = f"{key} must be true or false, got {value!r}"
+        else:
+            said = ""
+        if said:
+            bad.append((key, f"policy {name!r}: {said}"))
             continue
         vec[slot] = float(value)
     if vec[RANDOM] and "order" not in table:

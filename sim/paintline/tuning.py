@@ -10,17 +10,7 @@ from sim.kit.game import Param, Tuning
 from sim.kit.policy_vectors import policy_with
 from sim.paintline.decks import FILES
 from sim.paintline.order import parse_order
-from sim.paintline.params import FIELDS
-
-# Bounds of each trainable setting of policies.toml. The weights only rank hit options
-# (argmax of a linear score), so [0, 1] loses nothing; the habits' bounds cover the
-# rulebook's ranges (7-card hands, 59-card bags, 20 Stamina in the sample decks).
-# `random` and `plays_cards` choose the kind of player, not how well it plays: not trained.
-BOUNDS = {
-    "hit": (0.0, 1.0), "pen": (0.0, 1.0), "look": (0.0, 1.0), "cost": (0.0, 1.0),
-    "stamina_cap": (0, 20), "mulligan_below": (0, 7), "mulligan_above": (0, 7),
-    "recycle_above": (0, 10), "bag_reserve": (0, 40), "build": (0, 1), "enhance": (0, 1),
-}  # fmt: skip
+from sim.paintline.params import BOUNDS, FIELDS
 
 
 def _policy(folder: Path | str, policy: str):
