@@ -236,6 +236,22 @@ def test_balance_command_prints_each_change_with_its_size(tmp_path):
     assert "every deck inside the band on held-out seeds" in out.stdout
 
 
+def test_balance_leaves_a_field_healthy_on_held_out_seeds_as_it_is(tmp_path):
+    """The four decks at 100 held-out matches a pair are healthy as shipped: balance
+    reaches the target with no change and writes no patch, whatever its short training
+    search on other seeds would have moved."""
+    import json
+
+    out = cardlab("balance", "--fields", "normal_bonus", "-n", "100", "--confirm", "100",
+                  "--rounds", "0", "--budget", "20000", "--results", str(tmp_path),
+                  "--run-id", "b", "-q")
+    assert out.returncode == 0, out.stderr
+    manifest = json.loads((tmp_path / "b" / "manifest.json").read_text())
+    assert manifest["changes"] == {} and manifest["reached"]
+    assert "target reached on held-out seeds, with no change" in out.stdout
+    assert not (tmp_path / "b" / "cards.diff").exists()
+
+
 def test_a_taken_run_id_is_named_and_exits_2(tmp_path):
     (tmp_path / "taken").mkdir()
     out = cardlab("meta", "-n", "10", "--results", str(tmp_path), "--run-id", "taken", "-q")

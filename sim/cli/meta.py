@@ -366,8 +366,9 @@ def balance(
                 f"{t.support} decks, {t.diversity}); dominated decks "
                 f"{len(out['health_before']['dominated'])} -> {len(h['dominated'])}")
     if h["healthy"]:
-        c.print("target reached on held-out seeds" if t.health else
-                "every deck inside the band on held-out seeds")
+        c.print(("target reached on held-out seeds" if t.health else
+                 "every deck inside the band on held-out seeds")
+                + ("" if out["changes"] else ", with no change"))
     else:
         c.print("[bold red]target not reached[/] within --max-change on held-out seeds: "
                 + "; ".join(h["reasons"]))

@@ -137,9 +137,9 @@ def balance(fld: Field, b: Bounds, matches: int = 1000, confirm: int = 4000, see
     shipped_names = list(fld.names)
     before, before_check, before_health = held_out(fld, {}, confirm, seed, b)
     steps, rounds, changes = [], [], {}
-    changes, after, check, health = balance_field(fld, b, changes, matches, confirm, seed,
-                                                  steps, 0, progress=progress,
-                                                  budget=spent)
+    changes, after, check, health = balance_field(
+        fld, b, changes, matches, confirm, seed, steps, 0, progress=progress, budget=spent,
+        start=(before, before_check, before_health))
     carry = None  # the field whose leading deck the answer names, when not reached
     for r in range(adversarial):
         if not health["healthy"] or fld.game.building is None:
