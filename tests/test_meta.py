@@ -48,6 +48,22 @@ def test_dominated_deck_is_named():
     assert "A" not in set(dom.deck)
 
 
+def test_identical_decks_do_not_dominate_each_other():
+    # A beats B, B beats D, D beats A (0.6 each); C is a copy of A: the same scores against
+    # B and D; their head-on matches, 0.52 for C, are the noise around one half of a deck
+    # against itself. Domination needs a deck that scores more against some other deck,
+    # not the head-on cell alone.
+    names = ["A", "B", "C", "D"]
+    M = np.array([[0.5, 0.6, 0.48, 0.4], [0.4, 0.5, 0.4, 0.6], [0.52, 0.6, 0.5, 0.4],
+                  [0.6, 0.4, 0.6, 0.5]])
+    assert analysis.dominated(M, names).empty
+    # C one point better than A against B as well: C dominates A.
+    M[2, 1], M[1, 2] = 0.61, 0.39
+    dom = analysis.dominated(M, names)
+    assert set(zip(dom.deck, dom.dominated_by, strict=True)) == {("A", "C")}
+    assert dom.least_margin.iloc[0] == pytest.approx(0.0)
+
+
 def test_health_line_of_a_cycle_and_of_a_deck_that_beats_all():
     # Of three decks, a healthy field has two in the Nash mix with an effective number of
     # 1.5: rock-paper-scissors has three at a third each; a deck that beats both is alone.
@@ -80,6 +96,18 @@ def test_summary_health_and_bootstrap_is_seeded():
     assert np.allclose(a["decks"].nash, 1 / 3, atol=1e-6)
     assert a["effective_decks"] == pytest.approx(3.0, abs=1e-6)
     assert (a["decks"].nash_lo <= a["decks"].nash).all()
+
+
+def test_the_nash_intervals_hold_their_point_estimates():
+    # A near-even cycle: the mix is a third each and its effective number 3, the most three
+    # decks have; a resample of the matches almost never repeats it exactly, so every
+    # resampled effective number lies under 3. The interval still holds the estimate.
+    cycle = np.array([[0.5, 0.53, 0.47], [0.47, 0.5, 0.53], [0.53, 0.47, 0.5]])
+    s = analysis.summary(scores_of(cycle, 100), ["A", "B", "C"], reps=200, seed=0)
+    assert s["effective_decks"] == pytest.approx(3.0)
+    assert s["effective_lo"] <= s["effective_decks"] <= s["effective_hi"]
+    d = s["decks"]
+    assert ((d.nash_lo <= d.nash) & (d.nash <= d.nash_hi)).all()
 
 
 def test_the_heatmap_leaves_the_unplayed_mirror_cells_empty():

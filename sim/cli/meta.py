@@ -264,6 +264,9 @@ def climb(
         c.print(f"{name} (style {f['style']}): {counts_line(f['counts'])}")
     for name, counts in out["tops"].items():
         c.print(f"{name} (the style's strongest, did not join): {counts_line(counts)}")
+    for style, deck in out["kept"].items():
+        c.print(f"{style}: the style's strongest is {deck}, in the field already"
+                + (" (its search found no deck better)" if deck == style else ""))
     show_meta(out["summary"], out["field"], f"the grown field: row deck's win rate against "
               f"the column deck, {matches:,} matches a seat, 95% intervals")
     styles = out["styles"]
