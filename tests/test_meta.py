@@ -160,6 +160,46 @@ def test_bad_arguments_exit_2(args, tmp_path):
     out = cardlab(*args, "--results", str(tmp_path), "-q")
     assert out.returncode == 2, (args, out.stdout, out.stderr)
     assert "Traceback" not in out.stderr and "error:" in out.stderr, args
+    assert not list(tmp_path.iterdir()), "a refused command left a results folder"
+
+
+@pytest.mark.parametrize(("command", "option"), [
+    ("balance", "--search-rounds"), ("balance", "--mutants"), ("climb", "--rounds"),
+    ("climb", "--search-rounds"), ("climb", "--mutants"), ("deckbuild", "--rounds"),
+    ("deckbuild", "--mutants"), ("deckbuild", "--elite")])
+@pytest.mark.parametrize("value", ["0", "-2"])
+def test_search_sizes_under_one_are_refused_by_name_before_a_folder(command, option, value,
+                                                                    tmp_path):
+    import re
+
+    from typer.testing import CliRunner
+
+    from sim.cli.app import app
+
+    helped = CliRunner().invoke(app, [command, "--help"], terminal_width=200)
+    # The help shows the range, on the option's line or the one after it.
+    assert re.search(re.escape(option) + r"[^\n]*(\n[^\n]*)?x>=1", helped.output), \
+        helped.output
+    args = ["--fields", "normal_bonus"] if command == "balance" else []
+    out = cardlab(command, *args, option, value, "--results", str(tmp_path), "-q")
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert option in out.stderr
+    assert not list(tmp_path.iterdir())
+
+
+def test_balance_checks_its_search_before_a_folder(tmp_path):
+    from sim.core.problems import InputError
+    from sim.experiments.meta import Field
+    from sim.kit.game import get
+    from sim.solvers.balance import Bounds, balance
+    from sim.solvers.deckbuild import Search
+
+    fld = Field(get("paintline"), FOLDER, ["us-red-tide", "ussr-red-tide", "ussr-blitz"],
+                "greedy")
+    with pytest.raises(InputError, match="rounds"):
+        balance(fld, Bounds(("normal_bonus",)), 10, 10, search=Search(rounds=0),
+                results=tmp_path)
+    assert not list(tmp_path.iterdir())
 
 
 def test_meta_bit_identical_at_one_and_two_workers(tmp_path):

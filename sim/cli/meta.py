@@ -312,7 +312,7 @@ def balance(
     = 4000,
     adversarial: Annotated[int, typer.Option(
         "--rounds", "-k", min=0, help="adversarial deckbuild rounds (K)")] = 2,
-    search_rounds: Annotated[int, typer.Option(help="deckbuild rounds in each")] = 6,
+    search_rounds: Annotated[int, typer.Option(min=1, help="deckbuild rounds in each")] = 6,
     mutants: Annotated[int, typer.Option(min=1, help="deckbuild mutants a round")] = 12,
     budget: Annotated[int, typer.Option(
         min=0, help="training matches the searches may play in all (the held-out checks "

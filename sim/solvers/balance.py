@@ -132,6 +132,7 @@ def balance(fld: Field, b: Bounds, matches: int = 1000, confirm: int = 4000, see
     # As hard as `cardlab deckbuild` looks by default: a shorter search missed a deck of
     # the pool that took a healthy field over.
     search = search or Search(rounds=6, mutants=12, start=100, confirm=confirm)
+    search.check()  # the adversarial rounds' search, refused before a folder is made
     path = new_folder(results, run_id, "balance")
     spent = Budget(budget)
     shipped_names = list(fld.names)

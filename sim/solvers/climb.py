@@ -17,6 +17,7 @@ from sim.solvers.deckbuild import (
     Arena,
     Candidate,
     Search,
+    check_building,
     confirm,
     derived_seed,
     one_round,
@@ -71,6 +72,7 @@ def climb(fld: Field, rounds: int = 6, search: Search = Search(), matches: int =
     rounds.parquet (every style's find, each round), decks.parquet and matrix.parquet (the
     grown field), found.json (the decks that joined and each style's strongest, as card
     counts) and the manifest."""
+    check_building(fld.game, "climb")
     fld.check()
     search.check()
     path = new_folder(results, run_id, "climb")

@@ -124,17 +124,33 @@ class Search:
         if not 0 < self.threshold < 1:
             raise InputError([Problem("--threshold", 0, "a win-rate margin in 0 .. 1, got "
                                       f"{self.threshold}")])
-        if self.rounds < 1 or self.mutants < 1 or self.start < 2 or self.elite < 1:
-            raise InputError([Problem("deckbuild", 0, "rounds, mutants and elite must be at "
-                                      "least 1, start at least 2")])
+        low = [Problem(f"--{name}", 0, f"at least {least}, got {value}")
+               for name, value, least in (("rounds", self.rounds, 1),
+                                          ("mutants", self.mutants, 1),
+                                          ("start", self.start, 2), ("elite", self.elite, 1))
+               if value < least]
+        if low:
+            raise InputError(low)
+
+
+def check_against(against: str) -> None:
+    """What the search plays against: the field or its Nash mix (InputError otherwise)."""
+    if against not in ("field", "nash"):
+        raise InputError([Problem("--against", 0, f"field or nash, got {against!r}")])
+
+
+def check_building(game, command: str) -> None:
+    """The game declares the deck-building hooks the command searches with."""
+    if game.building is None:
+        raise InputError([Problem(command, 0, f"{game.name} declares no deck-building "
+                                  "hooks (Game.building)")])
 
 
 def weights(fld: Field, against: str, seed: int, matches: int) -> np.ndarray:
     """The field evenly, or its Nash mix (a matrix of its own seed)."""
+    check_against(against)
     if against == "field":
         return np.full(len(fld.names), 1 / len(fld.names))
-    if against != "nash":
-        raise InputError([Problem("--against", 0, f"field or nash, got {against!r}")])
     sc = in_process(fld, matches, derived_seed(seed, NASH))
     return analysis.nash(analysis.matrix(sc, len(fld.names))[0])
 
@@ -242,9 +258,7 @@ def deckbuild(fld: Field, against: str = "field", search: Search = Search(), see
     --resume finishes an interrupted search with the same answer); then the confirmation
     on held-out seeds and, for a broken deck, the ablation. Writes rounds.parquet,
     confirm.parquet, ablation.parquet, found.json and the manifest."""
-    if fld.game.building is None:
-        raise InputError([Problem("deckbuild", 0, f"{fld.game.name} declares no deck-building "
-                                  "hooks (Game.building)")])
+    check_building(fld.game, "deckbuild")
     if resume:
         path = Path(results) / resume
         if not (path / "state.json").exists():
@@ -254,6 +268,7 @@ def deckbuild(fld: Field, against: str = "field", search: Search = Search(), see
         against, seed, search = state["against"], state["seed"], Search(**state["search"])
     else:
         search.check()
+        check_against(against)
         fld.check()
         path = new_folder(results, run_id, "deckbuild")
         state = {"decks": fld.names, "sets": list(fld.sets), "against": against,
