@@ -194,6 +194,8 @@ def test_out_of_reach_says_so_and_names_the_card_that_carries_the_leader(folder,
     # Without its card A loses its 4 points of power: 4 * K = 0.1 against each deck.
     assert top.card == "a" and top.deck == "A"
     assert top.worth == pytest.approx(4 * K, abs=0.01)
+    # A's worth is paired over its matches against B, C and D on both seats.
+    assert top.n == 3 * 2 * 4000
     manifest = (out["path"] / "manifest.json").read_text()
     assert '"reached": false' in manifest
 

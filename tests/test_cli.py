@@ -32,3 +32,18 @@ def test_verdicts_and_flags_bad_arguments_exit_2(tmp_path):
         out = cardlab(*args, "--results", str(tmp_path))
         assert out.returncode == 2, (args, out.stdout, out.stderr)
         assert "Traceback" not in out.stderr and "error:" in out.stderr, args
+
+
+def test_a_count_column_prints_whole_numbers_and_blank_where_missing(capsys):
+    """A count beside rows that have none (a card without par in a verdict table) is still
+    a count: 2000, not 2000.0000, and nothing where it is missing."""
+    import pandas as pd
+
+    from sim.cli.shared import print_frame
+
+    df = pd.DataFrame({"card": ["a", "b"], "n": [2000, None], "rate": [0.5, 0.25]})
+    print_frame(df, "t", ["card", "n", "rate"])
+    rows = [line for line in capsys.readouterr().out.splitlines() if "│" in line]
+    cells = [[c.strip() for c in row.split("│")[1:-1]] for row in rows]
+    assert cells[0] == ["a", "2000", "0.5000"]
+    assert cells[1] == ["b", "", "0.2500"]

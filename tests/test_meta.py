@@ -258,6 +258,22 @@ def test_deckbuild_legal_reproducible_and_resumable(tmp_path):
     assert sum(a["found"].counts.values()) == 60
 
 
+def test_the_n_beside_a_deck_score_counts_every_match_behind_it(tmp_path):
+    """A deck's score against a field of three is the mean over three opponents and two
+    seats: its n is six series' matches, at each rung and in the held-out check."""
+    from sim.experiments.meta import Field
+    from sim.kit.game import get
+    from sim.solvers.deckbuild import Search, deckbuild
+
+    fld = Field(get("paintline"), FOLDER, ["us-red-tide", "ussr-red-tide", "ussr-blitz"],
+                "greedy")
+    out = deckbuild(fld, "field", Search(rounds=1, mutants=2, start=20, elite=1, confirm=60),
+                    7, tmp_path, "a")
+    assert (out["confirm"].n == 3 * 2 * 60).all()
+    rungs = out["rounds"]
+    assert (rungs[rungs.rung == 0].n == 3 * 2 * 20).all()
+
+
 def test_balance_brings_two_decks_into_the_band_and_the_patch_reproduces_it(tmp_path):
     """The held-out figures balance reports are those of the patched folder it writes,
     played again from its files; the designer's cards.csv is untouched."""

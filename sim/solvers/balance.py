@@ -85,7 +85,7 @@ def carriers(fld: Field, changes: dict, leader: int, n: int, seed: int) -> pd.Da
         d, se = arena.score(whole, c)
         rows.append({"deck": fld.names[leader], "card": v.card, "name": v.name,
                      "copies": counts[v.card], "worth": d, "lo": d - Z95 * se,
-                     "hi": d + Z95 * se, "n": arena.n(c)})
+                     "hi": d + Z95 * se, "n": arena.matches(whole, c)})
     df = pd.DataFrame(rows, columns=CARRIERS)
     return df.sort_values(["worth", "card"], ascending=[False, True]).reset_index(drop=True)
 

@@ -74,7 +74,14 @@ class Arena:
                 c.series[j, seat] = np.concatenate([have, scores(rec.matches[:, 0], seat)])
 
     def n(self, c: Candidate) -> int:
+        """The matches of each of the candidate's series (the shortest)."""
         return min((len(s) for s in c.series.values()), default=0)
+
+    def matches(self, c: Candidate, other: Candidate | None = None) -> int:
+        """The matches behind `score` (c, other): every series (an opponent of weight, a
+        seat) to the length the score reads."""
+        n = self.n(c) if other is None else min(self.n(c), self.n(other))
+        return n * len(c.series)
 
     def score(self, c: Candidate, other: Candidate | None = None) -> tuple[float, float]:
         """(mean score against the field, its standard error); with `other`, of the paired
@@ -191,7 +198,7 @@ def one_round(arena: Arena, parents: list[Candidate], groups: dict, search: Sear
         for rank, c in enumerate(alive):
             est, se = arena.score(c)
             rows.append({"round": r, "rung": rung, "candidate": c.name, "parent": c.parent,
-                         "n": arena.n(c), "score": est, "se": se, "rank": rank,
+                         "n": arena.matches(c), "score": est, "se": se, "rank": rank,
                          "cards": json.dumps(c.counts, sort_keys=True)})
         if len(alive) <= search.elite:
             break
@@ -211,7 +218,7 @@ def confirm(fld: Field, w: np.ndarray, found: Candidate, search: Search, seed: i
         arena.play(c, search.confirm)
         est, se = arena.score(c)
         rows.append({"deck": c.name, "score": est, "lo": est - Z95 * se, "hi": est + Z95 * se,
-                     "se": se, "n": arena.n(c)})
+                     "se": se, "n": arena.matches(c)})
     if not search.compare:
         return pd.DataFrame(rows), {"best_shipped": None, "margin": None, "lo": None,
                                     "hi": None, "threshold": search.threshold,
@@ -244,7 +251,7 @@ def ablation(fld: Field, arena: Arena, final: Candidate, ships: list[Candidate],
         d, se = arena.score(final, c)
         rows.append({"card": v.card, "name": v.name, "copies": final.counts[v.card],
                      "added": added[v.card], "worth": d, "lo": d - Z95 * se,
-                     "hi": d + Z95 * se, "n": arena.n(c)})
+                     "hi": d + Z95 * se, "n": arena.matches(final, c)})
     df = pd.DataFrame(rows, columns=["card", "name", "copies", "added", "worth", "lo", "hi",
                                      "n"])
     df.attrs["nearest"] = near.name
