@@ -47,3 +47,16 @@ def test_a_count_column_prints_whole_numbers_and_blank_where_missing(capsys):
     cells = [[c.strip() for c in row.split("│")[1:-1]] for row in rows]
     assert cells[0] == ["a", "2000", "0.5000"]
     assert cells[1] == ["b", "", "0.2500"]
+
+
+def test_verdict_precision_errors_name_the_options_as_typed(tmp_path):
+    out = cardlab("simulate", "-n", "200", "--results", str(tmp_path), "--run-id", "r", "-q")
+    assert out.returncode == 0, out.stderr
+    for command in (["verdicts", "r"], ["calibrate"]):
+        for args, words in ((["--verdict-start", "0"], "--verdict-start:0: at least 2, got 0"),
+                            (["--verdict-start", "500", "--verdict-max", "200"],
+                             "--verdict-start:0: at most --verdict-max (200), got 500")):
+            bad = cardlab(*command, *args, "--results", str(tmp_path))
+            assert bad.returncode == 2 and "Traceback" not in bad.stderr, (command, args)
+            assert words in bad.stderr, (command, args, bad.stderr)
+            assert "--start" not in bad.stderr.replace("--verdict-start", "")
