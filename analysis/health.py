@@ -38,8 +38,11 @@ def effective_decks(x: np.ndarray) -> float:
 
 def dominated(M: np.ndarray, names: list[str], lo=None, hi=None) -> pd.DataFrame:
     """Decks another deck dominates: it scores at least as much against every deck of the
-    field (both of them included) and more against one. `clear`: also at the interval
-    ends (the dominating deck's lower ends against the dominated deck's upper ends)."""
+    field (both of them included) and more against one of the others (in a field of two,
+    against the other deck itself). Two decks of the same cards score alike against every
+    other deck, and their head-on cell is the noise of a deck against itself: neither
+    dominates the other. `clear`: also at the interval ends (the dominating deck's lower
+    ends against the dominated deck's upper ends)."""
     k = len(M)
     rows = []
     for i in range(k):
@@ -47,7 +50,8 @@ def dominated(M: np.ndarray, names: list[str], lo=None, hi=None) -> pd.DataFrame
             if d == i:
                 continue
             diff = M[d] - M[i]
-            if (diff >= 0).all() and (diff > 0).any():
+            others = [j for j in range(k) if j not in (i, d)] or [i]
+            if (diff >= 0).all() and (diff[others] > 0).any():
                 clear = (lo is not None and
                          all(lo[d, j] >= hi[i, j] for j in range(k) if j not in (i, d)))
                 rows.append({"deck": names[i], "dominated_by": names[d],

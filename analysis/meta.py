@@ -67,6 +67,15 @@ def bootstrap(scores: Scores, k: int, reps: int = 200, seed: int = 0) -> np.ndar
     return out
 
 
+def interval_of(boot: np.ndarray, point) -> tuple[np.ndarray, np.ndarray]:
+    """The bootstrap's 95% percentile interval, widened where it must be to hold the point
+    estimate: a mix at a corner (a deck always or never played, or an effective number at
+    its most, every deck alike) is one the resamples seldom repeat exactly, so they can
+    all fall to one side of it."""
+    lo, hi = np.quantile(boot, 0.025, axis=0), np.quantile(boot, 0.975, axis=0)
+    return np.minimum(lo, point), np.maximum(hi, point)
+
+
 def field_rates(M: np.ndarray, se: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Each deck's mean score against the other decks (analysis.health.rates) and its
     standard error (the cells' errors as independent)."""
@@ -85,7 +94,9 @@ def summary(scores: Scores, names: list[str], reps: int = 200, seed: int = 0) ->
     lo, hi = np.clip(M - Z95 * se, 0, 1), np.clip(M + Z95 * se, 0, 1)
     mix = nash(M)
     boot = bootstrap(scores, k, reps, seed)
-    eff_boot = np.array([effective_decks(b) for b in boot])
+    nash_lo, nash_hi = interval_of(boot, mix)
+    eff = effective_decks(mix)
+    eff_lo, eff_hi = interval_of(np.array([effective_decks(b) for b in boot]), eff)
     cells = [{"deck": names[i], "opponent": names[j], "rate": M[i, j], "lo": lo[i, j],
               "hi": hi[i, j], "se": se[i, j],
               "n": len(scores[i, j]) + len(scores[j, i]) if i != j else 0}
@@ -93,16 +104,15 @@ def summary(scores: Scores, names: list[str], reps: int = 200, seed: int = 0) ->
     avg, avg_se = field_rates(M, se)
     decks = pd.DataFrame({
         "deck": names, "nash": mix,
-        "nash_lo": np.quantile(boot, 0.025, axis=0), "nash_hi": np.quantile(boot, 0.975, axis=0),
+        "nash_lo": nash_lo, "nash_hi": nash_hi,
         "in_mix_share": (boot > 1e-6).mean(axis=0),
         "field_rate": avg, "field_lo": avg - Z95 * avg_se, "field_hi": avg + Z95 * avg_se,
         "field_se": avg_se})
     return {"matrix": pd.DataFrame(cells), "decks": decks,
             "dominated": dominated(M, names, lo, hi), "M": M, "se": se,
             "health": judge(M, names, default_target(k, 0.0, 1.0)),
-            "effective_decks": effective_decks(mix),
-            "effective_lo": float(np.quantile(eff_boot, 0.025)),
-            "effective_hi": float(np.quantile(eff_boot, 0.975)), "bootstrap_reps": reps}
+            "effective_decks": eff, "effective_lo": float(eff_lo),
+            "effective_hi": float(eff_hi), "bootstrap_reps": reps}
 
 
 def plot_heatmap(cells: pd.DataFrame, names: list[str], ax=None, title: str = ""):
@@ -146,7 +156,9 @@ def add_section(page, result: dict, names: list[str], title: str = "Metagame") -
     page.section(title, "Every deck against every other from both seats on the same seeds "
                  "(common random numbers); a draw counts half. Intervals: 95%, normal over "
                  "the two seats; the Nash mix's from re-solving bootstrap resamples of every "
-                 "pair's matches.")
+                 "pair's matches, widened to hold the point estimate where the resamples "
+                 "all fall to one side of it (a mix at a corner: a deck always or never "
+                 "played, every deck alike).")
     page.figure(plot_heatmap(result["matrix"], names), "win-rate matrix")
     cells = result["matrix"]
     wide = cells.assign(rate=cells.rate.where(cells.n > 0)).pivot(

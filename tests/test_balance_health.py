@@ -194,6 +194,8 @@ def test_out_of_reach_says_so_and_names_the_card_that_carries_the_leader(folder,
     # Without its card A loses its 4 points of power: 4 * K = 0.1 against each deck.
     assert top.card == "a" and top.deck == "A"
     assert top.worth == pytest.approx(4 * K, abs=0.01)
+    # A's worth is paired over its matches against B, C and D on both seats.
+    assert top.n == 3 * 2 * 4000
     manifest = (out["path"] / "manifest.json").read_text()
     assert '"reached": false' in manifest
 
@@ -267,3 +269,45 @@ def test_keeping_an_unknown_card_is_named(folder, tmp_path):
 
     with pytest.raises(InputError, match="no card 'zz' in the pool"):
         run(folder, tmp_path, keep=("zz",))
+
+
+class Noisy(Stand):
+    """The stand-in game whose training seeds misjudge A's card by `shift` points of power
+    (the noise of a short run), its held-out seeds seeing the card as it is; A's card ships
+    at `shipped`."""
+
+    def __init__(self, shipped, shift):
+        super().__init__()
+        self.shipped, self.shift = shipped, shift
+
+    def load_matchup(self, folder, a, b, pa, pb, rules, sets):
+        return super().load_matchup(folder, a, b, pa, pb, rules,
+                                    [f"a.power={self.shipped}", *sets])
+
+    def run_batch(self, m, n, seed, first_match=0, n_log=0):
+        from sim.solvers.deckbuild import derived_seed
+
+        if seed != derived_seed(1, 1):  # not the held-out seeds
+            v = dict(m.values)
+            m = replace(m, values=tuple(sorted({**v, "a": v["a"] + self.shift}.items())))
+        return super().run_batch(m, n, seed, first_match, n_log)
+
+
+def test_a_field_healthy_on_held_out_seeds_is_reached_with_no_change(folder, tmp_path):
+    # Every card at 3 is the cycle, healthy; the training seeds see A's card at 4, A beating
+    # every deck, and a search on them cuts it to 2, where B dominates A held out.
+    out = run(folder, tmp_path, Noisy(3, 1))
+    assert out["changes"] == {}
+    assert out["health"]["healthy"], out["health"]["reasons"]
+    assert out["diff"] == "" and not (out["path"] / "cards.diff").exists()
+    assert '"reached": true' in (out["path"] / "manifest.json").read_text()
+
+
+def test_a_patch_worse_than_no_change_on_held_out_seeds_is_not_kept(folder, tmp_path):
+    # A's card ships at 5, A beating every deck; the training seeds see it at 2, B
+    # dominating A, and a search on them raises it, which held out makes A stronger still.
+    out = run(folder, tmp_path, Noisy(5, -3))
+    assert out["changes"] == {}
+    before = out["health_before"]
+    assert not out["health"]["healthy"]
+    assert out["health"]["reasons"][:len(before["reasons"])] == before["reasons"]

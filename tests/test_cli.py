@@ -32,3 +32,31 @@ def test_verdicts_and_flags_bad_arguments_exit_2(tmp_path):
         out = cardlab(*args, "--results", str(tmp_path))
         assert out.returncode == 2, (args, out.stdout, out.stderr)
         assert "Traceback" not in out.stderr and "error:" in out.stderr, args
+
+
+def test_a_count_column_prints_whole_numbers_and_blank_where_missing(capsys):
+    """A count beside rows that have none (a card without par in a verdict table) is still
+    a count: 2000, not 2000.0000, and nothing where it is missing."""
+    import pandas as pd
+
+    from sim.cli.shared import print_frame
+
+    df = pd.DataFrame({"card": ["a", "b"], "n": [2000, None], "rate": [0.5, 0.25]})
+    print_frame(df, "t", ["card", "n", "rate"])
+    rows = [line for line in capsys.readouterr().out.splitlines() if "│" in line]
+    cells = [[c.strip() for c in row.split("│")[1:-1]] for row in rows]
+    assert cells[0] == ["a", "2000", "0.5000"]
+    assert cells[1] == ["b", "", "0.2500"]
+
+
+def test_verdict_precision_errors_name_the_options_as_typed(tmp_path):
+    out = cardlab("simulate", "-n", "200", "--results", str(tmp_path), "--run-id", "r", "-q")
+    assert out.returncode == 0, out.stderr
+    for command in (["verdicts", "r"], ["calibrate"]):
+        for args, words in ((["--verdict-start", "0"], "--verdict-start:0: at least 2, got 0"),
+                            (["--verdict-start", "500", "--verdict-max", "200"],
+                             "--verdict-start:0: at most --verdict-max (200), got 500")):
+            bad = cardlab(*command, *args, "--results", str(tmp_path))
+            assert bad.returncode == 2 and "Traceback" not in bad.stderr, (command, args)
+            assert words in bad.stderr, (command, args, bad.stderr)
+            assert "--start" not in bad.stderr.replace("--verdict-start", "")

@@ -59,3 +59,27 @@ def test_the_climb_command_prints_each_round_and_exits_2_on_a_bad_deck(tmp_path)
     assert "each style's strongest deck" in ran.stdout and "the Nash mix holds" in ran.stdout
     bad = cardlab("climb", *common, "--decks", "steady,nope")
     assert bad.returncode == 2 and "nope" in bad.stderr
+
+
+def test_a_style_whose_search_finds_nothing_new_keeps_its_deck_once(tmp_path):
+    """One short search a style on Paint the Line: most styles find no deck better than
+    their own. No deck's cards appear twice in the grown field, and every style is there
+    once: its strongest deck added, or named as the deck of the field that holds its cards."""
+    from sim.experiments.meta import Field
+    from sim.kit.game import get
+    from sim.solvers.climb import climb
+    from sim.solvers.deckbuild import Search
+
+    names = ["us-red-tide-top", "ussr-red-tide-top", "us-lob-control-top", "ussr-blitz-top"]
+    fld = Field(get("paintline"), ROOT / "decks" / "paintline", names, "greedy")
+    out = climb(fld, 1, Search(1, 3, 100, 2, 100), 100, 1, tmp_path, "c")
+    b = fld.game.building
+    counts = {**{n: b.counts(fld.pair(i, i), 0) for i, n in enumerate(names)},
+              **{n: f["counts"] for n, f in out["found"].items()}, **out["tops"]}
+    assert list(counts) == out["field"]
+    cards = [tuple(sorted((c, x) for c, x in v.items() if x)) for v in counts.values()]
+    assert len(set(cards)) == len(cards)
+    assert out["kept"], "every style found a new deck: the test no longer shows a repeat"
+    assert set(out["kept"].values()) <= set(out["field"])
+    assert sorted([*out["kept"], *(f"{n}".removesuffix("-top") for n in out["tops"])]) == \
+        sorted(names)

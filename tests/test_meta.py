@@ -48,6 +48,22 @@ def test_dominated_deck_is_named():
     assert "A" not in set(dom.deck)
 
 
+def test_identical_decks_do_not_dominate_each_other():
+    # A beats B, B beats D, D beats A (0.6 each); C is a copy of A: the same scores against
+    # B and D; their head-on matches, 0.52 for C, are the noise around one half of a deck
+    # against itself. Domination needs a deck that scores more against some other deck,
+    # not the head-on cell alone.
+    names = ["A", "B", "C", "D"]
+    M = np.array([[0.5, 0.6, 0.48, 0.4], [0.4, 0.5, 0.4, 0.6], [0.52, 0.6, 0.5, 0.4],
+                  [0.6, 0.4, 0.6, 0.5]])
+    assert analysis.dominated(M, names).empty
+    # C one point better than A against B as well: C dominates A.
+    M[2, 1], M[1, 2] = 0.61, 0.39
+    dom = analysis.dominated(M, names)
+    assert set(zip(dom.deck, dom.dominated_by, strict=True)) == {("A", "C")}
+    assert dom.least_margin.iloc[0] == pytest.approx(0.0)
+
+
 def test_health_line_of_a_cycle_and_of_a_deck_that_beats_all():
     # Of three decks, a healthy field has two in the Nash mix with an effective number of
     # 1.5: rock-paper-scissors has three at a third each; a deck that beats both is alone.
@@ -80,6 +96,18 @@ def test_summary_health_and_bootstrap_is_seeded():
     assert np.allclose(a["decks"].nash, 1 / 3, atol=1e-6)
     assert a["effective_decks"] == pytest.approx(3.0, abs=1e-6)
     assert (a["decks"].nash_lo <= a["decks"].nash).all()
+
+
+def test_the_nash_intervals_hold_their_point_estimates():
+    # A near-even cycle: the mix is a third each and its effective number 3, the most three
+    # decks have; a resample of the matches almost never repeats it exactly, so every
+    # resampled effective number lies under 3. The interval still holds the estimate.
+    cycle = np.array([[0.5, 0.53, 0.47], [0.47, 0.5, 0.53], [0.53, 0.47, 0.5]])
+    s = analysis.summary(scores_of(cycle, 100), ["A", "B", "C"], reps=200, seed=0)
+    assert s["effective_decks"] == pytest.approx(3.0)
+    assert s["effective_lo"] <= s["effective_decks"] <= s["effective_hi"]
+    d = s["decks"]
+    assert ((d.nash_lo <= d.nash) & (d.nash <= d.nash_hi)).all()
 
 
 def test_the_heatmap_leaves_the_unplayed_mirror_cells_empty():
@@ -132,6 +160,46 @@ def test_bad_arguments_exit_2(args, tmp_path):
     out = cardlab(*args, "--results", str(tmp_path), "-q")
     assert out.returncode == 2, (args, out.stdout, out.stderr)
     assert "Traceback" not in out.stderr and "error:" in out.stderr, args
+    assert not list(tmp_path.iterdir()), "a refused command left a results folder"
+
+
+@pytest.mark.parametrize(("command", "option"), [
+    ("balance", "--search-rounds"), ("balance", "--mutants"), ("climb", "--rounds"),
+    ("climb", "--search-rounds"), ("climb", "--mutants"), ("deckbuild", "--rounds"),
+    ("deckbuild", "--mutants"), ("deckbuild", "--elite")])
+@pytest.mark.parametrize("value", ["0", "-2"])
+def test_search_sizes_under_one_are_refused_by_name_before_a_folder(command, option, value,
+                                                                    tmp_path):
+    import re
+
+    from typer.testing import CliRunner
+
+    from sim.cli.app import app
+
+    helped = CliRunner().invoke(app, [command, "--help"], terminal_width=200)
+    # The help shows the range, on the option's line or the one after it.
+    assert re.search(re.escape(option) + r"[^\n]*(\n[^\n]*)?x>=1", helped.output), \
+        helped.output
+    args = ["--fields", "normal_bonus"] if command == "balance" else []
+    out = cardlab(command, *args, option, value, "--results", str(tmp_path), "-q")
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert option in out.stderr
+    assert not list(tmp_path.iterdir())
+
+
+def test_balance_checks_its_search_before_a_folder(tmp_path):
+    from sim.core.problems import InputError
+    from sim.experiments.meta import Field
+    from sim.kit.game import get
+    from sim.solvers.balance import Bounds, balance
+    from sim.solvers.deckbuild import Search
+
+    fld = Field(get("paintline"), FOLDER, ["us-red-tide", "ussr-red-tide", "ussr-blitz"],
+                "greedy")
+    with pytest.raises(InputError, match="rounds"):
+        balance(fld, Bounds(("normal_bonus",)), 10, 10, search=Search(rounds=0),
+                results=tmp_path)
+    assert not list(tmp_path.iterdir())
 
 
 def test_meta_bit_identical_at_one_and_two_workers(tmp_path):
@@ -222,6 +290,22 @@ def test_deckbuild_legal_reproducible_and_resumable(tmp_path):
     assert sum(a["found"].counts.values()) == 60
 
 
+def test_the_n_beside_a_deck_score_counts_every_match_behind_it(tmp_path):
+    """A deck's score against a field of three is the mean over three opponents and two
+    seats: its n is six series' matches, at each rung and in the held-out check."""
+    from sim.experiments.meta import Field
+    from sim.kit.game import get
+    from sim.solvers.deckbuild import Search, deckbuild
+
+    fld = Field(get("paintline"), FOLDER, ["us-red-tide", "ussr-red-tide", "ussr-blitz"],
+                "greedy")
+    out = deckbuild(fld, "field", Search(rounds=1, mutants=2, start=20, elite=1, confirm=60),
+                    7, tmp_path, "a")
+    assert (out["confirm"].n == 3 * 2 * 60).all()
+    rungs = out["rounds"]
+    assert (rungs[rungs.rung == 0].n == 3 * 2 * 20).all()
+
+
 def test_balance_brings_two_decks_into_the_band_and_the_patch_reproduces_it(tmp_path):
     """The held-out figures balance reports are those of the patched folder it writes,
     played again from its files; the designer's cards.csv is untouched."""
@@ -266,6 +350,22 @@ def test_balance_command_prints_each_change_with_its_size(tmp_path):
         was = manifest["shipped_values"][key]
         assert f"{key} {was} -> {value} ({value - was:+d})" in out.stdout
     assert "every deck inside the band on held-out seeds" in out.stdout
+
+
+def test_balance_leaves_a_field_healthy_on_held_out_seeds_as_it_is(tmp_path):
+    """The four decks at 100 held-out matches a pair are healthy as shipped: balance
+    reaches the target with no change and writes no patch, whatever its short training
+    search on other seeds would have moved."""
+    import json
+
+    out = cardlab("balance", "--fields", "normal_bonus", "-n", "100", "--confirm", "100",
+                  "--rounds", "0", "--budget", "20000", "--results", str(tmp_path),
+                  "--run-id", "b", "-q")
+    assert out.returncode == 0, out.stderr
+    manifest = json.loads((tmp_path / "b" / "manifest.json").read_text())
+    assert manifest["changes"] == {} and manifest["reached"]
+    assert "target reached on held-out seeds, with no change" in out.stdout
+    assert not (tmp_path / "b" / "cards.diff").exists()
 
 
 def test_a_taken_run_id_is_named_and_exits_2(tmp_path):

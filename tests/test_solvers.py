@@ -12,7 +12,7 @@ import pytest
 from sim.core.problems import InputError
 from sim.kit import game as registry
 from sim.kit.folders import read_folder
-from sim.solvers.tune import bisect, search_integers
+from sim.solvers.tune import bisect, search_integers, target_place
 
 from .conftest import FOLDER, ROOT, cardlab
 
@@ -41,6 +41,22 @@ def test_integer_search_keeps_values_it_cannot_tell_apart():
                          [0, 1, 2, 3], 0.5, 500, 4000)
     assert set(df.value[df.indistinguishable]) == {1, 2}
     assert (df.n[df.value.isin([1, 2])] == 4000).all()
+
+
+def test_where_the_target_lies_is_said_once_and_consistently():
+    rates = {0: 0.3, 1: 0.45, 2: 0.495, 3: 0.7}
+    # 2's interval (4,000 matches, +- 0.016) holds 0.5: the target is there, not outside.
+    df = search_integers(bernoulli(rates.get), [0, 1, 2, 3], 0.5, 4000, 4000)
+    said = target_place(df, 0.5)
+    assert "within the 95% interval of 2" in said and "widen" not in said
+    # 0.45 and 0.55 bracket 0.5, and neither interval reaches it.
+    df = search_integers(bernoulli({0: 0.3, 1: 0.45, 2: 0.55, 3: 0.7}.get), [0, 1, 2, 3],
+                         0.5, 4000, 4000)
+    said = target_place(df, 0.5)
+    assert "between the rates of 1 and 2" in said and "widen" not in said
+    # Every rate under 0.5 and every interval short of it: widen.
+    df = search_integers(bernoulli({0: 0.3, 1: 0.4}.get), [0, 1], 0.5, 4000, 4000)
+    assert "widen --values" in target_place(df, 0.5)
 
 
 def test_bisection_finds_a_continuous_root():
@@ -91,6 +107,28 @@ def test_tune_command_and_its_errors(tmp_path):
         bad = cardlab("tune", *args, "--target", "0.5", "-n", "10", "--results", str(tmp_path))
         assert bad.returncode == 2, args
         assert words in bad.stderr and "Traceback" not in bad.stderr, (args, bad.stderr)
+
+
+def test_tune_says_the_target_is_inside_the_best_values_interval(tmp_path):
+    """Order of Lenin's cost at 300 matches a value, refined to 1,200: 4's interval holds
+    0.5; the answer does not also call the target outside the values' rates."""
+    out = cardlab("tune", "Order of Lenin.cost", "--target", "0.5", "-n", "300",
+                  "--max-matches", "1200", "--values", "3..6", "--results", str(tmp_path),
+                  "-q")
+    assert out.returncode == 0, out.stderr
+    assert "within the 95% interval of 4" in " ".join(out.stdout.split())
+    assert "widen" not in out.stdout
+
+
+def test_tune_refuses_reversed_values_and_fewer_most_matches_than_first(tmp_path):
+    for args, words in ((["--values", "9..3"], "9..3 is reversed"),
+                        (["--values", "3..6", "-n", "300", "--max-matches", "100"],
+                         "--max-matches:0: at least --matches (300), got 100")):
+        bad = cardlab("tune", "Order of Lenin.cost", "--target", "0.5", *args, "--results",
+                      str(tmp_path))
+        assert bad.returncode == 2 and "Traceback" not in bad.stderr, (args, bad.stderr)
+        assert words in " ".join(bad.stderr.split()), (args, bad.stderr)
+    assert not list(tmp_path.iterdir())
 
 
 @pytest.fixture(scope="module")

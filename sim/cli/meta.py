@@ -275,6 +275,9 @@ def climb(
         c.print(f"{name} (style {f['style']}): {counts_line(f['counts'])}")
     for name, counts in out["tops"].items():
         c.print(f"{name} (the style's strongest, did not join): {counts_line(counts)}")
+    for style, deck in out["kept"].items():
+        c.print(f"{style}: the style's strongest is {deck}, in the field already"
+                + (" (its search found no deck better)" if deck == style else ""))
     show_meta(out["summary"], out["field"], f"the grown field: row deck's win rate against "
               f"the column deck, {matches:,} matches a seat, 95% intervals")
     styles = out["styles"]
@@ -320,7 +323,7 @@ def balance(
     = 4000,
     adversarial: Annotated[int, typer.Option(
         "--rounds", "-k", min=0, help="adversarial deckbuild rounds (K)")] = 2,
-    search_rounds: Annotated[int, typer.Option(help="deckbuild rounds in each")] = 6,
+    search_rounds: Annotated[int, typer.Option(min=1, help="deckbuild rounds in each")] = 6,
     mutants: Annotated[int, typer.Option(min=1, help="deckbuild mutants a round")] = 12,
     budget: Annotated[int, typer.Option(
         min=0, help="training matches the searches may play in all (the held-out checks "
@@ -377,8 +380,9 @@ def balance(
                 f"{t.support} decks, {t.diversity}); dominated decks "
                 f"{len(out['health_before']['dominated'])} -> {len(h['dominated'])}")
     if h["healthy"]:
-        c.print("target reached on held-out seeds" if t.health else
-                "every deck inside the band on held-out seeds")
+        c.print(("target reached on held-out seeds" if t.health else
+                 "every deck inside the band on held-out seeds")
+                + ("" if out["changes"] else ", with no change"))
     else:
         c.print("[bold red]target not reached[/] within --max-change on held-out seeds: "
                 + "; ".join(h["reasons"]))

@@ -280,8 +280,21 @@ def console():
     return Console() if sys.stdout.isatty() else Console(width=200)
 
 
+# Columns that count (matches, successes, copies): whole numbers, even where a row without
+# one (NaN) made pandas store the column as floats.
+COUNTS = frozenset({"n", "k", "copies"})
+
+
+def cell(column: str, v) -> str:
+    """One value of a printed table: a count whole (blank where missing), a float to 4
+    places."""
+    if column in COUNTS and isinstance(v, float):
+        return "" if v != v else f"{v:.0f}"  # v != v: NaN
+    return f"{v:.4f}" if isinstance(v, float) else str(v)
+
+
 def print_frame(df, title: str, columns: list[str]) -> None:
-    """A DataFrame as a rich table (floats to 4 places)."""
+    """A DataFrame as a rich table (floats to 4 places, counts whole)."""
     import pandas as pd
     from rich.table import Table
 
@@ -291,7 +304,7 @@ def print_frame(df, title: str, columns: list[str]) -> None:
         numeric = pd.api.types.is_numeric_dtype(df[c]) and not pd.api.types.is_bool_dtype(df[c])
         table.add_column(c, justify="right" if numeric else "left")
     for row in df[columns].itertuples(index=False):
-        table.add_row(*[f"{v:.4f}" if isinstance(v, float) else str(v) for v in row])
+        table.add_row(*[cell(c, v) for c, v in zip(columns, row, strict=True)])
     console().print(table)
 
 

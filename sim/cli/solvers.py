@@ -75,6 +75,7 @@ def tune(
     """The value of a card field or rule option that brings a rate to --target: every value
     on the same seeds, more matches where the decision is close; the best value with its
     95% interval and every value not told apart from it."""
+    from sim.solvers.tune import target_place
     from sim.solvers.tune import tune as solve
 
     game, m, info = setup.load()
@@ -99,9 +100,7 @@ def tune(
               + (f", now {answer['current']:g}" if answer.get("current") is not None else ""))
     out.print("not told apart from it: "
               + ", ".join(f"{v:g}" for v in answer["indistinguishable"]))
-    if not df.brackets.any():
-        out.print(f"the target {target} is outside the rates of these values: widen --values "
-                  "or tune another field")
+    out.print(target_place(df, target))
     if "bracket" in answer:
         out.print(f"bracket {answer['bracket']}; stopped: {answer['stopped']}")
     for s in answer.get("skipped", []):

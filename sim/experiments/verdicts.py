@@ -48,9 +48,12 @@ class Precision:
         if not 0 < self.share < 1:
             raise InputError([Problem("--margin-share", 0, "a share of the gap between par "
                                       f"and a card with no effect in 0 .. 1, got {self.share}")])
-        if not 2 <= self.start <= self.max_matches:
-            raise InputError([Problem("--start", 0, f"start ({self.start}) must be at least 2 "
-                                      f"and at most --max-matches ({self.max_matches})")])
+        # The commands' names of start and max_matches (verdicts, report, flags, calibrate).
+        if self.start < 2:
+            raise InputError([Problem("--verdict-start", 0, f"at least 2, got {self.start}")])
+        if self.start > self.max_matches:
+            raise InputError([Problem("--verdict-start", 0, "at most --verdict-max ("
+                                      f"{self.max_matches}), got {self.start}")])
         if self.policies < 1 or self.screen < 2:
             raise InputError([Problem("--policies", 0, "at least one policy and two "
                                       "screening matches")])

@@ -85,7 +85,7 @@ def carriers(fld: Field, changes: dict, leader: int, n: int, seed: int) -> pd.Da
         d, se = arena.score(whole, c)
         rows.append({"deck": fld.names[leader], "card": v.card, "name": v.name,
                      "copies": counts[v.card], "worth": d, "lo": d - Z95 * se,
-                     "hi": d + Z95 * se, "n": arena.n(c)})
+                     "hi": d + Z95 * se, "n": arena.matches(whole, c)})
     df = pd.DataFrame(rows, columns=CARRIERS)
     return df.sort_values(["worth", "card"], ascending=[False, True]).reset_index(drop=True)
 
@@ -132,14 +132,15 @@ def balance(fld: Field, b: Bounds, matches: int = 1000, confirm: int = 4000, see
     # As hard as `cardlab deckbuild` looks by default: a shorter search missed a deck of
     # the pool that took a healthy field over.
     search = search or Search(rounds=6, mutants=12, start=100, confirm=confirm)
+    search.check()  # the adversarial rounds' search, refused before a folder is made
     path = new_folder(results, run_id, "balance")
     spent = Budget(budget)
     shipped_names = list(fld.names)
     before, before_check, before_health = held_out(fld, {}, confirm, seed, b)
     steps, rounds, changes = [], [], {}
-    changes, after, check, health = balance_field(fld, b, changes, matches, confirm, seed,
-                                                  steps, 0, progress=progress,
-                                                  budget=spent)
+    changes, after, check, health = balance_field(
+        fld, b, changes, matches, confirm, seed, steps, 0, progress=progress, budget=spent,
+        start=(before, before_check, before_health))
     carry = None  # the field whose leading deck the answer names, when not reached
     for r in range(adversarial):
         if not health["healthy"] or fld.game.building is None:

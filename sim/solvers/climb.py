@@ -17,6 +17,7 @@ from sim.solvers.deckbuild import (
     Arena,
     Candidate,
     Search,
+    check_building,
     confirm,
     derived_seed,
     one_round,
@@ -45,15 +46,33 @@ def search_style(fld: Field, w: np.ndarray, best: Candidate, groups: dict, searc
     return parents[0], float(table.score), float(table.lo), float(table.hi), int(table.n)
 
 
+def cards_of(counts: dict) -> tuple:
+    """A deck's cards as one comparable value: two decks of the same counts are one deck."""
+    return tuple(sorted((c, n) for c, n in counts.items() if n))
+
+
+def held_decks(fld: Field) -> dict:
+    """The field's decks by their cards (the first of a name where two hold the same)."""
+    b = fld.game.building
+    out = {}
+    for i, name in enumerate(fld.names):
+        counts = fld.extra.get(name) or b.counts(fld.pair(i, i), 0)
+        out.setdefault(cards_of(counts), name)
+    return out
+
+
 def climb(fld: Field, rounds: int = 6, search: Search = Search(), matches: int = 1000,
           seed: int = 1, results="results", run_id: str | None = None,
           progress=None) -> dict:
     """Up to `rounds` rounds; each style's search against the field's Nash mix (`matches` a
     pair for the mix), the best on held-out seeds joining the field when its interval lies
-    above one half (it beats the mix); the grown field's matrix and Nash mix at the end, with
-    each style's strongest deck in it. Writes rounds.parquet (every style's find, each
-    round), decks.parquet and matrix.parquet (the grown field), found.json (the decks that
-    joined and each style's strongest, as card counts) and the manifest."""
+    above one half (it beats the mix) and its cards are no deck's of the field; the grown
+    field's matrix and Nash mix at the end, with each style's strongest deck in it once
+    (`kept`: the styles whose strongest is a deck of the field, and that deck). Writes
+    rounds.parquet (every style's find, each round), decks.parquet and matrix.parquet (the
+    grown field), found.json (the decks that joined and each style's strongest, as card
+    counts) and the manifest."""
+    check_building(fld.game, "climb")
     fld.check()
     search.check()
     path = new_folder(results, run_id, "climb")
@@ -73,8 +92,12 @@ def climb(fld: Field, rounds: int = 6, search: Search = Search(), matches: int =
             finds.append({"round": r, "style": style, "deck": f"{style}-{r}",
                           "parent": deck.parent, "score": score, "lo": lo, "hi": hi, "n": n,
                           "joins": False})
-        top = max(finds, key=lambda f: (f["score"], f["style"]))
-        converged = top["lo"] <= 0.5
+        # A find with the cards of a deck of the field is that deck, no new one: it never
+        # joins again (its own search found nothing better).
+        held = held_decks(fld)
+        new_finds = [f for f in finds if cards_of(best[f["style"]].counts) not in held]
+        top = max(new_finds or finds, key=lambda f: (f["score"], f["style"]))
+        converged = top["lo"] <= 0.5 or not new_finds
         if not converged:
             top["joins"] = True
             name = f"climb-{r}"
@@ -88,11 +111,18 @@ def climb(fld: Field, rounds: int = 6, search: Search = Search(), matches: int =
             progress(r, top, converged)
         if converged:
             break
-    # Each style's strongest deck joins the last matrix too (unless it joined already), so
-    # that the answer shows the top of every style beside the others, not only the winners.
-    joined = {tuple(sorted(f["counts"].items())) for f in found.values()}
-    tops = {f"{style}-top": c.counts for style, c in best.items()
-            if c.name != style and tuple(sorted(c.counts.items())) not in joined}
+    # Each style's strongest deck joins the last matrix too, so that the answer shows the
+    # top of every style beside the others, not only the winners; a style whose strongest
+    # is a deck of the field already (its own, where its search found nothing better, or
+    # one that joined) is that deck, named in `kept`, not a second copy of it.
+    held, tops, kept = held_decks(fld), {}, {}
+    for style, c in best.items():
+        cards = cards_of(c.counts)
+        if cards in held:
+            kept[style] = held[cards]
+        else:
+            held[cards] = f"{style}-top"
+            tops[f"{style}-top"] = c.counts
     style_of |= {f"{style}-top": style for style in best}
     fld = Field(fld.game, fld.folder, [*fld.names, *tops], fld.policy, fld.rules, fld.sets,
                 {**fld.extra, **tops})
@@ -103,11 +133,12 @@ def climb(fld: Field, rounds: int = 6, search: Search = Search(), matches: int =
     manifest = {**experiment_manifest(fld.game, fld.pair(0, 1), seed, matches, "climb"),
                 "decks": list(fld.names), "rounds": rounds, "rounds_played": r + 1,
                 "search": search.__dict__, "converged": converged,
-                "styles_in_mix": in_mix, "effective_decks": last["effective_decks"]}
+                "styles_in_mix": in_mix, "effective_decks": last["effective_decks"],
+                "kept": kept}
     write_json(path / "found.json", found | {n: {"style": style_of[n], "counts": c}
                                              for n, c in tops.items()})
     save_tables(path, {"rounds": pd.DataFrame(rows, columns=ROUNDS), "decks": decks,
                        "matrix": last["matrix"]}, manifest)
     return {"path": path, "rounds": pd.DataFrame(rows, columns=ROUNDS), "summary": last,
-            "decks": decks, "found": found, "tops": tops, "converged": converged, "styles": in_mix,
-            "field": list(fld.names)}
+            "decks": decks, "found": found, "tops": tops, "kept": kept,
+            "converged": converged, "styles": in_mix, "field": list(fld.names)}

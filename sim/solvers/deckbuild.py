@@ -74,7 +74,14 @@ class Arena:
                 c.series[j, seat] = np.concatenate([have, scores(rec.matches[:, 0], seat)])
 
     def n(self, c: Candidate) -> int:
+        """The matches of each of the candidate's series (the shortest)."""
         return min((len(s) for s in c.series.values()), default=0)
+
+    def matches(self, c: Candidate, other: Candidate | None = None) -> int:
+        """The matches behind `score` (c, other): every series (an opponent of weight, a
+        seat) to the length the score reads."""
+        n = self.n(c) if other is None else min(self.n(c), self.n(other))
+        return n * len(c.series)
 
     def score(self, c: Candidate, other: Candidate | None = None) -> tuple[float, float]:
         """(mean score against the field, its standard error); with `other`, of the paired
@@ -124,17 +131,33 @@ class Search:
         if not 0 < self.threshold < 1:
             raise InputError([Problem("--threshold", 0, "a win-rate margin in 0 .. 1, got "
                                       f"{self.threshold}")])
-        if self.rounds < 1 or self.mutants < 1 or self.start < 2 or self.elite < 1:
-            raise InputError([Problem("deckbuild", 0, "rounds, mutants and elite must be at "
-                                      "least 1, start at least 2")])
+        low = [Problem(f"--{name}", 0, f"at least {least}, got {value}")
+               for name, value, least in (("rounds", self.rounds, 1),
+                                          ("mutants", self.mutants, 1),
+                                          ("start", self.start, 2), ("elite", self.elite, 1))
+               if value < least]
+        if low:
+            raise InputError(low)
+
+
+def check_against(against: str) -> None:
+    """What the search plays against: the field or its Nash mix (InputError otherwise)."""
+    if against not in ("field", "nash"):
+        raise InputError([Problem("--against", 0, f"field or nash, got {against!r}")])
+
+
+def check_building(game, command: str) -> None:
+    """The game declares the deck-building hooks the command searches with."""
+    if game.building is None:
+        raise InputError([Problem(command, 0, f"{game.name} declares no deck-building "
+                                  "hooks (Game.building)")])
 
 
 def weights(fld: Field, against: str, seed: int, matches: int) -> np.ndarray:
     """The field evenly, or its Nash mix (a matrix of its own seed)."""
+    check_against(against)
     if against == "field":
         return np.full(len(fld.names), 1 / len(fld.names))
-    if against != "nash":
-        raise InputError([Problem("--against", 0, f"field or nash, got {against!r}")])
     sc = in_process(fld, matches, derived_seed(seed, NASH))
     return analysis.nash(analysis.matrix(sc, len(fld.names))[0])
 
@@ -175,7 +198,7 @@ def one_round(arena: Arena, parents: list[Candidate], groups: dict, search: Sear
         for rank, c in enumerate(alive):
             est, se = arena.score(c)
             rows.append({"round": r, "rung": rung, "candidate": c.name, "parent": c.parent,
-                         "n": arena.n(c), "score": est, "se": se, "rank": rank,
+                         "n": arena.matches(c), "score": est, "se": se, "rank": rank,
                          "cards": json.dumps(c.counts, sort_keys=True)})
         if len(alive) <= search.elite:
             break
@@ -195,7 +218,7 @@ def confirm(fld: Field, w: np.ndarray, found: Candidate, search: Search, seed: i
         arena.play(c, search.confirm)
         est, se = arena.score(c)
         rows.append({"deck": c.name, "score": est, "lo": est - Z95 * se, "hi": est + Z95 * se,
-                     "se": se, "n": arena.n(c)})
+                     "se": se, "n": arena.matches(c)})
     if not search.compare:
         return pd.DataFrame(rows), {"best_shipped": None, "margin": None, "lo": None,
                                     "hi": None, "threshold": search.threshold,
@@ -228,7 +251,7 @@ def ablation(fld: Field, arena: Arena, final: Candidate, ships: list[Candidate],
         d, se = arena.score(final, c)
         rows.append({"card": v.card, "name": v.name, "copies": final.counts[v.card],
                      "added": added[v.card], "worth": d, "lo": d - Z95 * se,
-                     "hi": d + Z95 * se, "n": arena.n(c)})
+                     "hi": d + Z95 * se, "n": arena.matches(final, c)})
     df = pd.DataFrame(rows, columns=["card", "name", "copies", "added", "worth", "lo", "hi",
                                      "n"])
     df.attrs["nearest"] = near.name
@@ -242,9 +265,7 @@ def deckbuild(fld: Field, against: str = "field", search: Search = Search(), see
     --resume finishes an interrupted search with the same answer); then the confirmation
     on held-out seeds and, for a broken deck, the ablation. Writes rounds.parquet,
     confirm.parquet, ablation.parquet, found.json and the manifest."""
-    if fld.game.building is None:
-        raise InputError([Problem("deckbuild", 0, f"{fld.game.name} declares no deck-building "
-                                  "hooks (Game.building)")])
+    check_building(fld.game, "deckbuild")
     if resume:
         path = Path(results) / resume
         if not (path / "state.json").exists():
@@ -254,6 +275,7 @@ def deckbuild(fld: Field, against: str = "field", search: Search = Search(), see
         against, seed, search = state["against"], state["seed"], Search(**state["search"])
     else:
         search.check()
+        check_against(against)
         fld.check()
         path = new_folder(results, run_id, "deckbuild")
         state = {"decks": fld.names, "sets": list(fld.sets), "against": against,

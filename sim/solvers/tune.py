@@ -93,6 +93,25 @@ def summarise(arms: list[Arm], target: float) -> pd.DataFrame:
     return df
 
 
+def target_place(df: pd.DataFrame, target: float) -> str:
+    """Where the target lies among the values' rates, in one sentence (a table of
+    `summarise`): inside some values' 95% intervals; else between two neighbours' rates;
+    else outside them all, which is when wider values are worth trying."""
+    held = [f"{v:g}" for v in df.value[df.consistent.astype(bool)]]
+    if held:
+        return (f"the target {target:g} lies within the 95% interval of {', '.join(held)}: "
+                "not told apart from the rate there")
+    side = np.sign(df.rate - target).to_numpy()
+    pairs = [(df.value.iat[i], df.value.iat[i + 1]) for i in range(len(df) - 1)
+             if side[i] * side[i + 1] <= 0]
+    if pairs:
+        return (f"the target {target:g} lies between the rates of "
+                + "; ".join(f"{a:g} and {b:g}" for a, b in pairs)
+                + ", and no value's interval holds it")
+    return (f"the target {target:g} is outside the rates of these values and no interval "
+            "reaches it: widen --values or tune another field")
+
+
 def search_integers(evaluate: Evaluate, values: list[int], target: float, matches: int,
                     max_matches: int, precision: float = 0.01, progress=None) -> pd.DataFrame:
     """Every value on the same matches; then, round by round, the values not told apart
@@ -175,6 +194,9 @@ def parse_values(text: str | None, current: float | None, integer: bool) -> list
     try:
         if ".." in text:
             a, b = (float(x) for x in text.split(".."))
+            if a > b:
+                raise InputError([Problem("--values", 0, f"{text} is reversed: LO..HI with "
+                                          f"LO first, e.g. {b:g}..{a:g}")])
             if integer:
                 return list(range(int(a), int(b) + 1))
             return [a, b]
@@ -265,6 +287,9 @@ def tune(game, m, what: str, target: float, load: Callable[[list[str]], object],
     # deferred: matplotlib loads only when a figure is drawn
     import matplotlib.pyplot as plt
 
+    if max_matches < matches:
+        raise InputError([Problem("--max-matches", 0, f"at least --matches ({matches}), got "
+                                  f"{max_matches}")])
     if not 0 <= target <= 1 and rate is None:
         raise InputError([Problem("--target", 0, f"a win rate is in 0 .. 1, got {target}")])
     decks = (m.decks[0].name, m.decks[1].name)
