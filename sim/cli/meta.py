@@ -151,7 +151,8 @@ def meta(
         fail(f"unknown backend {backend!r}; one of loky, dask, serial")
     fld = load_field(folder, decks, policy, rules, sets)
     b, update = bar(quiet, "pairs")
-    run_id = run_id or (None if resume else dated_name("meta"))
+    if run_id is None and not resume:
+        run_id = dated_name("meta")
     result, path = with_bar(b, "pairs", lambda: play_meta(
         fld, matches, seed, results, run_id, workers or None, backend, scheduler, chunk_size,
         reps, resume, update), "meta", resume or run_id)
@@ -206,7 +207,8 @@ def deckbuild(
             typer.echo(f"round {done}/{total}: best {best.name} ({best.parent}) "
                        f"{score[0]:.3f} +- {1.96 * score[1]:.3f}", err=True)
 
-    run_id = run_id or (None if resume else dated_name("deckbuild"))
+    if run_id is None and not resume:
+        run_id = dated_name("deckbuild")
     out = with_bar(b, "rounds", lambda: search_decks(fld, against, search, seed, results,
                                                      run_id, resume, progress),
                    "deckbuild", resume or run_id)

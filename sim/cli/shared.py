@@ -252,7 +252,8 @@ def run_store(game, m, matches, seed, results, run_id, chunk_size=None, workers=
 
     if chunk_size is None:
         chunk_size = target_chunk(target_ci) if target_ci and 0 < target_ci < 0.5 else 50_000
-    run_id = run_id or (None if resume else new_run_id(seed))
+    if run_id is None and not resume:
+        run_id = new_run_id(seed)
     bar, update = progress_bar(quiet)
     try:
         if bar:

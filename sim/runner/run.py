@@ -210,7 +210,7 @@ def simulate(game: Game | None, matchup, matches: int, seed: int,
             if not 0 < target_ci < 0.5:
                 raise StoreError("--target-ci must be between 0 and 0.5")
             matches = max_matches or 10_000_000
-        run_id = run_id or new_run_id(seed)
+        run_id = new_run_id(seed) if run_id is None else run_id
         manifest = {**new_manifest(game, matchup, run_id, seed, matches, chunk_size, target_ci),
                     **(note or {})}
         run = create_run(results, run_id, manifest)
