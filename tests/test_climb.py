@@ -4,6 +4,8 @@ a deck of higher cards is the stronger one, and the climb must reach decks that 
 more than any deck of the field; every style keeps its own line; the same seed gives the
 same climb; the command prints it and exits 0, and 2 on a bad deck."""
 
+import re
+
 import pandas as pd
 
 from .conftest import ROOT, cardlab
@@ -57,6 +59,10 @@ def test_the_climb_command_prints_each_round_and_exits_2_on_a_bad_deck(tmp_path)
                   "-n", "50", "--confirm", "100", "--decks", "steady,peaks,tall")
     assert ran.returncode == 0, ran.stderr
     assert "each style's strongest deck" in ran.stdout and "the Nash mix holds" in ran.stdout
+    # The grown field is judged by its three styles, not by asking its Nash mix to hold all
+    # but one of its decks (several of them one style's).
+    assert re.search(r"the Nash mix holds [0-3] of the 3 styles", ran.stdout), ran.stdout
+    assert "healthy field (at least" not in ran.stdout
     bad = cardlab("climb", *common, "--decks", "steady,nope")
     assert bad.returncode == 2 and "nope" in bad.stderr
 

@@ -90,8 +90,9 @@ def with_bar(b, what: str, work, command: str, name: str):
             b.stop()
 
 
-def show_meta(result: dict, names: list[str], title: str) -> None:
-    """The matrix (rate and interval per cell), the Nash mix and the health lines."""
+def show_meta(result: dict, names: list[str], title: str, health: bool = True) -> None:
+    """The matrix (rate and interval per cell), the Nash mix and the health lines (without
+    the last, the field's health judged deck by deck, where the caller judges otherwise)."""
     import pandas as pd
 
     from analysis.meta import health_line
@@ -115,7 +116,8 @@ def show_meta(result: dict, names: list[str], title: str) -> None:
         print_frame(dom, "dominated decks", list(dom.columns))
     else:
         c.print("dominated decks: none")
-    c.print(health_line(result["health"], len(names)))
+    if health:
+        c.print(health_line(result["health"], len(names)))
 
 
 def meta(
@@ -280,14 +282,17 @@ def climb(
     for style, deck in out["kept"].items():
         c.print(f"{style}: the style's strongest is {deck}, in the field already"
                 + (" (its search found no deck better)" if deck == style else ""))
+    # The grown field holds several decks of a style: its health is judged by styles (the
+    # last line), not by asking a Nash mix of all but one of its decks.
     show_meta(out["summary"], out["field"], f"the grown field: row deck's win rate against "
-              f"the column deck, {matches:,} matches a seat, 95% intervals")
+              f"the column deck, {matches:,} matches a seat, 95% intervals", health=False)
     styles = out["styles"]
     end = ("the climb ended: no style's deck the search found beats the mix; "
            if out["converged"] else
            f"the climb stopped after {rounds} rounds, a deck still beating the mix; ")
-    c.print(end + f"the Nash mix holds {len(styles)} style{'s' * (len(styles) != 1)} "
-            f"(weight 0.05 or more): {', '.join(styles)}")
+    every = out["decks"]["style"].nunique()
+    c.print(end + f"the Nash mix holds {len(styles)} of the {every} styles (weight 0.05 or "
+            f"more): {', '.join(styles)}")
     typer.echo(f"results: {out['path']}")
 
 
