@@ -148,10 +148,14 @@ def plot_hazard(df, ax=None, labels=("A", "B"), xlabel="value",
 
 
 def plot_lengths(matches, column: str, label: str, ax=None):
-    """Distribution of a per-match length measure."""
+    """Distribution of a per-match length measure (a count: whole numbers on its axis)."""
+    # deferred: matplotlib loads only when a figure is drawn
+    from matplotlib.ticker import MaxNLocator
+
     ax = axes_for(ax)
     counts = matches[column].value_counts().sort_index()
     ax.bar(counts.index, counts / counts.sum(), color="#9fb8d6")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel(label)
     ax.set_ylabel("share of matches")
     return ax

@@ -80,9 +80,12 @@ assert (run.matches.iloc[0, 1:].to_numpy() == match.record).all()'''),
 TUNING = [
     new_markdown_cell("""# 02 · Tuning a card: Order of Lenin
 
-What if Order of Lenin's bonus were different? Every variant is played on the same seeds
-as the baseline (common random numbers), so the differences are sharp. Then: what the card
-is worth on the die, and what a rule option (win by 2) does."""),
+What if Order of Lenin's bonus were different? The card is printed +6, +8 with advantage;
+each variant keeps that shape (the advantage bonus two more than the normal one), so the
+row at 6 is the printed card and its difference is nil. Every variant is played on the
+same seeds as the baseline (common random numbers), so the differences are sharp. Both
+decks play `trained`, a policy that plays the card well. Then: what the card is worth on
+the die, and what a rule option (win by 2) does."""),
     new_code_cell(SETUP),
     new_code_cell('''import dataclasses
 
@@ -93,21 +96,29 @@ from sim.core.stats import paired_difference, with_rate
 from sim.paintline.batch import load_matchup, run_batch
 from sim.paintline.pool import INT_COLUMNS
 
-m = load_matchup(FOLDER, "us-red-tide", "ussr-red-tide", "greedy")
+m = load_matchup(FOLDER, "us-red-tide", "ussr-red-tide", "trained")
 lenin = m.pool.lookup("Order of Lenin")
+
+
+def lenin_at(bonus):
+    """The matchup with Order of Lenin at +bonus, +bonus + 2 with advantage (as printed)."""
+    return dataclasses.replace(m, pool=m.pool.with_values(
+        {(lenin, INT_COLUMNS["normal_bonus"]): bonus,
+         (lenin, INT_COLUMNS["advantage_bonus"]): bonus + 2}))
+
+
 base = run_batch(m, GAMES, seed=7)
 rows = []
-for bonus in range(5, 11):
-    pool = m.pool.with_values({(lenin, INT_COLUMNS["normal_bonus"]): bonus,
-                               (lenin, INT_COLUMNS["advantage_bonus"]): bonus})
-    rec = run_batch(dataclasses.replace(m, pool=pool), GAMES, seed=7)
+for bonus in range(4, 10):
+    rec = run_batch(lenin_at(bonus), GAMES, seed=7)
     ussr_wins = (rec.matches[:, 0] == 1)
     d = paired_difference(base.matches[:, 0] == 1, ussr_wins)
-    rows.append({"bonus": bonus, "k": int(ussr_wins.sum()), "n": GAMES,
-                 "delta_vs_printed": d["delta"], "delta_lo": d["lo"], "delta_hi": d["hi"]})
+    rows.append({"normal_bonus": bonus, "advantage_bonus": bonus + 2,
+                 "k": int(ussr_wins.sum()), "n": GAMES, "delta_vs_printed": d["delta"],
+                 "delta_lo": d["lo"], "delta_hi": d["hi"]})
 curve = with_rate(pd.DataFrame(rows))
-curve'''),
-    new_code_cell('''plots.plot_curve(curve, "bonus", label="USSR win rate");'''),
+curve.round(4)'''),
+    new_code_cell('''plots.plot_curve(curve, "normal_bonus", label="USSR win rate");'''),
     new_markdown_cell("""## Worth on the die
 
 The exact solver puts the card alone in a rally against the Default Shot and finds the flat
@@ -115,11 +126,11 @@ d20 modifier that would give a player with no cards the same odds: the designers
 card strength."""),
     new_code_cell('''from sim.paintline.edits import worth
 
-for bonus in (6, 8, 10):
-    pool = m.pool.with_values({(lenin, INT_COLUMNS["normal_bonus"]): bonus,
-                               (lenin, INT_COLUMNS["advantage_bonus"]): bonus})
-    worth_d20 = worth(dataclasses.replace(m, pool=pool), 1, "order-of-lenin")
-    print(f"Order of Lenin at +{bonus}: worth {worth_d20:+.2f} on the d20")'''),
+for bonus in (4, 6, 8):
+    worth_d20 = worth(lenin_at(bonus), 1, "order-of-lenin")
+    printed = " (as printed)" if bonus == 6 else ""
+    print(f"Order of Lenin at +{bonus}, +{bonus + 2} with advantage{printed}: worth "
+          f"{worth_d20:+.2f} on the d20")'''),
     new_markdown_cell("""## A rule option: win by 2
 
 `whatif` plays baseline and variant rules on the same seeds and tabulates every delta with

@@ -70,7 +70,7 @@ for race in K.RACES[1:]:
     rows.append({"race": race, **rates(r)})
 races = pd.DataFrame(rows)
 races.to_csv(RESULTS / "encounter-races.csv", index=False)
-races'''),
+races.round(4)'''),
     new_markdown_cell("""## How many quests a 40-card deck wants
 
 The Grey Expedition's quest count swept (extra quests copy its own; fewer: Blank)."""),
@@ -80,8 +80,8 @@ rows = [{"quests": v, **rates(GAME.run_batch(sweep.make(m, 1, v).matchup, GAMES,
 quests = pd.DataFrame(rows)
 quests.to_csv(RESULTS / "encounter-quests.csv", index=False)
 best = quests.loc[quests.win.idxmax()]
-print(f"best: {best.quests} quests, win {best.win:.3f} [{best.lo:.3f}, {best.hi:.3f}]")
-quests'''),
+print(f"best: {int(best.quests)} quests, win {best.win:.3f} [{best.lo:.3f}, {best.hi:.3f}]")
+quests.round(4)'''),
     new_markdown_cell("""## What the pool size does
 
 `pool_per_turn`, the cost pool refilled each turn, from 1 to 5."""),

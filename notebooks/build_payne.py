@@ -44,8 +44,8 @@ rows = []
 for label, k in (("offense wins", (df.winner == 0).sum()), ("defense wins", (df.winner == 1).sum()),
                  ("draws", (df.winner == -1).sum())):
     lo, hi = wilson(k, len(df))
-    rows.append({"outcome": label, "count": k, "rate": k / len(df), "low": lo, "high": hi,
-                 "n": len(df)})
+    rows.append({"outcome": label, "count": k, "rate": k / len(df), "low": float(lo),
+                 "high": float(hi), "n": len(df)})
 headline = pd.DataFrame(rows)
 headline.to_csv(RESULTS / "headline.csv", index=False)
 headline.round(4)'''),
@@ -84,7 +84,7 @@ for value in sweep.values:
     k = int((r.matches[:, 0] == 0).sum())
     lo, hi = wilson(k, len(r.matches))
     points.append({"offensive": value, **v.extra, "wins": k, "n": len(r.matches),
-                   "rate": k / len(r.matches), "low": lo, "high": hi})
+                   "rate": k / len(r.matches), "low": float(lo), "high": float(hi)})
 ratio = pd.DataFrame(points)
 ratio.to_csv(RESULTS / "ratio.csv", index=False)
 best = ratio.loc[ratio.rate.idxmax()]

@@ -182,6 +182,21 @@ def test_the_hazard_figure_draws_no_bar_where_nothing_stopped():
     plt.close(ax.figure)
 
 
+def test_a_count_per_match_is_drawn_on_whole_numbers():
+    """A per-match count (AutoWin battles: 0, 1 or 2) has its ticks on whole numbers, not
+    at -0.5, 0.5, 1.5 as a continuous axis would put them."""
+    import matplotlib.pyplot as plt
+
+    from analysis import plots
+
+    ax = plots.plot_lengths(pd.DataFrame({"autowins": [0, 0, 1, 2, 1, 0]}), "autowins",
+                            "AutoWin battles per match")
+    ax.figure.canvas.draw()
+    ticks = [t for t in ax.get_xticks() if ax.get_xlim()[0] <= t <= ax.get_xlim()[1]]
+    assert ticks and all(float(t).is_integer() for t in ticks), ticks
+    plt.close(ax.figure)
+
+
 def test_report_from_a_real_run(small_run):
     out = cardlab("report", str(small_run), "--verdict-start", "200", "--verdict-max", "400",
                   "--field-matches", "200")
