@@ -165,16 +165,27 @@ def test_order_setting_parsed():
         "play stamina recycle untap"
 
 
-@pytest.mark.parametrize("bad", ['"untap recycle stamina"', '"untap untap stamina play"',
-                                 '"untap recycle stamina play draw"', "3"])
-def test_a_bad_order_names_file_line_and_policy(tmp_path, bad):
+def pressure_with(tmp_path, line: str, after: int, drop: str = ""):
+    """A copy of the folder whose policies.toml holds `line` `after` lines into the
+    [pressure] table (and, with `drop`, none of that table's own lines of the setting):
+    (folder, the file, the line's index)."""
     folder = tmp_path / "paintline"
     shutil.copytree(FOLDER, folder)
     path = folder / "policies.toml"
     lines = path.read_text(encoding="utf-8").splitlines()
-    at = lines.index("[pressure]") + 2
-    lines.insert(at, f"order = {bad}")
+    at = lines.index("[pressure]") + after
+    lines.insert(at, line)
+    if drop:
+        lines = [ln for i, ln in enumerate(lines) if i <= at or i > at + 3
+                 or not ln.startswith(f"{drop} =")]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return folder, path, at
+
+
+@pytest.mark.parametrize("bad", ['"untap recycle stamina"', '"untap untap stamina play"',
+                                 '"untap recycle stamina play draw"', "3"])
+def test_a_bad_order_names_file_line_and_policy(tmp_path, bad):
+    folder, path, at = pressure_with(tmp_path, f"order = {bad}", 2)
     with pytest.raises(InputError) as err:
         Pol.load_policies(path)
     (problem,) = err.value.problems
@@ -195,15 +206,8 @@ def test_a_bad_order_names_file_line_and_policy(tmp_path, bad):
 def test_a_setting_out_of_its_range_names_file_line_and_range(tmp_path, setting, value, words):
     """A number policies.toml may not hold (out of the setting's range, or not finite): the
     file, the setting's line, the policy, the setting and its range; exit 2."""
-    folder = tmp_path / "paintline"
-    shutil.copytree(FOLDER, folder)
-    path = folder / "policies.toml"
-    lines = path.read_text(encoding="utf-8").splitlines()
-    at = lines.index("[pressure]") + 1
-    lines.insert(at, f"{setting} = {value}")
-    lines = [ln for i, ln in enumerate(lines) if i <= at or i > at + 3
-             or not ln.startswith(f"{setting} =")]  # the table's own line of it left out
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    # The table's own line of the setting is left out.
+    folder, path, at = pressure_with(tmp_path, f"{setting} = {value}", 1, setting)
     with pytest.raises(InputError) as err:
         Pol.load_policies(path)
     (problem,) = err.value.problems
