@@ -123,7 +123,7 @@ def train(
                                          help="matches a candidate plays on each seat")] = 500,
     popsize: Annotated[int, typer.Option(min=2, help="candidates a generation")] = 8,
     generations: Annotated[int, typer.Option(min=1, help="CMA-ES generations")] = 10,
-    sigma: Annotated[float, typer.Option(help="initial step on the unit scale")] = 0.1,
+    sigma: Annotated[float, typer.Option(help="initial step on the unit scale, above 0")] = 0.1,
     holdout: Annotated[int, typer.Option(min=1, help="held-out matches a seat")] = 10_000,
     seed: Seed = 1,
     write: Annotated[bool, typer.Option(help="append the tuned policy to policies.toml")
