@@ -290,6 +290,17 @@ def test_ablation_sensitivity_whatif_and_diff(tmp_path, small_run):
     assert manifest["changes"] == {"points_to_win": 7}
 
 
+def test_sensitivity_names_an_unknown_card_and_writes_nothing(tmp_path):
+    """A --card the pool does not hold is the pool's own error (with the nearest names),
+    exit 2, before any match is played or any folder made."""
+    for folder, word, near in (("payne", "nosuchcard", ""), ("highcard", "Nien", "'Nine'")):
+        bad = cardlab("sensitivity", "--folder", folder, "-n", "50", "--card", word,
+                      "--results", str(tmp_path))
+        assert bad.returncode == 2 and "Traceback" not in bad.stderr, bad.stderr
+        assert f"unknown card {word!r}" in bad.stderr and near in bad.stderr, bad.stderr
+    assert not tmp_path.exists() or not list(tmp_path.iterdir())
+
+
 def test_round_robin_matrix(tmp_path):
     out = cardlab("matchup", "us-red-tide", "ussr-red-tide", "--policies", "greedy,random",
                   "-n", "200", "--results", str(tmp_path), "--run-id", "rr", "-q")

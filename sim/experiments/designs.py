@@ -40,6 +40,11 @@ def sensitivity(game: Game, m, matches: int, seed: int, results="results", run_i
                 cards: list[str] | None = None, worth: bool = True) -> pd.DataFrame:
     """Per card and numeric value: the change in its deck's win rate per +1, from paired
     runs on the same seeds; plus the game's exact price of the card where it has one."""
+    if cards:  # an unknown card is the pool's error, with the nearest names
+        unknown = [m.pool.unknown(c) for c in cards if m.pool.lookup(c) is None]
+        if unknown:
+            raise InputError([Problem("--card", 0, u) for u in unknown])
+        cards = [m.pool.ids[m.pool.lookup(c)] for c in cards]
     base = game.run_batch(m, matches, seed)
     decks = [d.name for d in m.decks]
     rows, prices = [], {}
