@@ -305,6 +305,49 @@ def test_ablation_sensitivity_whatif_and_diff(tmp_path, small_run):
     assert manifest["changes"] == {"points_to_win": 7}
 
 
+def test_sensitivity_names_an_unknown_card_and_writes_nothing(tmp_path):
+    """A --card the pool does not hold is the pool's own error (with the nearest names),
+    exit 2, before any match is played or any folder made."""
+    for folder, word, near in (("payne", "nosuchcard", ""), ("highcard", "Nien", "'Nine'")):
+        bad = cardlab("sensitivity", "--folder", folder, "-n", "50", "--card", word,
+                      "--results", str(tmp_path))
+        assert bad.returncode == 2 and "Traceback" not in bad.stderr, bad.stderr
+        assert f"unknown card {word!r}" in bad.stderr and near in bad.stderr, bad.stderr
+    assert not tmp_path.exists() or not list(tmp_path.iterdir())
+
+
+def test_sensitivity_with_every_variant_refused_says_nothing_was_measured(tmp_path):
+    """The template's decks hold number cards adding up to its value_cap (100), so every
+    +1 breaks the cap; Nine (9, the highest value) has no +1 at all; Five is in both
+    default decks (steady and peaks). Nothing measured: exit 2, every variant named with its
+    reason, nothing written."""
+    bad = cardlab("sensitivity", "--folder", "highcard", "-n", "50", "--results",
+                  str(tmp_path))
+    said = " ".join(bad.stderr.split())
+    assert bad.returncode == 2 and "Traceback" not in said, said
+    assert "nothing measured: every variant was skipped" in said
+    assert "Nine value +1" in said and "1 .. 9, got 10" in said
+    assert "Five value +1 (6) in steady" in said and "Five value +1 (6) in peaks" in said
+    assert "value_cap" in said
+    assert not tmp_path.exists() or not list(tmp_path.iterdir())
+
+
+def test_sensitivity_tells_a_card_in_both_decks_apart_and_lists_one_at_its_highest(tmp_path):
+    """With room under the value cap every +1 but Nine's is played; Five's two rows say
+    their deck, and Nine is listed as skipped with the card table's reason."""
+    out = cardlab("sensitivity", "--folder", "highcard", "--rules", "value_cap=120", "-n",
+                  "50", "--results", str(tmp_path), "--run-id", "s")
+    assert out.returncode == 0, out.stderr
+    table = pd.read_parquet(tmp_path / "s" / "sensitivity.parquet").set_index("item")
+    assert {"Five value +1 (6) in steady", "Five value +1 (6) in peaks"} <= set(table.index)
+    assert table.loc["Five value +1 (6) in peaks", "deck"] == "peaks"
+    assert "Nine" not in table.name.tolist()
+    skipped = pd.read_parquet(tmp_path / "s" / "skipped.parquet")
+    assert skipped.item.tolist() == ["Nine value +1 (10)"]
+    assert "1 .. 9, got 10" in skipped.reason.iat[0]
+    assert "Nine value +1 (10)" in out.stdout
+
+
 def test_round_robin_matrix(tmp_path):
     out = cardlab("matchup", "us-red-tide", "ussr-red-tide", "--policies", "greedy,random",
                   "-n", "200", "--results", str(tmp_path), "--run-id", "rr", "-q")

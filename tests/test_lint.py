@@ -171,6 +171,15 @@ def test_cli_writes_findings_and_exits_0(tmp_path):
     assert any(f["finding"] == "dominated card" for f in data["findings"])
 
 
+def test_an_edit_with_no_legal_value_is_listed_as_not_tried():
+    """High Card's Nine is at the highest value a number card may have (9): its +1 is
+    listed among the edits not tried, with the card table's reason."""
+    res = cardlab("lint", "--folder", "highcard", "-n", "20")
+    assert res.returncode == 0, res.stderr
+    line = next((x for x in res.stdout.splitlines() if "Nine value +1" in x), "")
+    assert line.startswith("not tried") and "1 .. 9, got 10" in line, res.stdout
+
+
 @pytest.mark.parametrize("args, words", [
     (["--folder", "/no/such/folder"], "no such game folder"),
     (["--folder", "encounter", "--policy", "nope"], "unknown policy 'nope'"),

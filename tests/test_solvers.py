@@ -131,6 +131,22 @@ def test_tune_refuses_reversed_values_and_fewer_most_matches_than_first(tmp_path
     assert not list(tmp_path.iterdir())
 
 
+def test_steps_and_widths_that_can_only_be_positive_are_refused_before_anything_is_written(
+        tmp_path):
+    """A CMA-ES step, a refining half-width and a bracket width of 0 or below are no search:
+    exit 2 naming the option, no traceback, no run folder."""
+    for args, option in ((["train", "greedy", "--sigma", "0"], "--sigma"),
+                         (["train", "greedy", "--sigma", "-1"], "--sigma"),
+                         (["tune", "Order of Lenin.cost", "--target", "0.5", "--precision",
+                           "0"], "--precision"),
+                         (["tune", "escalation_at", "--target", "0.5", "--values", "1..3",
+                           "--tolerance", "-0.5"], "--tolerance")):
+        bad = cardlab(*args, "-n", "20", "--results", str(tmp_path), "-q")
+        assert bad.returncode == 2 and "Traceback" not in bad.stderr, (args, bad.stderr)
+        assert option in bad.stderr and "above 0" in bad.stderr, (args, bad.stderr)
+    assert not tmp_path.exists() or not list(tmp_path.iterdir())
+
+
 @pytest.fixture(scope="module")
 def trained(tmp_path_factory):
     """A copy of the sample folder with `pressure` trained against `random` (tiny budget)."""

@@ -708,3 +708,20 @@ def test_numbers_that_move_records_only_under_a_policy_out_of_the_race_are_unmov
     assert v.loc["b1", "par"] == "value 2" and v.loc["b1", "policy"] == "good"
     assert v.loc["b1", "unmoved"] and not v.loc["b1", "untested"]
     assert not v.loc["b2", "unmoved"] and not v.loc["a1", "unmoved"]
+
+
+def test_calibrate_says_why_a_class_could_not_be_planted_and_prints_no_empty_rates(tmp_path):
+    """High Card's default decks hold number cards adding up to its value_cap: a buff (more
+    value) breaks the cap on every card, so none is planted. The output says so, with the
+    rule, and shows no rate of nothing (nan); nerfs and clones still get theirs."""
+    from .conftest import cardlab
+
+    out = cardlab("calibrate", "--folder", "highcard", "--plants", "1", "--verdict-start",
+                  "200", "--verdict-max", "400", "-q", "--results", str(tmp_path))
+    assert out.returncode == 0, out.stderr
+    said = " ".join(out.stdout.split())
+    assert "nan" not in said, out.stdout
+    assert "buff: no card could take a buff within the rules" in said, out.stdout
+    assert "value_cap" in said
+    plants = pd.read_parquet(next(tmp_path.iterdir()) / "calibrate.parquet").set_index("class")
+    assert plants.loc["buff", "planted"] == 0 and plants.loc["nerf", "planted"] == 1

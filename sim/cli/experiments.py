@@ -312,7 +312,7 @@ def lint(
                        f"that holds the card or option (counted under settings) of: "
                        f"{'; '.join(c['settings'])}")
     for line in res.skipped:
-        typer.echo(f"not tried (not legal with the folder's decks): {line}")
+        typer.echo(f"not tried (cannot be made, or not legal with the folder's decks): {line}")
     for note in res.notes:
         typer.echo(f"note: {note}")
     counts = ", ".join(f"{(f.finding == k).sum()} {k}s" for k in

@@ -123,7 +123,7 @@ def train(
                                          help="matches a candidate plays on each seat")] = 500,
     popsize: Annotated[int, typer.Option(min=2, help="candidates a generation")] = 8,
     generations: Annotated[int, typer.Option(min=1, help="CMA-ES generations")] = 10,
-    sigma: Annotated[float, typer.Option(help="initial step on the unit scale")] = 0.1,
+    sigma: Annotated[float, typer.Option(help="initial step on the unit scale, above 0")] = 0.1,
     holdout: Annotated[int, typer.Option(min=1, help="held-out matches a seat")] = 10_000,
     seed: Seed = 1,
     write: Annotated[bool, typer.Option(help="append the tuned policy to policies.toml")
@@ -298,7 +298,9 @@ def calibrate(
     save_tables(path, tables,
                 {"kind": "calibrate", "game": game.name, "seed": seed, "plants": plants,
                  "decks": [d.name for d in m.decks], **summary.attrs})
-    print_frame(rows, "planted changes", ["class", "deck", "card", "like", "change", "before",
+    # Only a clone has an original whose label it had before.
+    shown = rows.fillna({"like_before": ""}) if "like_before" in rows else rows
+    print_frame(shown, "planted changes", ["class", "deck", "card", "like", "change", "before",
                                           "verdict", "like_before", "relative", "margin",
                                           "size", "powered", "n"])
     if others:
@@ -306,10 +308,16 @@ def calibrate(
                     ["class", "deck", "card", "others", "changed", "excused", "unexcused",
                      "with_worth", "cards"])
     gap = summary.attrs["pooled_gap"][""]
-    print_frame(summary, f"recovery of planted truths (game's gap {gap:.4f} a copy; {path})",
+    # A rate of no plants is no number: its cells stay empty (the line below says why).
+    shown = summary.astype({c: object for c in ("rate", "lo", "hi", "rate_powered")})
+    shown.loc[summary.planted == 0, ["rate", "lo", "hi"]] = ""
+    shown.loc[summary.powered == 0, "rate_powered"] = ""
+    print_frame(shown, f"recovery of planted truths (game's gap {gap:.4f} a copy; {path})",
                 ["class", "planted", "recovered", "rate", "lo", "hi", "powered",
                  "recovered_powered", "rate_powered", "contradictions", "misplayed",
                  "as_before", "skipped", "untested"])
+    for what, why in summary.attrs["unplanted"].items():
+        typer.echo(f"{what}: {why}")
     if summary.attrs["unjudged"] and not quiet:
         typer.echo("no plants on cards this matchup does not judge: "
                    + "; ".join(summary.attrs["unjudged"]), err=True)

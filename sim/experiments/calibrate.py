@@ -55,13 +55,14 @@ UNJUDGED = {"untested here", "dead", "no par"}
 
 def plan(game, m, count: int, seed: int,
          classes: tuple[str, ...] = ("buff", "nerf", "clone"),
-         judged: set | dict | None = None) -> list[Plant]:
+         judged: set | dict | None = None, refused: dict | None = None) -> list[Plant]:
     """Up to `count` buffs, `count` nerfs and `count` clones on cards drawn (seeded) from the
     flagged cards of every seat's deck (of those, the (seat, card) pairs in `judged` when
     given: the cards the matchup's play tests, one set for every class or {class: set}),
     each one the validator accepts (a card whose planted numbers break a deck rule, such as
     a copy limit, is passed over for the next); a clone copies another such card of the
-    same deck and kind whose numbers differ."""
+    same deck and kind whose numbers differ. `refused`, when given, gets {class: ["card
+    (deck): the validator's reason", ...]} for each card tried whose plants it refused."""
     power = game.power
     cards = power.cards(m)
     tests = judged if isinstance(judged, dict) else dict.fromkeys(classes, judged)
@@ -76,8 +77,19 @@ def plan(game, m, count: int, seed: int,
     by_id = cards.set_index("id")
     kinds = dict(zip(cards.id, cards.kind, strict=True))
 
-    def legal(plant):
-        return not legality.problems(game, plant.apply(game, m))
+    def first_legal(what, alts):
+        """The first of a card's plants the validator accepts; else None, with its reasons
+        noted in `refused`."""
+        why = []
+        for p in alts:
+            found = legality.problems(game, p.apply(game, m))
+            if not found:
+                return p
+            why.append(legality.reason(found))
+        if why and refused is not None:
+            refused.setdefault(what, []).append(
+                f"{alts[0].card} ({m.decks[alts[0].seat].name}): {'; '.join(dict.fromkeys(why))}")
+        return None
 
     def buffs(s):
         # Every number of the card's kind moved; where the validator will not have one of
@@ -107,7 +119,7 @@ def plan(game, m, count: int, seed: int,
                   for i in rng.permutation(len(pairs)))}
     out = []
     for what in classes:
-        made = (next((p for p in alts if legal(p)), None) for alts in alternatives[what])
+        made = (first_legal(what, alts) for alts in alternatives[what])
         out += list(itertools.islice((p for p in made if p is not None), count))
     return out
 
@@ -134,8 +146,9 @@ def calibrate(game, m, folder, seed: int, count: int = 10,
     fixed = kept_gaps(precision, base)
     shipped = game.power.cards(m)  # par as the unchanged pool sets it, for every plant
     where = testable(base)
-    rows = []
-    for k, plant in enumerate(plan(game, m, count, seed, classes, where)):
+    rows, refused = [], {}
+    planned = plan(game, m, count, seed, classes, where, refused)
+    for k, plant in enumerate(planned):
         pm = plant.apply(game, m)  # plan makes only plants the validator accepts
         row = {"class": plant.what, "seat": plant.seat, "deck": m.decks[plant.seat].name,
                "card": plant.card, "like": plant.like,
@@ -210,8 +223,24 @@ def calibrate(game, m, folder, seed: int, count: int = 10,
                       "untestable": {what: sorted(f"{c} ({m.decks[seat].name})"
                                                   for (seat, c), v in labels.items()
                                                   if v not in UNJUDGED and (seat, c) not in t)
-                                     for what, t in where.items()}})
+                                     for what, t in where.items()},
+                      "unplanted": unplanted(classes, planned, refused)})
     return plants, out
+
+
+def unplanted(classes, planned: list[Plant], refused: dict) -> dict[str, str]:
+    """{class: why} for each class of which no plant could be made: the validator refused
+    every card tried (each named with its reason), or no card could take one."""
+    out = {}
+    for what in classes:
+        if any(p.what == what for p in planned):
+            continue
+        out[what] = (f"no card could take a {what} within the rules (the validator refused "
+                     f"each: {'; '.join(refused[what])})" if refused.get(what) else
+                     f"no card to plant a {what} on (of the cards this matchup judges"
+                     + (", two of one deck and kind whose numbers differ)" if what == "clone"
+                        else ")"))
+    return out
 
 
 def testable(base: pd.DataFrame) -> dict[str, set]:

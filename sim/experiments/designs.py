@@ -13,7 +13,7 @@ from sim.core.problems import InputError, Problem
 from sim.core.stats import Z95, bh, p_values, paired_difference, with_rate
 from sim.kit import legality
 from sim.kit.game import Game
-from sim.kit.variants import Variant
+from sim.kit.variants import Variant, by_deck
 from sim.store.outputs import experiment_manifest, new_folder, save_tables
 
 
@@ -25,6 +25,18 @@ def _write(results, run_id, kind: str, df: pd.DataFrame, skipped: pd.DataFrame,
     save_tables(path, {kind: df, "skipped": skipped}, {**manifest, "skipped": len(skipped)})
     df.attrs["skipped"] = skipped
     return df
+
+
+def measured(kind: str, variants: list[Variant], skipped: pd.DataFrame, none: str) -> None:
+    """An InputError naming the experiment when no variant is left to play: `none` when
+    there were none, else every skipped one with its reason (nothing is written)."""
+    if variants:
+        return
+    if not len(skipped):
+        raise InputError([Problem(kind, 0, f"nothing measured: {none}")])
+    raise InputError([Problem(kind, 0, "nothing measured: every variant was skipped (it "
+                              "cannot be made or the validator rejects it):")]
+                     + [Problem(kind, 0, f"{r.item}: {r.reason}") for r in skipped.itertuples()])
 
 
 def _arm_row(v: Variant, delta: dict) -> dict:
@@ -40,10 +52,17 @@ def sensitivity(game: Game, m, matches: int, seed: int, results="results", run_i
                 cards: list[str] | None = None, worth: bool = True) -> pd.DataFrame:
     """Per card and numeric value: the change in its deck's win rate per +1, from paired
     runs on the same seeds; plus the game's exact price of the card where it has one."""
-    base = game.run_batch(m, matches, seed)
     decks = [d.name for d in m.decks]
+    if cards:  # an unknown card is the pool's error, with the nearest names
+        unknown = [m.pool.unknown(c) for c in cards if m.pool.lookup(c) is None]
+        if unknown:
+            raise InputError([Problem("--card", 0, u) for u in unknown])
+        cards = [m.pool.ids[m.pool.lookup(c)] for c in cards]
+    variants, skipped = legality.split(game, by_deck(game.value_edits(m, cards), decks))
+    measured("sensitivity", variants, skipped, "no numeric card value to change in either deck"
+             + (f" of {', '.join(cards)}" if cards else ""))
+    base = game.run_batch(m, matches, seed)
     rows, prices = [], {}
-    variants, skipped = legality.split(game, game.value_edits(m, cards))
     for v in variants:
         rec = game.run_batch(v.matchup, matches, seed)
         d = paired_difference(base.wins(v.seat), rec.wins(v.seat))
@@ -62,10 +81,11 @@ def ablation(game: Game, m, matches: int, seed: int, results="results",
     """The causal counterpart of card metrics: each card taken out of its deck (the game
     says with what filler), same seeds; the change in that deck's win rate (a positive
     delta: the card helps), with Benjamini-Hochberg control across cards."""
-    base = game.run_batch(m, matches, seed)
     decks = [d.name for d in m.decks]
+    variants, skipped = legality.split(game, by_deck(game.ablations(m), decks))
+    measured("ablation", variants, skipped, "no card to take out of either deck")
+    base = game.run_batch(m, matches, seed)
     rows = []
-    variants, skipped = legality.split(game, game.ablations(m))
     for v in variants:
         rec = game.run_batch(v.matchup, matches, seed)
         d = paired_difference(rec.wins(v.seat), base.wins(v.seat))

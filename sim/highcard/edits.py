@@ -5,26 +5,33 @@ from __future__ import annotations
 
 import dataclasses
 
+from sim.core.problems import InputError
 from sim.highcard import pool as T
 from sim.highcard.batch import Matchup
 from sim.highcard.building import BUILDING
+from sim.kit import legality
 from sim.kit.variants import Sweep, Variant
 
 
 def value_edits(m: Matchup, cards=None) -> list[Variant]:
-    """Sensitivity: each number card of each deck with its value one higher (up to 9)."""
+    """Sensitivity: each number card of each deck with its value one higher; one already at
+    the highest value (9) is there with the card table's reason it cannot be."""
     out = []
     for seat, deck in enumerate(m.decks):
         for c, copies in deck.counts:
             cid, name = m.pool.ids[c], m.pool.names[c]
             value = int(m.pool.table[c, T.C_VALUE])
             if (cards and cid not in cards and name not in cards) \
-                    or m.pool.table[c, T.C_KIND] != T.NUMBER or value >= T.HIGHEST:
+                    or m.pool.table[c, T.C_KIND] != T.NUMBER:
                 continue
-            pool = m.pool.with_sets([f"{cid}.value={value + 1}"])
-            out.append(Variant(f"{name} value +1 ({value + 1})", seat,
-                               dataclasses.replace(m, pool=pool), cid, name, "value", copies,
-                               {"delta": 1}))
+            item = f"{name} value +1 ({value + 1})"
+            try:
+                changed, refused = dataclasses.replace(
+                    m, pool=m.pool.with_sets([f"{cid}.value={value + 1}"])), ""
+            except InputError as err:
+                changed, refused = None, legality.reason(err.problems)
+            out.append(Variant(item, seat, changed, cid, name, "value", copies, {"delta": 1},
+                               refused))
     return out
 
 

@@ -29,13 +29,13 @@ def require(game, matchup, what: str) -> None:
 
 def split(game, variants: list) -> tuple[list, pd.DataFrame]:
     """(the variants the validator accepts, a table of the others: item, card, name, seat,
-    reason)."""
+    reason), the ones that could not be made among the others."""
     kept, skipped = [], []
     for v in variants:
-        found = problems(game, v.matchup)
-        if found:
+        why = v.refused or reason(problems(game, v.matchup))
+        if why:
             skipped.append({"item": v.item, "card": v.card, "name": v.name, "seat": v.seat,
-                            "reason": reason(found)})
+                            "reason": why})
         else:
             kept.append(v)
     return kept, pd.DataFrame(skipped, columns=["item", "card", "name", "seat", "reason"])

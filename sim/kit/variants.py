@@ -24,6 +24,19 @@ class Variant:
     field: str = ""
     copies: int = 0
     extra: dict = dataclasses.field(default_factory=dict)  # further columns for the result row
+    # Why the change cannot be made at all (the card table refuses the value); such a
+    # variant has no matchup and is listed among the skipped, never played.
+    refused: str = ""
+
+
+def by_deck(variants: list[Variant], decks: list[str]) -> list[Variant]:
+    """The variants, each whose item another one shares named with its seat's deck (or the
+    seat's letter, where both seats play decks of one name)."""
+    items = [v.item for v in variants]
+    distinct = len(set(decks)) == len(decks)
+    return [v if items.count(v.item) == 1 else dataclasses.replace(
+        v, item=f"{v.item} in {decks[v.seat] if distinct else 'seat ' + chr(65 + v.seat)}")
+        for v in variants]
 
 
 @dataclass(frozen=True)

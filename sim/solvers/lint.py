@@ -107,7 +107,7 @@ def _arms_of(game: Game, info, s: Setting, rules: dict, changes: list[dict],
         seen.add(v.item)
         arm = arms.setdefault(v.item, Arm(v.item, v.card, v.name, v.field))
         if not arm.skipped:
-            arm.skipped = _legal(game, v.matchup)
+            arm.skipped = v.refused or _legal(game, v.matchup)
         yield arm, v.matchup
     for change in changes:
         key = ", ".join(f"{k}={v}" for k, v in change.items())

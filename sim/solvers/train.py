@@ -248,6 +248,8 @@ def train(game: Game, folder: Path, base, policy: str, opponent: str, name: str,
     """Train `policy` against `opponent` (base: the matchup with the opponent on both
     seats) into results/<run_id>/, or resume that folder; then the held-out verdict and,
     with `write`, the tuned policy appended to the folder's policies.toml."""
+    if not sigma > 0:  # a step of 0 does not move (cma divides by it); below 0, no step
+        raise InputError([Problem("--sigma", 0, f"a step above 0, got {sigma}")])
     run_id = check_run_id(run_id or new_id("train"))
     path = Path(results) / run_id
     folder = Path(folder)

@@ -287,6 +287,11 @@ def tune(game, m, what: str, target: float, load: Callable[[list[str]], object],
     # deferred: matplotlib loads only when a figure is drawn
     import matplotlib.pyplot as plt
 
+    # A half-width of 0 is never reached and a bracket width of 0 or below never stops.
+    if not precision > 0:
+        raise InputError([Problem("--precision", 0, f"a half-width above 0, got {precision}")])
+    if tolerance is not None and not tolerance > 0:
+        raise InputError([Problem("--tolerance", 0, f"a width above 0, got {tolerance}")])
     if max_matches < matches:
         raise InputError([Problem("--max-matches", 0, f"at least --matches ({matches}), got "
                                   f"{max_matches}")])
