@@ -287,10 +287,12 @@ COUNTS = frozenset({"n", "k", "copies"})
 
 
 def cell(column: str, v) -> str:
-    """One value of a printed table: a count whole (blank where missing), a float to 4
-    places."""
+    """One value of a printed table: a count whole, a float to 4 places, blank where
+    missing."""
+    if isinstance(v, float) and v != v:  # v != v: NaN, a value the row does not have
+        return ""
     if column in COUNTS and isinstance(v, float):
-        return "" if v != v else f"{v:.0f}"  # v != v: NaN
+        return f"{v:.0f}"
     return f"{v:.4f}" if isinstance(v, float) else str(v)
 
 
