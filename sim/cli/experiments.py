@@ -126,13 +126,14 @@ def whatif(
 
     from sim.experiments.designs import whatif as run
 
+    where = "--change"
     if not change:
-        change, setup = list(setup.rules), dataclasses.replace(setup, rules=())
+        where, change, setup = "--rules", list(setup.rules), dataclasses.replace(setup, rules=())
     if not change:
         fail("what if what? give the variant's rule options with --rules KEY=VALUE")
+    changes = parse_overrides(change, where)
     game, m, _ = setup.load()
-    changes = parse_overrides(change)
-    df = guarded(lambda: run(game, m, changes, matches, seed, results, run_id))
+    df = guarded(lambda: run(game, m, changes, matches, seed, results, run_id, where))
     print_frame(df, f"what if {', '.join(change)} ({matches:,} paired matches)",
                 ["item", "baseline", "variant", "delta", "lo", "hi"])
 

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.quantities import arm_seat_names, linearised, per_match
-from sim.core.problems import InputError, Problem
+from sim.core.problems import InputError, Problem, told_as
 from sim.core.stats import Z95, bh, p_values, paired_difference, with_rate
 from sim.kit import legality
 from sim.kit.game import Game
@@ -124,13 +124,14 @@ def sweep(game: Game, m, seat: int, vary: str, values: list[int], matches: int, 
 
 
 def whatif(game: Game, m, changes: dict, matches: int, seed: int, results="results",
-           run_id=None) -> pd.DataFrame:
+           run_id=None, where: str = "--rules") -> pd.DataFrame:
     """Baseline and variant rules on the same seeds: deltas of the headline quantities with
     95% intervals (paired per match; histogram quantities by a paired bootstrap). Where the
     arms seat different numbers of players, a seat's rows that one arm lacks show that arm
-    blank and no delta."""
-    variant = game.with_rules(m, changes)
-    legality.require(game, variant, "--rules")
+    blank and no delta. `where`: the option the changes came from, that their errors name."""
+    with told_as("--rules", where):
+        variant = game.with_rules(m, changes)
+    legality.require(game, variant, where)
     a = game.run_batch(m, matches, seed)
     b = game.run_batch(variant, matches, seed)
     names = arm_seat_names(*(tuple(d.name for d in x.decks) for x in (m, variant)))
