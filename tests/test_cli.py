@@ -86,6 +86,11 @@ def test_errors_name_the_option_or_argument_that_carried_the_value(tmp_path):
              f"POLICY:0: unknown policy 'nosuch' {has}"),
             (["simulate", "--folder", "payne", "--policy-b", "plian", "-n", "10", *results],
              f"--policy-b:0: unknown policy 'plian'; did you mean 'plain'? {has}"),
+            (["flags", "--folder", "payne", "--policies", "plain,nosuch,prior", *results],
+             f"--policies:0: unknown policy 'nosuch' {has}"),
+            (["matchup", "offense", "defense", "--folder", "payne", "--policies",
+              "plain,nosuch", "-n", "10", *results],
+             f"--policies:0: unknown policy 'nosuch' {has}"),
             (["train", "random", "--folder", "highcard", *results],
              "POLICY:0: policy 'random' has no trainable parameters")):
         out = cardlab(*args)

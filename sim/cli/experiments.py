@@ -173,7 +173,11 @@ def flags(
     when that holds under the trained policy and at least two other policies."""
     from sim.experiments.comparisons import robust_flags
     from sim.experiments.verdicts import Precision
+    from sim.kit.folders import require_policies
 
+    info = setup.info()
+    guarded(lambda: (require_policies(info.path, split_list(policies), "--policies"),
+                     require_policies(info.path, [trained] if trained else [], "--trained")))
     game, m, info = setup.load()
     anchor = trained or info.trained
     if not trained:
@@ -233,9 +237,11 @@ def matchup(
     import json
     from datetime import UTC, datetime
 
+    from sim.kit.folders import require_policies
     from sim.store.runs import check_run_id
 
     info = Setup(folder).info()
+    guarded(lambda: require_policies(info.path, split_list(policies), "--policies"))
     entrants = [(d, p) for d in decks for p in (split_list(policies) or [info.policy])]
     if len(entrants) < 2:
         fail("a round robin needs at least two (deck, policy) entrants")
