@@ -17,6 +17,15 @@ def seat_names(decks) -> tuple[str, ...]:
                  for i, d in enumerate(decks))
 
 
+def arm_seat_names(*arms) -> tuple[tuple[str, ...], ...]:
+    """Each arm's seat names, a seat named alike in every arm: a deck at more than one seat
+    of any arm names its seat letter in all of them, so that rows of arms at two table
+    sizes (three seats against two, seat C's deck A's too) meet on the same seat."""
+    twice = {d for decks in arms for d in decks if list(decks).count(d) > 1}
+    return tuple(tuple(f"{d} (seat {SEAT_LETTERS[i].upper()})" if d in twice else d
+                       for i, d in enumerate(decks)) for decks in arms)
+
+
 def label(text: str, decks: tuple[str, ...]) -> str:
     """A schema label with {a}, {b}, {c} ... replaced by the deck of that seat (named with
     its seat where two seats hold the same deck)."""

@@ -60,3 +60,41 @@ def test_verdict_precision_errors_name_the_options_as_typed(tmp_path):
             assert bad.returncode == 2 and "Traceback" not in bad.stderr, (command, args)
             assert words in bad.stderr, (command, args, bad.stderr)
             assert "--start" not in bad.stderr.replace("--verdict-start", "")
+
+
+def test_errors_name_the_option_or_argument_that_carried_the_value(tmp_path):
+    """A bad value is told of the option (or argument) it was typed with, never of
+    --rules when it came with --change, nor of policies.toml that was never touched."""
+    has = "(policies.toml has: random, plain, prior, trained)"
+    results = ["--results", str(tmp_path)]
+    for args, words in (
+            (["whatif", "--folder", "paintline", "--change", "win_by=0", *results],
+             "--change:0: rule option 'win_by': 0 is out of range 1..999"),
+            (["whatif", "--folder", "paintline", "--change", "win_by", *results],
+             "--change:0: expects KEY=VALUE, got 'win_by'"),
+            (["whatif", "--folder", "paintline", "--rules", "win_by=0", *results],
+             "--rules:0: rule option 'win_by': 0 is out of range 1..999"),
+            (["skill", "--folder", "payne", "--policies", "nosuch", *results],
+             f"--policies:0: unknown policy 'nosuch' {has}"),
+            (["skill", "--folder", "payne", "--against", "nosuch", *results],
+             f"--against:0: unknown policy 'nosuch' {has}"),
+            (["lint", "--folder", "payne", "--policy", "nosuch"],
+             f"--policy:0: unknown policy 'nosuch' {has}"),
+            (["train", "plain", "--folder", "payne", "--against", "nosuch", *results],
+             f"--against:0: unknown policy 'nosuch' {has}"),
+            (["train", "nosuch", "--folder", "payne", *results],
+             f"POLICY:0: unknown policy 'nosuch' {has}"),
+            (["simulate", "--folder", "payne", "--policy-b", "plian", "-n", "10", *results],
+             f"--policy-b:0: unknown policy 'plian'; did you mean 'plain'? {has}"),
+            (["flags", "--folder", "payne", "--policies", "plain,nosuch,prior", *results],
+             f"--policies:0: unknown policy 'nosuch' {has}"),
+            (["matchup", "offense", "defense", "--folder", "payne", "--policies",
+              "plain,nosuch", "-n", "10", *results],
+             f"--policies:0: unknown policy 'nosuch' {has}"),
+            (["train", "random", "--folder", "highcard", *results],
+             "POLICY:0: policy 'random' has no trainable parameters")):
+        out = cardlab(*args)
+        assert out.returncode == 2, (args, out.stdout, out.stderr)
+        assert words in out.stderr and "Traceback" not in out.stderr, (args, out.stderr)
+        assert "policies.toml:0" not in out.stderr and "train:0" not in out.stderr, args
+    assert not list(tmp_path.iterdir())  # nothing half-written

@@ -332,6 +332,54 @@ def test_simulate_and_report_a_table_of_four(tmp_path):
         assert re.search(rf"^\| {letter} +\| orc|^\| {letter} +\| grey", md, re.M), letter
 
 
+def test_a_whatif_of_the_table_size_shows_every_seat_of_both_arms(tmp_path):
+    """whatif players=3 against two: each arm's wins and draws sum to 1 over its own seats;
+    a row of seat C, which sits in the variant only, has a blank baseline and no paired
+    difference; the rows of both arms' seats are paired."""
+    out = cardlab("whatif", "--folder", "encounter", "--change", "players=3", "-n", "300",
+                  "--results", str(tmp_path))
+    assert out.returncode == 0, out.stderr
+    rows = {line.split("│")[1].strip(): [c.strip() for c in line.split("│")[2:-1]]
+            for line in out.stdout.splitlines() if line.count("│") == 7}
+    wins = ["orc-warband wins", "grey-expedition wins", "orc-ambush wins", "draws"]
+    assert sum(float(rows[w][1]) for w in wins) == pytest.approx(1)
+    assert sum(float(rows[w][0]) for w in wins if rows[w][0]) == pytest.approx(1)
+    for row in ("orc-ambush wins", "PC killed (orc-ambush)",
+                "quests completed per attempt (orc-ambush)"):
+        baseline, variant, delta, lo, hi = rows[row]
+        assert baseline == delta == lo == hi == "" and 0 <= float(variant) <= 1, row
+    baseline, variant, delta, lo, hi = map(float, rows["orc-warband wins"])
+    assert delta == pytest.approx(variant - baseline, abs=1e-4) and lo <= delta <= hi
+
+
+def test_a_whatif_at_a_table_of_three_compares_every_seat(tmp_path):
+    from sim.experiments.designs import whatif
+
+    w = whatif(GAME, table(3), {"pool_per_turn": 4}, 300, 1, results=tmp_path,
+               run_id="w").set_index("item")
+    decks = ("orc-warband", "grey-expedition", "orc-ambush")
+    for arm in ("baseline", "variant"):
+        assert w.loc[[f"{d} wins" for d in decks] + ["draws"], arm].sum() == pytest.approx(1)
+    for d in decks:
+        for row in (f"quests completed per attempt ({d})", f"PC killed ({d})",
+                    f"strikers defeated per strike faced ({d})",
+                    f"opening hand held a quest ({d})"):
+            assert w.loc[row, ["baseline", "variant", "delta", "lo", "hi"]].notna().all(), row
+
+
+def test_a_whatif_names_a_deck_at_two_seats_alike_in_both_arms(tmp_path):
+    from sim.experiments.designs import whatif
+
+    # Seat C takes the folder's third table deck, orc-ambush: A's deck as well.
+    m = load_matchup(FOLDER, "orc-ambush", "grey-expedition", "careful", "careful", {}, [])
+    w = whatif(GAME, m, {"players": 3}, 200, 1, results=tmp_path, run_id="w")
+    items = set(w["item"])
+    assert {"orc-ambush (seat A) wins", "orc-ambush (seat C) wins"} <= items
+    assert "orc-ambush wins" not in items
+    seat_a = w.set_index("item").loc["orc-ambush (seat A) wins"]
+    assert seat_a[["baseline", "variant", "delta"]].notna().all()
+
+
 @pytest.mark.parametrize("bad", ["1", "9"])
 def test_players_outside_two_to_four_exit_2_on_the_command_line(bad, tmp_path):
     out = cardlab("simulate", "--folder", "encounter", "--rules", f"players={bad}", "-n",

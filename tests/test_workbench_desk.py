@@ -9,8 +9,10 @@ import sys
 from pathlib import Path
 
 import pandas as pd
+import pytest
 
 from analysis.load import load_run
+from sim.core.problems import InputError
 from sim.runner.run import simulate
 from sim.web.decklines import deck_lines, with_counts
 from sim.web.desk import Choice, Desk
@@ -66,6 +68,18 @@ def test_a_bad_value_is_found_at_its_card_and_writes_nothing(tmp_path):
     assert [(p.line, "cost must not be negative" in p.message) for p in problems] == [
         (line, True)]
     assert d.problems_by_place(problems) == {("cards.csv", line - 2): problems[0].message}
+    assert not (tmp_path / "results").exists()
+
+
+def test_a_bad_rule_option_is_told_by_its_field_and_plays_nothing(tmp_path):
+    """The browser's rule options are fields named by the option, not the command line's
+    --rules: the problem names the option alone."""
+    d = desk(tmp_path)
+    a, b = d.info.decks
+    with pytest.raises(InputError) as err:
+        d.play(Choice([a, b], "greedy", "greedy", {"escalation": "[6, 8, banana"}, 60, 1))
+    said = [str(p) for p in err.value.problems]
+    assert said == ["rule option 'escalation': must be a list, got '[6, 8, banana'"]
     assert not (tmp_path / "results").exists()
 
 

@@ -126,13 +126,14 @@ def whatif(
 
     from sim.experiments.designs import whatif as run
 
+    where = "--change"
     if not change:
-        change, setup = list(setup.rules), dataclasses.replace(setup, rules=())
+        where, change, setup = "--rules", list(setup.rules), dataclasses.replace(setup, rules=())
     if not change:
         fail("what if what? give the variant's rule options with --rules KEY=VALUE")
+    changes = parse_overrides(change, where)
     game, m, _ = setup.load()
-    changes = parse_overrides(change)
-    df = guarded(lambda: run(game, m, changes, matches, seed, results, run_id))
+    df = guarded(lambda: run(game, m, changes, matches, seed, results, run_id, where))
     print_frame(df, f"what if {', '.join(change)} ({matches:,} paired matches)",
                 ["item", "baseline", "variant", "delta", "lo", "hi"])
 
@@ -172,7 +173,11 @@ def flags(
     when that holds under the trained policy and at least two other policies."""
     from sim.experiments.comparisons import robust_flags
     from sim.experiments.verdicts import Precision
+    from sim.kit.folders import require_policies
 
+    info = setup.info()
+    guarded(lambda: (require_policies(info.path, split_list(policies), "--policies"),
+                     require_policies(info.path, [trained] if trained else [], "--trained")))
     game, m, info = setup.load()
     anchor = trained or info.trained
     if not trained:
@@ -232,9 +237,11 @@ def matchup(
     import json
     from datetime import UTC, datetime
 
+    from sim.kit.folders import require_policies
     from sim.store.runs import check_run_id
 
     info = Setup(folder).info()
+    guarded(lambda: require_policies(info.path, split_list(policies), "--policies"))
     entrants = [(d, p) for d in decks for p in (split_list(policies) or [info.policy])]
     if len(entrants) < 2:
         fail("a round robin needs at least two (deck, policy) entrants")

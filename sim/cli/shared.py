@@ -90,15 +90,16 @@ def run_folder(run: str, results: Path) -> Path:
     return folder.path
 
 
-def parse_overrides(items: list[str] | None) -> dict:
-    """KEY=VALUE pairs, each VALUE read as a TOML value (bare words as strings)."""
+def parse_overrides(items: list[str] | None, where: str = "--rules") -> dict:
+    """KEY=VALUE pairs, each VALUE read as a TOML value (bare words as strings); `where`:
+    the option they were given with, that an error names."""
     import tomllib
 
     out = {}
     for item in items or []:
         key, sep, raw = item.partition("=")
         if not sep or not key.strip():
-            fail(f"--rules expects KEY=VALUE, got {item!r}")
+            fail(str(Problem(where, 0, f"expects KEY=VALUE, got {item!r}")))
         try:
             value = tomllib.loads(f"v = {raw}")["v"]
         except tomllib.TOMLDecodeError:
@@ -147,8 +148,13 @@ class Setup:
         """(game, matchup) from the options and the folder's info; InputError on bad input
         (a solver trying values catches it)."""
         from sim.kit import game as registry
+        from sim.kit.folders import require_policies
 
         game = registry.get(info.game)
+        for option, name in (("--policy-a", self.policy_a), ("--policy-b", self.policy_b),
+                             ("--policy", self.policy)):
+            if name:
+                require_policies(info.path, [name], option)
         deck_a = self.deck_a or info.decks[0]
         deck_b = self.deck_b or info.decks[1]
         pa = self.policy_a or self.policy or info.policy
@@ -287,10 +293,12 @@ COUNTS = frozenset({"n", "k", "copies"})
 
 
 def cell(column: str, v) -> str:
-    """One value of a printed table: a count whole (blank where missing), a float to 4
-    places."""
+    """One value of a printed table: a count whole, a float to 4 places, blank where
+    missing."""
+    if isinstance(v, float) and v != v:  # v != v: NaN, a value the row does not have
+        return ""
     if column in COUNTS and isinstance(v, float):
-        return "" if v != v else f"{v:.0f}"  # v != v: NaN
+        return f"{v:.0f}"
     return f"{v:.4f}" if isinstance(v, float) else str(v)
 
 

@@ -153,6 +153,11 @@ def train(
     if seats is None:
         fail(f"--seat is both, a or b, not {seat!r}")
     info = setup.info()
+    if not resume:  # the names as typed; a resumed run's were checked when it began
+        from sim.kit.folders import require_policies
+
+        guarded(lambda: (require_policies(info.path, [policy], "POLICY"),
+                         against and require_policies(info.path, [against], "--against")))
     against = against or info.policy
     game, base, info = dataclasses.replace(setup, policy=against).load()
     if game.tuning is None:
@@ -202,10 +207,13 @@ def skill(
     """How much good play matters: each policy's win rate against one opponent on both seats
     (same seeds for all), from random through the shipped to the tuned policies, and the
     paired spread between the weakest and the best."""
-    from sim.kit.folders import folder_policies
+    from sim.kit.folders import folder_policies, require_policies
     from sim.solvers.skill import pairings, run
     from sim.solvers.train import tuned_policies
 
+    info = setup.info()
+    guarded(lambda: (require_policies(info.path, split_list(policies), "--policies"),
+                     require_policies(info.path, [against] if against else [], "--against")))
     game, m, info = setup.load()
     known = folder_policies(info.path)
     names = split_list(policies) or known

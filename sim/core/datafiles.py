@@ -96,6 +96,13 @@ def attempt(problems: list[Problem], read: Callable, *args):
         return None
 
 
+
+def unknown_policy(name: str, known) -> str:
+    """What is said of a policy name that policies.toml lacks: the closest names and every
+    policy it has."""
+    return (f"unknown policy {name!r}{suggest(name, known)} (policies.toml has: "
+            f"{', '.join(known)})")
+
 @dataclass(frozen=True)
 class Folder:
     """A game folder as read: the card pool, the rule options and the deck lists by name."""
@@ -176,13 +183,13 @@ class FolderFiles:
 
     def policies(self, folder: Path | str, names) -> tuple:
         """The named policies' parameter vectors from the folder's policies.toml; InputError
-        naming the file and its policies for a name it lacks."""
+        naming the file and its policies for a name it lacks (a command checks the names
+        its options carry first, sim.kit.folders.require_policies, naming the option)."""
         path = Path(folder) / "policies.toml"
         table = self.read_policies(path)
         for name in dict.fromkeys(names):
             if name not in table:
-                raise InputError([Problem(str(path), 0, f"unknown policy {name!r}"
-                                          f"{suggest(name, table)}; known: {', '.join(table)}")])
+                raise InputError([Problem(str(path), 0, unknown_policy(name, table))])
         return tuple(table[name] for name in names)
 
     def check_paths(self, paths) -> tuple[list[str], list[Problem]]:

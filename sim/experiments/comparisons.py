@@ -8,6 +8,7 @@ from pathlib import Path
 import pandas as pd
 
 from analysis.load import load_run
+from analysis.quantities import per_match
 from analysis.verdicts import consensus
 from sim.core.problems import InputError, Problem
 from sim.core.stats import bh, p_values
@@ -35,7 +36,9 @@ def diff_runs(path_a: Path, path_b: Path) -> pd.DataFrame:
                                   "table size (the same --rules players=N)")])
     paired = (a.manifest["seed"] == b.manifest["seed"] and len(a.matches) == len(b.matches))
     seats = ("deck " + x.upper() for x in SEAT_LETTERS[:len(a.manifest["decks"])])
-    df = compare_frames(a.manifest["schema"], a.matches, b.matches, tuple(seats), paired)
+    seats = tuple(seats)
+    df = compare_frames(*(per_match(a.manifest["schema"], run.matches, seats) for run in (a, b)),
+                        paired)
     df["p"] = p_values(df.delta, df.se)
     df["moved"], df["p_adjusted"] = bh(df.p.to_numpy())
     df["paired"] = paired

@@ -8,8 +8,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analysis.quantities import linearised, per_match
-from sim.core.problems import InputError, Problem
+from analysis.quantities import arm_seat_names, linearised, per_match
+from sim.core.problems import InputError, Problem, told_as
 from sim.core.stats import Z95, bh, p_values, paired_difference, with_rate
 from sim.kit import legality
 from sim.kit.game import Game
@@ -144,17 +144,21 @@ def sweep(game: Game, m, seat: int, vary: str, values: list[int], matches: int, 
 
 
 def whatif(game: Game, m, changes: dict, matches: int, seed: int, results="results",
-           run_id=None) -> pd.DataFrame:
+           run_id=None, where: str = "--rules") -> pd.DataFrame:
     """Baseline and variant rules on the same seeds: deltas of the headline quantities with
-    95% intervals (paired per match; histogram quantities by a paired bootstrap)."""
-    variant = game.with_rules(m, changes)
-    legality.require(game, variant, "--rules")
+    95% intervals (paired per match; histogram quantities by a paired bootstrap). Where the
+    arms seat different numbers of players, a seat's rows that one arm lacks show that arm
+    blank and no delta. `where`: the option the changes came from, that their errors name."""
+    with told_as("--rules", where):
+        variant = game.with_rules(m, changes)
+    legality.require(game, variant, where)
     a = game.run_batch(m, matches, seed)
     b = game.run_batch(variant, matches, seed)
-    decks = tuple(d.name for d in m.decks)
-    df = pd.concat([compare_frames(game.schema.to_json(), a.matches_frame(),
-                                   b.matches_frame(), decks, paired=True),
-                    _histogram_rows(a, b, seed)], ignore_index=True)
+    names = arm_seat_names(*(tuple(d.name for d in x.decks) for x in (m, variant)))
+    qa, qb = (per_match(game.schema_of(x).to_json(), rec.matches_frame(), seats)
+              for x, rec, seats in ((m, a, names[0]), (variant, b, names[1])))
+    df = pd.concat([compare_frames(qa, qb, paired=True), _histogram_rows(a, b, seed)],
+                   ignore_index=True)
     df = df.rename(columns={"run_a": "baseline", "run_b": "variant"})
     path = new_folder(results, run_id, "whatif")
     save_tables(path, {"whatif": df}, {**experiment_manifest(game, m, seed, matches, "whatif"),
@@ -162,22 +166,27 @@ def whatif(game: Game, m, changes: dict, matches: int, seed: int, results="resul
     return df
 
 
-def compare_frames(schema: dict, ma: pd.DataFrame, mb: pd.DataFrame, decks: tuple[str, ...],
-                   paired: bool) -> pd.DataFrame:
-    """Every schema quantity of two matches tables side by side with its delta and 95%
-    interval: paired by match when the two share seeds, else as independent samples."""
-    qa, qb = per_match(schema, ma, decks), per_match(schema, mb, decks)
+def compare_frames(qa: dict, qb: dict, paired: bool) -> pd.DataFrame:
+    """Every quantity of two arms (per_match of each) side by side with its delta and 95%
+    interval: paired by match when the two share seeds, else as independent samples. A
+    quantity of one arm only (a seat the other does not seat) has the other blank and no
+    delta; the rows follow the arm with more of them."""
+    first, second = (qa, qb) if len(qa) >= len(qb) else (qb, qa)
     rows = []
-    for name in qa:
-        xa, xb = linearised(*qa[name]), linearised(*qb[name])
-        if paired:
+    for name in [*first, *(k for k in second if k not in first)]:
+        xa = linearised(*qa[name]) if name in qa else None
+        xb = linearised(*qb[name]) if name in qb else None
+        if xa is None or xb is None:
+            d = dict.fromkeys(("n", "delta", "se", "lo", "hi", "variance_reduction"), np.nan)
+        elif paired:
             d = paired_difference(xa, xb)
         else:
             se = np.sqrt(xa.var(ddof=1) / len(xa) + xb.var(ddof=1) / len(xb))
             delta = xb.mean() - xa.mean()
             d = {"n": min(len(xa), len(xb)), "delta": delta, "se": se,
                  "lo": delta - Z95 * se, "hi": delta + Z95 * se, "variance_reduction": np.nan}
-        rows.append({"item": name, "run_a": xa.mean(), "run_b": xb.mean(), **d})
+        rows.append({"item": name, "run_a": np.nan if xa is None else xa.mean(),
+                     "run_b": np.nan if xb is None else xb.mean(), **d})
     return pd.DataFrame(rows)
 
 

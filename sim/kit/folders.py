@@ -8,7 +8,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from sim.core.datafiles import load_toml
+from sim.core.datafiles import load_toml, unknown_policy
 from sim.core.problems import InputError, Problem
 from sim.kit.folder_refs import FALLBACK, key_line, unknown_names
 from sim.kit.game import REGISTRY, known
@@ -130,6 +130,15 @@ def folder_policies(folder: Path | str) -> list[str]:
     except tomllib.TOMLDecodeError as err:
         raise InputError([Problem(str(path), getattr(err, "lineno", 0) or 0,
                                   f"not valid TOML: {err}")]) from None
+
+
+def require_policies(folder: Path | str, names, where: str) -> None:
+    """InputError naming `where` (the option that carried the names) for each name the
+    folder's policies.toml lacks, before anything is read or played by it."""
+    known = folder_policies(folder)
+    missing = [n for n in dict.fromkeys(names) if n not in known]
+    if missing:
+        raise InputError([Problem(where, 0, unknown_policy(n, known)) for n in missing])
 
 
 def default_folder(name: str | None = None) -> Path:

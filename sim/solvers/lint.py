@@ -15,8 +15,8 @@ import numpy as np
 import pandas as pd
 
 from analysis.usage import card_usage
-from sim.core.problems import InputError, Problem
-from sim.kit.folders import folder_policies, read_folder
+from sim.core.problems import InputError
+from sim.kit.folders import folder_policies, read_folder, require_policies
 from sim.kit.game import Game, get
 
 # Matches of the first pass over every setting: a change that matters nearly always shows
@@ -236,13 +236,8 @@ def lint(folder, policies: list[str] | None = None, rules: dict | None = None,
     start = time.perf_counter()
     info = read_folder(folder)
     game = get(info.game)
-    known = folder_policies(info.path)
-    policies = list(dict.fromkeys(policies or known))
-    unknown = [p for p in policies if p not in known]
-    if unknown:
-        raise InputError([Problem(str(info.path / "policies.toml"), 0,
-                                  f"unknown policy {p!r}; known: {', '.join(known)}")
-                          for p in unknown])
+    require_policies(info.path, policies or [], "--policy")
+    policies = list(dict.fromkeys(policies or folder_policies(info.path)))
     rules = dict(rules or {})
     settings = [Setting(pair, p, game.load_matchup(info.path, *pair, p, p, rules, []))
                 for pair in deck_pairings(info) for p in policies]

@@ -100,7 +100,7 @@ def start(game: Game, folder: Path, base, policy: str, name: str, seats, matches
     legality.require(game, base, "train")  # the decks it trains on are ones the rules allow
     params = hooks_of(game).params(folder, policy)
     if not params:
-        raise InputError([Problem("train", 0, f"policy {policy!r} has no trainable "
+        raise InputError([Problem("POLICY", 0, f"policy {policy!r} has no trainable "
                                   "parameters")])
     space = Space(tuple(params))
     np.random.seed(derive_seed(seed, 0, 0) % 2**32)

@@ -21,7 +21,7 @@ import pandas as pd
 from analysis.load import load_run
 from analysis.report import survival_figure
 from analysis.summary import headline_counts
-from sim.core.problems import InputError, Problem
+from sim.core.problems import InputError, Problem, told_as
 from sim.experiments.comparisons import diff_runs
 from sim.kit import game as registry
 from sim.kit.folders import folder_policies, read_folder
@@ -212,11 +212,13 @@ class Desk:
             raise Cancelled(f"cancelled: {stopped}")
 
     def matchup(self, folder: Path, choice: Choice):
-        """The game's matchup of the choice from a folder (InputError on bad options)."""
+        """The game's matchup of the choice from a folder (InputError on bad options, a rule
+        option's told by its field's name alone: the page has no --rules)."""
         more = {"table": tuple(choice.decks[2:])} if len(choice.decks) > 2 else {}
-        return self.game.load_matchup(folder, choice.decks[0], choice.decks[1],
-                                      choice.policy_a, choice.policy_b, dict(choice.rules),
-                                      [], **more)
+        with told_as("--rules", ""):
+            return self.game.load_matchup(folder, choice.decks[0], choice.decks[1],
+                                          choice.policy_a, choice.policy_b,
+                                          dict(choice.rules), [], **more)
 
     def needs_compile(self) -> float | None:
         """Seconds a first compile of the engine is expected to take, None when compiled."""
@@ -345,8 +347,9 @@ class Desk:
             self.heard(done, total, "playing the field", "the field stopped")
 
         self.cancel.clear()
-        return meta(fld, matches, choice.seed, self.results, workers=1, backend="serial",
-                    progress=progress)
+        with told_as("--rules", ""):
+            return meta(fld, matches, choice.seed, self.results, workers=1, backend="serial",
+                        progress=progress)
 
     def survival(self, run: Path):
         """The report's survival figures of a run (one per declared histogram)."""
