@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from sim.highcard.pool import HIGHEST
 from sim.highcard.state import END_REASONS
 from sim.kit.game import Histogram, Rate, Schema, end_meaning
 
@@ -23,7 +24,7 @@ LOG_COLUMNS = {
     "followed": "card the other seat played", "scored": "seat that scored (-1 nobody, 2 both)",
     "points_a": "deck A's points after it", "points_b": "deck B's points after it",
 }
-VALUE_BINS = 10  # values 0 .. 9
+VALUE_BINS = HIGHEST + 1  # values 0 .. HIGHEST: a bin for every value a card may have
 VALUE_PLAYED = "value_played"
 
 SCHEMA = Schema(
