@@ -71,6 +71,8 @@ class Records:
 
 
 class Variant:
+    refused = ""  # as sim.kit.variants.Variant: every ablation here can be made
+
     def __init__(self, m, seat, card):
         self.seat, self.card, self.name = seat, card, card.upper()
         decks = list(m.decks)
