@@ -178,6 +178,9 @@ def test_an_edit_with_no_legal_value_is_listed_as_not_tried():
     assert res.returncode == 0, res.stderr
     line = next((x for x in res.stdout.splitlines() if "Nine value +1" in x), "")
     assert line.startswith("not tried") and "1 .. 9, got 10" in line, res.stdout
+    # Every +1 of the shipped decks breaks the value cap (each deck sits at 100), so no card
+    # edit was tried: the last line says so, rather than "0 inert card fields" alone.
+    assert "0 of 9 card edits" in res.stdout.splitlines()[-1], res.stdout
 
 
 @pytest.mark.parametrize("args, words", [

@@ -324,8 +324,11 @@ def lint(
         typer.echo(f"note: {note}")
     counts = ", ".join(f"{(f.finding == k).sum()} {k}s" for k in
                        ("inert card field", "inert rule option", "dead card", "dominated card"))
-    typer.echo(f"lint of {c['game']}: {len(c['settings'])} setting(s), {c['card_edits']} card "
-               f"edits, {c['rule_variants']} rule variants, {c['batches']:,} batches, "
+    # What was tried, of what was listed: an edit not tried is judged neither inert nor not.
+    typer.echo(f"lint of {c['game']}: {len(c['settings'])} setting(s), "
+               f"{c['card_edits_tried']} of {c['card_edits']} card edits and "
+               f"{c['rule_variants_tried']} of {c['rule_variants']} rule variants tried, "
+               f"{c['batches']:,} batches, "
                f"{c['matches_played']:,} matches in {c['seconds']} s: {counts}")
     if out is not None:
         out.parent.mkdir(parents=True, exist_ok=True)

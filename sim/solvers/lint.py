@@ -265,8 +265,11 @@ def lint(folder, policies: list[str] | None = None, rules: dict | None = None,
         notes.append(f"{game.name} declares no played statistic: dead cards not checked")
     skipped = [f"{a.edit}: {a.skipped}" for a in arms.values() if a.skipped]
     n_cards = sum(1 for a in arms.values() if not a.option)
+    tried = [a for a in arms.values() if not a.skipped]
+    n_tried = sum(1 for a in tried if not a.option)
     checked = {"game": game.name, "settings": [s.label for s in settings],
                "card_edits": n_cards, "rule_variants": len(arms) - n_cards,
+               "card_edits_tried": n_tried, "rule_variants_tried": len(tried) - n_tried,
                "batches": runner.batches, "matches_played": runner.matches,
                "seconds": round(time.perf_counter() - start, 1)}
     return LintResult(findings, skipped, checked, notes)
