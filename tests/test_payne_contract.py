@@ -98,6 +98,23 @@ def test_exact_checks_agree_with_the_simulation():
         assert (table.z.abs() < 4).all(), table
 
 
+def test_an_edit_past_a_limit_is_listed_with_why_it_cannot_be_made():
+    """Kira Vance with all four sides lit has no side left to light, and Laptop's argument
+    at 3 is as far from 0 as the keyword allows (-3..3): each edit is there, with its reason
+    and no matchup, so that sensitivity and lint list it as not tried."""
+    import dataclasses
+
+    m = matchup()
+    m = dataclasses.replace(m, pool=m.pool.with_sets(["kira-vance.arrows=NESW",
+                                                      "laptop.arg1=3"]))
+    edits = {v.item: v for v in GAME.value_edits(m, ["laptop", "kira-vance"])}
+    more = edits["Kira Vance one more lit arrow"]
+    assert more.matchup is None and more.refused == "every side is lit already"
+    assert edits["Kira Vance one fewer lit arrow (NES.)"].refused == ""
+    further = edits["Laptop arg1 one further from 0"]
+    assert further.matchup is None and "3" in further.refused
+
+
 def test_experiments_build():
     m = matchup()
     edits = GAME.value_edits(m, ["laptop", "kira-vance"])

@@ -22,7 +22,8 @@ def with_deck(m: Matchup, seat: int, counts: dict[int, int]) -> Matchup:
 
 def value_edits(m: Matchup, cards=None) -> list[Variant]:
     """Sensitivity: each character with one more lit arrow (the first unlit side, N E S W)
-    and one fewer (the last lit side); each effect argument one further from zero."""
+    and one fewer (the last lit side); each effect argument one further from zero. One that
+    cannot be made (every side lit, none lit, an argument at 3) is there with why."""
     out = []
     table = m.pool.table
     for seat, deck in enumerate(m.decks):
@@ -31,27 +32,27 @@ def value_edits(m: Matchup, cards=None) -> list[Variant]:
             if cards and cid not in cards and name not in cards:
                 continue
             mask = int(table[c, T.C_ARROWS])
-            edits = []
+            edits = []  # (field, delta, CARD.FIELD=VALUE, or why it cannot be made)
             if table[c, T.C_KIND] == T.CHARACTER:
                 unlit = [s for s in range(4) if not mask >> s & 1]
                 lit = [s for s in range(4) if mask >> s & 1]
-                if unlit:
-                    more = T.arrows_text(mask | 1 << unlit[0])
-                    edits.append(("arrows", +1, f"{cid}.arrows={more}"))
-                if lit:
-                    fewer = T.arrows_text(mask ^ 1 << lit[-1])
-                    edits.append(("arrows", -1, f"{cid}.arrows={fewer}"))
+                edits.append(("arrows", +1, f"{cid}.arrows={T.arrows_text(mask | 1 << unlit[0])}"
+                              if unlit else "every side is lit already"))
+                edits.append(("arrows", -1, f"{cid}.arrows={T.arrows_text(mask ^ 1 << lit[-1])}"
+                              if lit else "no side is lit"))
             for fld, col in (("arg1", T.C_ARG1), ("arg2", T.C_ARG2)):
                 arg = int(table[c, col])
-                if arg and abs(arg) < 3:
-                    edits.append((fld, 1, f"{cid}.{fld}={arg + (1 if arg > 0 else -1)}"))
-            for fld, delta, item in edits:
-                pool = m.pool.with_sets([item])
+                if arg:
+                    edits.append((fld, 1, f"{cid}.{fld}={arg + (1 if arg > 0 else -1)}"
+                                  if abs(arg) < 3 else f"{fld} is {arg}, the furthest from 0"))
+            for fld, delta, edit in edits:
                 word = {1: "one more lit arrow", -1: "one fewer lit arrow"}[delta] \
                     if fld == "arrows" else f"{fld} one further from 0"
-                out.append(Variant(f"{name} {word} ({item.split('=')[1]})", seat,
-                                   dataclasses.replace(m, pool=pool), cid, name, fld, copies,
-                                   {"delta": delta}))
+                made = "=" in edit
+                changed = dataclasses.replace(m, pool=m.pool.with_sets([edit])) if made else None
+                out.append(Variant(f"{name} {word}" + (f" ({edit.split('=')[1]})" if made
+                                                        else ""), seat, changed, cid, name, fld,
+                                   copies, {"delta": delta}, "" if made else edit))
     return out
 
 
