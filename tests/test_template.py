@@ -3,6 +3,7 @@ template, and the solvers' handling of the template's bounds."""
 
 import importlib
 import shutil
+import subprocess
 import sys
 
 import numpy as np
@@ -63,6 +64,30 @@ def test_new_game_refuses_a_taken_or_a_bad_name(tmp_path):
     out = cardlab("new-game", "Dice Duel", "--root", str(tmp_path))
     assert out.returncode == 2 and "a Python name in lower case" in out.stderr
     assert not (tmp_path / "sim").exists() and "Traceback" not in out.stderr
+
+
+def test_a_registry_line_whose_package_is_gone_breaks_only_its_own_game(tmp_path):
+    """A REGISTRY line left behind by a removed game: the other games and commands run, and
+    using it names sim/kit/game.py and its line, exit 2."""
+    ghost = ("import sim.kit.game as g; g.REGISTRY['ghost'] = 'sim.ghost.game:GAME'; "
+             "from sim.cli.app import app; app()")
+    folder = tmp_path / "ghost"
+    folder.mkdir()
+    (folder / "game.toml").write_text('game = "ghost"\ntitle = "Ghost"\n[defaults]\n'
+                                      'decks = ["a", "b"]\npolicy = "p"\n', encoding="utf-8")
+    for args, rc in ((["games"], 0), (["simulate", "--folder", str(folder), "-n", "10",
+                                      "--results", str(tmp_path / "results")], 2)):
+        out = subprocess.run([sys.executable, "-c", ghost, *args], cwd=ROOT,
+                             capture_output=True, text=True, timeout=300)
+        assert out.returncode == rc and "Traceback" not in out.stderr, out.stderr
+    assert "payne" in subprocess.run([sys.executable, "-c", ghost, "games"], cwd=ROOT,
+                                     capture_output=True, text=True).stdout
+    assert "sim/kit/game.py" in out.stderr and "REGISTRY" in out.stderr
+    assert "no module sim.ghost" in out.stderr and not (tmp_path / "results").exists()
+    source = (ROOT / "sim" / "kit" / "game.py").read_text(encoding="utf-8").splitlines()
+    line = next(n for n, t in enumerate(source, 1) if t.strip().startswith('"payne":'))
+    from sim.kit.game import entry_line
+    assert entry_line("payne") == line
 
 
 def test_tune_skips_the_values_the_card_table_or_the_deck_rules_refuse(tmp_path):
