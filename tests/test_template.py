@@ -66,6 +66,18 @@ def test_new_game_refuses_a_taken_or_a_bad_name(tmp_path):
     assert not (tmp_path / "sim").exists() and "Traceback" not in out.stderr
 
 
+def test_new_game_refuses_a_title_no_string_can_hold_and_renames_once(tmp_path):
+    for title in ('Dice "Duel"', "Dice \\ Duel", "x" * 61):
+        out = cardlab("new-game", "quoted", "--title", title, "--root", str(tmp_path))
+        assert out.returncode == 2 and "title" in out.stderr and "Traceback" not in out.stderr
+        assert not (tmp_path / "sim").exists()
+    (tmp_path / "docs").mkdir()
+    made = begin("variant", "High Card Variant", tmp_path)
+    assert 'title = "High Card Variant"' in (made.folder / "game.toml").read_text("utf-8")
+    assert 'title="High Card Variant"' in (made.package / "game.py").read_text("utf-8")
+    assert "Variant Variant" not in (tmp_path / "docs" / "variant-rules.md").read_text("utf-8")
+
+
 def test_a_registry_line_whose_package_is_gone_breaks_only_its_own_game(tmp_path):
     """A REGISTRY line left behind by a removed game: the other games and commands run, and
     using it names sim/kit/game.py and its line, exit 2."""

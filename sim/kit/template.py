@@ -18,6 +18,7 @@ from sim.kit.game import TEMPLATES, known
 TEMPLATE = next(iter(TEMPLATES))
 ROOT = Path(__file__).resolve().parents[2]  # the checkout (or install) that holds `sim`
 NAME = re.compile(r"[a-z][a-z0-9_]*")
+TITLE_MOST = 60  # what the title's line of game.py holds within the line length
 
 
 @dataclass(frozen=True)
@@ -45,13 +46,26 @@ def name_problems(name: str, root: Path) -> list[str]:
     return out
 
 
+def title_problems(title: str) -> list[str]:
+    """Why `title` cannot be a new game's title ([] when it can): it is written inside
+    TOML and Python strings and docstrings, so it holds no quote, backslash or control
+    character, and it fits a line of code."""
+    out = []
+    if not title.strip() or any(c in title for c in '"\\') or not title.isprintable():
+        out.append(f"a game's title is a line of text without a double quote or a backslash, "
+                   f"got {title!r}")
+    if len(title) > TITLE_MOST:
+        out.append(f"a game's title has at most {TITLE_MOST} characters, got {len(title)}")
+    return out
+
+
 def begin(name: str, title: str, root: Path = ROOT) -> NewGame:
     """The template's package written as sim/NAME, its folder as decks/NAME, its rules doc
     as docs/NAME-rules.md and its rule scenarios as tests/test_NAME_rules.py under `root`,
     every mention of the template's name and title made the new game's, then NAME added to
     the registry (sim/kit/game.py) and to the games' layer contracts (pyproject.toml) where
     `root` holds them. InputError when the name is taken or not one."""
-    problems = name_problems(name, root)
+    problems = name_problems(name, root) + title_problems(title)
     for path in (ROOT / "sim" / TEMPLATE, ROOT / "decks" / TEMPLATE):
         if not path.is_dir():
             problems.append(f"the template's {path} is not here (a checkout has it)")
@@ -61,9 +75,12 @@ def begin(name: str, title: str, root: Path = ROOT) -> NewGame:
     # its short form), its name; the rules stay the template's until the game rewrites them.
     was = read_folder(ROOT / "decks" / TEMPLATE).title
 
+    # One pass, so that a title holding the template's title or name is not renamed again.
+    words = {was: title, was.split(" (")[0]: title, TEMPLATE: name}
+    pattern = re.compile("|".join(re.escape(w) for w in words))
+
     def renamed(text: str) -> str:
-        return (text.replace(was, title).replace(was.split(" (")[0], title)
-                .replace(TEMPLATE, name))
+        return pattern.sub(lambda m: words[m.group(0)], text)
 
     package, folder = root / "sim" / name, root / "decks" / name
     package.mkdir(parents=True)
