@@ -66,12 +66,34 @@ def test_new_game_refuses_a_taken_or_a_bad_name(tmp_path):
     assert not (tmp_path / "sim").exists() and "Traceback" not in out.stderr
 
 
+def test_new_game_refuses_a_folder_name_a_long_name_stale_files_and_no_checkout(tmp_path):
+    out = cardlab("new-game", "fresh", "--root", str(tmp_path))
+    assert out.returncode == 2 and "not a cardlab checkout" in out.stderr
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    for name in ("sim", "analysis", "docs", "tests", "results", "decks", "benchmarks",
+                 "notebooks"):
+        out = cardlab("new-game", name, "--root", str(tmp_path))
+        assert out.returncode == 2 and "a folder of the checkout" in out.stderr, name
+    out = cardlab("new-game", "y" * 250, "--root", str(tmp_path))
+    assert out.returncode == 2 and "at most 40 characters" in out.stderr
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "docs" / "stale-rules.md").write_text("old\n", encoding="utf-8")
+    (tmp_path / "tests" / "test_dusty_rules.py").write_text("old\n", encoding="utf-8")
+    for name, path in (("stale", "stale-rules.md"), ("dusty", "test_dusty_rules.py")):
+        out = cardlab("new-game", name, "--root", str(tmp_path))
+        assert out.returncode == 2 and f"{path} already exists" in out.stderr
+    assert not (tmp_path / "sim").exists() and not (tmp_path / "decks").exists()
+    assert "Traceback" not in out.stderr
+
+
 def test_new_game_refuses_a_title_no_string_can_hold_and_renames_once(tmp_path):
     for title in ('Dice "Duel"', "Dice \\ Duel", "x" * 61):
         out = cardlab("new-game", "quoted", "--title", title, "--root", str(tmp_path))
         assert out.returncode == 2 and "title" in out.stderr and "Traceback" not in out.stderr
         assert not (tmp_path / "sim").exists()
     (tmp_path / "docs").mkdir()
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
     made = begin("variant", "High Card Variant", tmp_path)
     assert 'title = "High Card Variant"' in (made.folder / "game.toml").read_text("utf-8")
     assert 'title="High Card Variant"' in (made.package / "game.py").read_text("utf-8")

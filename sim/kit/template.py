@@ -18,6 +18,12 @@ from sim.kit.game import TEMPLATES, known
 TEMPLATE = next(iter(TEMPLATES))
 ROOT = Path(__file__).resolve().parents[2]  # the checkout (or install) that holds `sim`
 NAME = re.compile(r"[a-z][a-z0-9_]*")
+# A game's name is a folder, a package and part of file names: well within what any file
+# system allows.
+NAME_MOST = 40
+# The checkout's own folders: `--folder NAME` reads ./NAME before decks/NAME.
+CHECKOUT_FOLDERS = frozenset({"sim", "analysis", "docs", "tests", "results", "decks",
+                              "benchmarks", "notebooks"})
 TITLE_MOST = 60  # what the title's line of game.py holds within the line length
 
 
@@ -37,13 +43,27 @@ def name_problems(name: str, root: Path) -> list[str]:
     if not NAME.fullmatch(name) or keyword.iskeyword(name):
         return [f"a game's name is a Python name in lower case (letters, digits, _), got "
                 f"{name!r}"]
+    if len(name) > NAME_MOST:
+        return [f"a game's name has at most {NAME_MOST} characters, got {len(name)}"]
     out = []
     if known(name):
         out.append(f"{name!r} is already a game")
-    for path in (root / "sim" / name, root / "decks" / name):
+    if name in CHECKOUT_FOLDERS or (root / name).is_dir():
+        out.append(f"{name!r} is a folder of the checkout: `--folder {name}` would read "
+                   f"./{name}, not decks/{name}")
+    for path in (root / "sim" / name, root / "decks" / name, root / "docs" / f"{name}-rules.md",
+                 root / "tests" / f"test_{name}_rules.py"):
         if path.exists():
             out.append(f"{path} already exists")
     return out
+
+
+def root_problems(root: Path) -> list[str]:
+    """Why `root` is not a checkout to write a new game into ([] when it is)."""
+    if (root / "sim" / "kit" / "game.py").is_file() or (root / "pyproject.toml").is_file():
+        return []
+    return [f"{root} is not a cardlab checkout (it has neither sim/kit/game.py nor "
+            "pyproject.toml)"]
 
 
 def title_problems(title: str) -> list[str]:
@@ -65,7 +85,7 @@ def begin(name: str, title: str, root: Path = ROOT) -> NewGame:
     every mention of the template's name and title made the new game's, then NAME added to
     the registry (sim/kit/game.py) and to the games' layer contracts (pyproject.toml) where
     `root` holds them. InputError when the name is taken or not one."""
-    problems = name_problems(name, root) + title_problems(title)
+    problems = root_problems(root) + name_problems(name, root) + title_problems(title)
     for path in (ROOT / "sim" / TEMPLATE, ROOT / "decks" / TEMPLATE):
         if not path.is_dir():
             problems.append(f"the template's {path} is not here (a checkout has it)")
