@@ -41,6 +41,11 @@ def test_new_game_copies_the_template_and_plays_as_it_does(tmp_path):
     assert made.tests.name == "test_copy_of_the_template_rules.py" and "highcard" not in scenarios
     assert "from sim.copy_of_the_template.game import GAME" in scenarios
     assert "Copy of the Template's rules" in scenarios
+    readme = (made.folder / "README.md").read_text(encoding="utf-8")
+    assert readme.startswith("# Copy of the Template\n") and "highcard" not in readme
+    assert "the template a new game copies" not in readme and "High Card" not in readme
+    assert "cardlab simulate --folder copy_of_the_template" in readme
+    assert "(../../docs/copy_of_the_template-rules.md)" in readme
     doc = (tmp_path / "docs" / "copy_of_the_template-rules.md").read_text(encoding="utf-8")
     assert "`cardlab options --folder copy_of_the_template`" in doc and "highcard" not in doc
     sim.__path__.append(str(tmp_path / "sim"))

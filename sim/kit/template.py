@@ -112,6 +112,10 @@ def begin(name: str, title: str, root: Path = ROOT) -> NewGame:
     shutil.copytree(ROOT / "decks" / TEMPLATE, folder)
     for toml in folder.glob("*.toml"):  # its name, title, and the commands in comments
         toml.write_text(renamed(toml.read_text(encoding="utf-8")), encoding="utf-8")
+    readme = folder / "README.md"
+    if readme.is_file():
+        readme.write_text(folder_readme(readme.read_text(encoding="utf-8"), name, title,
+                                        renamed), encoding="utf-8")
     # Its rules doc and rule scenarios, where the checkout keeps them (the doc's options
     # table and each scenario are the new game's to rewrite with its rules).
     copied(ROOT / "docs" / f"{TEMPLATE}-rules.md", root / "docs" / f"{name}-rules.md", renamed)
@@ -131,6 +135,16 @@ def begin(name: str, title: str, root: Path = ROOT) -> NewGame:
         else:
             to_do.append(f"{path}: add {wanted}")
     return NewGame(package, folder, tests if scenarios else None, tuple(edited), tuple(to_do))
+
+
+def folder_readme(text: str, name: str, title: str, renamed: Callable[[str], str]) -> str:
+    """The folder's README for the new game: its own opening in place of the template's
+    (which says what the template is for), then the template's sections renamed."""
+    rest = text[text.find("\n## "):] if "\n## " in text else ""
+    return (f"# {title}\n\nBegun from the template by `cardlab new-game {name}`: its rules, "
+            "policies and decks are the template's until rewritten (the guide's \"Add a "
+            f"game\" says what each file is for).\n\n`cardlab simulate --folder {name}` "
+            f"plays it.\n{renamed(rest)}")
 
 
 def copied(source: Path, target: Path, renamed: Callable[[str], str]) -> bool:
