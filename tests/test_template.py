@@ -80,7 +80,7 @@ def test_new_game_refuses_a_folder_name_a_long_name_stale_files_and_no_checkout(
         out = cardlab("new-game", name, "--root", str(tmp_path))
         assert out.returncode == 2 and "a folder of the checkout" in out.stderr, name
     out = cardlab("new-game", "y" * 250, "--root", str(tmp_path))
-    assert out.returncode == 2 and "at most 40 characters" in out.stderr
+    assert out.returncode == 2 and "at most 36 characters" in out.stderr
     (tmp_path / "docs").mkdir()
     (tmp_path / "tests").mkdir()
     (tmp_path / "docs" / "stale-rules.md").write_text("old\n", encoding="utf-8")
@@ -103,6 +103,23 @@ def test_new_game_refuses_a_title_no_string_can_hold_and_renames_once(tmp_path):
     assert 'title = "High Card Variant"' in (made.folder / "game.toml").read_text("utf-8")
     assert 'title="High Card Variant"' in (made.package / "game.py").read_text("utf-8")
     assert "Variant Variant" not in (tmp_path / "docs" / "variant-rules.md").read_text("utf-8")
+
+
+def test_new_games_keep_the_ruff_settings_whatever_their_name_sorts_by(tmp_path):
+    """A name sorting before the lab's modules and one after (`sim.kit`), the longest name
+    and a long title: the written package and scenarios pass `ruff check`."""
+    (tmp_path / "sim" / "kit").mkdir(parents=True)
+    (tmp_path / "tests").mkdir()
+    shutil.copy(ROOT / "sim" / "kit" / "game.py", tmp_path / "sim" / "kit" / "game.py")
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    begin("abacus", "A Title Forty-One Characters Long, Nearly", tmp_path)
+    begin("zebra_" + "z" * 30, "Z" * 41, tmp_path)
+    # The scratch root lacks the lab's modules, which ruff would then take for third party.
+    out = subprocess.run([sys.executable, "-m", "ruff", "check", "--config",
+                          str(ROOT / "pyproject.toml"), "--config",
+                          "lint.isort.known-first-party = ['sim', 'analysis']", "."],
+                         cwd=tmp_path, capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout + out.stderr
 
 
 def test_a_registry_line_whose_package_is_gone_breaks_only_its_own_game(tmp_path):

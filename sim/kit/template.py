@@ -14,13 +14,14 @@ from pathlib import Path
 from sim.core.problems import InputError, Problem
 from sim.kit.folders import read_folder
 from sim.kit.game import TEMPLATES, known
+from sim.kit.source_lines import tidied
 
 TEMPLATE = next(iter(TEMPLATES))
 ROOT = Path(__file__).resolve().parents[2]  # the checkout (or install) that holds `sim`
 NAME = re.compile(r"[a-z][a-z0-9_]*")
 # A game's name is a folder, a package and part of file names: well within what any file
-# system allows.
-NAME_MOST = 40
+# system allows, and its REGISTRY line within the line length.
+NAME_MOST = 36
 # The checkout's own folders: `--folder NAME` reads ./NAME before decks/NAME.
 CHECKOUT_FOLDERS = frozenset({"sim", "analysis", "docs", "tests", "results", "decks",
                               "benchmarks", "notebooks"})
@@ -106,8 +107,8 @@ def begin(name: str, title: str, root: Path = ROOT) -> NewGame:
     package.mkdir(parents=True)
     for path in sorted((ROOT / "sim" / TEMPLATE).glob("*.py")):
         copied(path, package / path.name, renamed)
-    (package / "__init__.py").write_text(
-        f'"""{title}: its rules, engines and hooks behind the game contract."""\n',
+    (package / "__init__.py").write_text(tidied(
+        f'"""{title}: its rules, engines and hooks behind the game contract."""\n'),
         encoding="utf-8")
     shutil.copytree(ROOT / "decks" / TEMPLATE, folder)
     for toml in folder.glob("*.toml"):  # its name, title, and the commands in comments
@@ -152,7 +153,8 @@ def copied(source: Path, target: Path, renamed: Callable[[str], str]) -> bool:
     exists and the file does not yet."""
     if not source.is_file() or not target.parent.is_dir() or target.exists():
         return False
-    target.write_text(renamed(source.read_text(encoding="utf-8")), encoding="utf-8")
+    text = renamed(source.read_text(encoding="utf-8"))
+    target.write_text(tidied(text) if target.suffix == ".py" else text, encoding="utf-8")
     return True
 
 
