@@ -105,6 +105,19 @@ def test_new_game_refuses_a_title_no_string_can_hold_and_renames_once(tmp_path):
     assert "Variant Variant" not in (tmp_path / "docs" / "variant-rules.md").read_text("utf-8")
 
 
+def test_new_game_lists_every_file_it_writes(tmp_path):
+    for folder in ("sim/kit", "docs", "tests"):
+        (tmp_path / folder).mkdir(parents=True)
+    shutil.copy(ROOT / "sim" / "kit" / "game.py", tmp_path / "sim" / "kit" / "game.py")
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    out = cardlab("new-game", "listed", "--root", str(tmp_path))
+    assert out.returncode == 0, out.stderr
+    for path in ("sim/listed", "decks/listed", "docs/listed-rules.md",
+                 "tests/test_listed_rules.py"):
+        assert str(tmp_path / path) in out.stdout and (tmp_path / path).exists(), path
+    assert "docs/NAME-rules.md" in " ".join(cardlab("new-game", "--help").stdout.split())
+
+
 def test_new_games_keep_the_ruff_settings_whatever_their_name_sorts_by(tmp_path):
     """A name sorting before the lab's modules and one after (`sim.kit`), the longest name
     and a long title: the written package and scenarios pass `ruff check`."""

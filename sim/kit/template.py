@@ -34,6 +34,7 @@ class NewGame:
 
     package: Path
     folder: Path
+    doc: Path | None  # the rules doc, where the checkout has docs/
     tests: Path | None  # the rule scenarios, where the checkout has tests/
     edited: tuple[Path, ...]  # the registry and the layer contracts, where found
     to_do: tuple[str, ...]  # the edits left to make by hand (a file not found)
@@ -119,7 +120,8 @@ def begin(name: str, title: str, root: Path = ROOT) -> NewGame:
                                         renamed), encoding="utf-8")
     # Its rules doc and rule scenarios, where the checkout keeps them (the doc's options
     # table and each scenario are the new game's to rewrite with its rules).
-    copied(ROOT / "docs" / f"{TEMPLATE}-rules.md", root / "docs" / f"{name}-rules.md", renamed)
+    doc = root / "docs" / f"{name}-rules.md"
+    documented = copied(ROOT / "docs" / f"{TEMPLATE}-rules.md", doc, renamed)
     tests = root / "tests" / f"test_{name}_rules.py"
     scenarios = copied(ROOT / "tests" / f"test_{TEMPLATE}_rules.py", tests, renamed)
     edited, to_do = [], []
@@ -135,7 +137,8 @@ def begin(name: str, title: str, root: Path = ROOT) -> NewGame:
             edited.append(path)
         else:
             to_do.append(f"{path}: add {wanted}")
-    return NewGame(package, folder, tests if scenarios else None, tuple(edited), tuple(to_do))
+    return NewGame(package, folder, doc if documented else None, tests if scenarios else None,
+                   tuple(edited), tuple(to_do))
 
 
 def folder_readme(text: str, name: str, title: str, renamed: Callable[[str], str]) -> str:
