@@ -401,7 +401,8 @@ def mount_all() -> None:
     cli_web.mount(app)
     for name in registry.names():
         module = f"sim.{name}.commands"
-        if importlib.util.find_spec(module) is not None:
+        # A game whose package is gone is reported where it is used (registry.get), not here.
+        if registry.present(name) and importlib.util.find_spec(module) is not None:
             importlib.import_module(module).mount(app)
 
 

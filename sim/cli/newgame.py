@@ -22,14 +22,17 @@ def new_game(
         "--root", help="the checkout to write into (default: the one that holds sim/)")] = None,
 ) -> None:
     """Begin a new game from the template: sim/NAME (the rules, engines and hooks of every
-    file role), decks/NAME (cards, rules, decks, policies) and tests/test_NAME_rules.py (its
-    rule scenarios), registered and in the layer contracts. It plays at once, and
+    file role), decks/NAME (cards, rules, decks, policies), docs/NAME-rules.md (its rules
+    and the table of its rule options) and tests/test_NAME_rules.py (its rule scenarios),
+    registered and in the layer contracts. It plays at once, and
     `python -m pytest tests/test_contract.py tests/test_NAME_rules.py` passes."""
     from sim.kit import template
 
     made = guarded(lambda: template.begin(name, title or name.title(),
                                           root or template.ROOT))
     typer.echo(f"package: {made.package}\nfolder:  {made.folder}")
+    if made.doc:
+        typer.echo(f"rules:   {made.doc}")
     if made.tests:
         typer.echo(f"tests:   {made.tests}")
     for path in made.edited:

@@ -31,4 +31,5 @@ MANIFEST = Manifest(matchup=Matchup, pool=T.Pool, rules=O.OPTIONS.from_manifest,
                     labels=lambda m: {VALUE_PLAYED: [str(v) for v in range(VALUE_BINS)]},
                     game="highcard", texts=True)
 OPTIONS = O.OPTIONS
-GAME = Game.collect(globals(), title="High Card (the template)", compile_seconds=5)
+GAME = Game.collect(globals(), compile_seconds=5,
+                    title="High Card (the template)")

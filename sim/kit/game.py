@@ -6,8 +6,10 @@ from __future__ import annotations
 import dataclasses
 import functools
 import importlib
+import importlib.util
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Any
 
 from sim.core.problems import InputError, Problem
@@ -351,4 +353,34 @@ def get(name: str) -> Game:
         raise InputError([Problem("game", 0, f"unknown game {name!r}; registered: "
                                   f"{', '.join(REGISTRY)}")])
     module, attr = (REGISTRY.get(name) or TEMPLATES[name]).split(":")
-    return getattr(importlib.import_module(module), attr)
+    try:
+        return getattr(importlib.import_module(module), attr)
+    except ModuleNotFoundError as err:
+        # Only the game's own package missing is the registry's fault; any other missing
+        # module is a real import error of the game and keeps its traceback.
+        if not err.name or not module.startswith(err.name):
+            raise
+        raise InputError([Problem(str(SOURCE), entry_line(name),
+                                  f"REGISTRY names game {name!r} as {module}:{attr}, but "
+                                  f"there is no module {err.name} (its package was removed?): "
+                                  "remove the line or restore the package")]) from None
+
+
+SOURCE = Path(__file__)  # this file, which holds REGISTRY
+
+
+def entry_line(name: str) -> int:
+    """The line of this file that registers the game `name` (0 when none does)."""
+    for n, line in enumerate(SOURCE.read_text(encoding="utf-8").splitlines(), 1):
+        if line.strip().startswith(f'"{name}":'):
+            return n
+    return 0
+
+
+def present(name: str) -> bool:
+    """Whether the registered game's package is importable: a REGISTRY line whose package
+    is gone must not stop the other games and commands."""
+    try:
+        return importlib.util.find_spec(f"sim.{name}") is not None
+    except ModuleNotFoundError:
+        return False
