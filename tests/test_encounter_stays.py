@@ -107,3 +107,13 @@ def test_ability_cost_is_a_value_edit_of_cards_with_an_ability():
     names = {v.item for v in GAME.value_edits(m, None)}
     assert {"War Shaman ability_cost +1", "Medic ability_cost +1"} <= names
     assert "Goblin ability_cost +1" not in names and "Hamstring ability_cost +1" not in names
+
+
+def test_a_named_card_in_neither_deck_has_no_value_edit():
+    """Elf (a PC) is in neither deck of the sample matchup: a change of its numbers could
+    move no match, so it has no +1 to measure (sensitivity then says nothing was measured,
+    as for the other games), where it had three measured at a delta of exactly 0."""
+    m = GAME.load_matchup(FOLDER, "orc-warband", "grey-expedition", "careful", "careful",
+                          {}, [])
+    assert GAME.value_edits(m, ["elf"]) == []
+    assert {v.item for v in GAME.value_edits(m, ["elf", "orc"])} >= {"Orc str +1"}

@@ -33,12 +33,11 @@ def _seat_of(m, card: int) -> int:
 def value_edits(m, cards: list[str] | None = None) -> list[Variant]:
     """+1 on each numeric value (and each keyword or objective argument, and the
     ability_cost of a card with an in-play ability) of the cards in either deck, or of the
-    named cards."""
+    named cards among them."""
     pool = m.pool
-    if cards:
-        idx = [pool.card(name) for name in cards]
-    else:
-        idx = sorted({c for d in m.decks for c in d.counts()})
+    held = sorted({c for d in m.decks for c in d.counts()})
+    # A named card in neither deck has no edit: its change could move no match.
+    idx = [c for c in (pool.card(name) for name in cards) if c in held] if cards else held
     out = []
     for c in idx:
         row = pool.table[c]
