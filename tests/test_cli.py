@@ -1,6 +1,8 @@
 """The `cardlab` command line: the installed entry point in a real process, and clear
 errors with exit status 2 for bad arguments (in this process)."""
 
+import pytest
+
 from .conftest import cardlab, cardlab_process
 
 
@@ -98,3 +100,17 @@ def test_errors_name_the_option_or_argument_that_carried_the_value(tmp_path):
         assert words in out.stderr and "Traceback" not in out.stderr, (args, out.stderr)
         assert "policies.toml:0" not in out.stderr and "train:0" not in out.stderr, args
     assert not list(tmp_path.iterdir())  # nothing half-written
+
+
+def test_a_policies_file_that_does_not_parse_is_told_at_its_line(tmp_path):
+    """A policy name typed on the command line is looked up in policies.toml: where that file
+    is not TOML, the error names the line it breaks on (it said line 0)."""
+    from sim.core.problems import InputError
+    from sim.kit.folders import folder_policies
+
+    (tmp_path / "policies.toml").write_text('[greedy]\nkind = "greedy"\nhit = = 1\n',
+                                            encoding="utf-8")
+    with pytest.raises(InputError) as err:
+        folder_policies(tmp_path)
+    (problem,) = err.value.problems
+    assert problem.path.endswith("policies.toml") and problem.line == 3

@@ -4,7 +4,6 @@ default matchup, its field, its table and the decks of every seat there."""
 from __future__ import annotations
 
 import dataclasses
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -121,15 +120,8 @@ def section(data: dict, name: str, default):
 
 def folder_policies(folder: Path | str) -> list[str]:
     """The policy names of a folder's policies.toml, in file order; InputError naming the
-    file when it cannot be read."""
-    path = Path(folder) / "policies.toml"
-    try:
-        return list(tomllib.loads(path.read_text(encoding="utf-8")))
-    except OSError as err:
-        raise InputError([Problem(str(path), 0, f"cannot read: {err}")]) from None
-    except tomllib.TOMLDecodeError as err:
-        raise InputError([Problem(str(path), getattr(err, "lineno", 0) or 0,
-                                  f"not valid TOML: {err}")]) from None
+    file, and the line where it does not parse, when it cannot be read."""
+    return list(load_toml(Path(folder) / "policies.toml")[0])
 
 
 def require_policies(folder: Path | str, names, where: str) -> None:
