@@ -111,3 +111,18 @@ def test_serve_names_a_missing_folder(tmp_path):
 
     ran = cardlab("serve", "--folder", str(tmp_path / "nowhere"))
     assert ran.returncode == 2 and "no such game folder" in ran.stderr
+
+
+def test_a_cleared_players_field_is_told_not_a_failure(tmp_path):
+    """The players field emptied in the page holds no number: the choice is still made (it
+    failed with int(None)), and playing it gets the validator's word on players."""
+    from sim.web.pick import Pick
+
+    d = desk(tmp_path, "encounter")
+    pick = Pick(d)
+    pick.rules["players"].value = None
+    choice = pick.choice()
+    assert len(choice.decks) == 2 and choice.rules["players"] is None
+    with pytest.raises(InputError) as err:
+        d.play(choice)
+    assert "players" in str(err.value)

@@ -72,8 +72,11 @@ class Pick:
                     pass
             if value != self.rules_now.get(name):
                 rules[name] = value
-        players = int(rules.get("players", self.rules_now.get("players", self.fewest)))
-        decks = [w.value for w in self.decks[:max(self.fewest, players)]]
+        # A cleared players field holds no number: the seats shown stay the fewest, and the
+        # validator's word on the value is what the page then says.
+        players = rules.get("players", self.rules_now.get("players", self.fewest))
+        seated = players if isinstance(players, int) else self.fewest
+        decks = [w.value for w in self.decks[:max(self.fewest, seated)]]
         return Choice(decks, self.policy_a.value, self.policy_b.value, rules,
                       int(self.matches.value), int(self.seed.value))
 
