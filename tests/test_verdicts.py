@@ -725,3 +725,20 @@ def test_calibrate_says_why_a_class_could_not_be_planted_and_prints_no_empty_rat
     assert "value_cap" in said
     plants = pd.read_parquet(next(tmp_path.iterdir()) / "calibrate.parquet").set_index("class")
     assert plants.loc["buff", "planted"] == 0 and plants.loc["nerf", "planted"] == 1
+
+
+def test_a_deck_against_itself_names_the_policies_chosen_for_each_seat(tmp_path):
+    """In a mirror both seats hold one deck: the policies chosen for each seat are both told
+    (keyed by deck name, seat B's replaced seat A's)."""
+    import json
+
+    from .conftest import cardlab
+
+    run = cardlab("simulate", "steady", "steady", "--folder", "highcard", "-n", "300",
+                  "--results", str(tmp_path), "--run-id", "m", "-q")
+    assert run.returncode == 0, run.stderr
+    out = cardlab("verdicts", "m", "--results", str(tmp_path), "--verdict-start", "100",
+                  "--verdict-max", "200", "--field-matches", "0", "-q")
+    assert out.returncode == 0, out.stderr
+    chosen = json.loads((tmp_path / "m" / "verdicts.json").read_text())["policies"]
+    assert set(chosen) == {"steady (seat A)", "steady (seat B)"}

@@ -14,6 +14,7 @@ import pandas as pd
 from scipy.stats import norm
 
 from analysis.load import distinct_labels
+from analysis.quantities import seat_names
 from analysis.verdicts import classify, contrast, covariance, margins, negligible, pooled_gap
 from sim.core.problems import InputError, Problem
 from sim.experiments import par
@@ -336,13 +337,15 @@ def card_verdicts(game, m, seed: int, precision: Precision = Precision(), progre
     out = decide(df, precision, pooled, pooled_up)
     if unpriced:
         out = pd.concat([out, pd.DataFrame(unpriced)], ignore_index=True)
+    labels = seat_names(d.name for d in m.decks)
     out.attrs.update({"matches": arms.played, "screen_matches": screened,
                       "card_matches": arms.played - screened,
                       "seconds": time.perf_counter() - start, "rounds": rounds + 1,
                       "share": precision.share, "pooled_gap": pooled, "pooled_up": pooled_up,
                       "start": precision.start,
                       "max_matches": precision.max_matches, "alpha": precision.alpha,
-                      "policies": {m.decks[s].name: kept[s] for s in kept},
+                      # Keyed by each seat's label: a deck at two seats keeps both.
+                      "policies": {labels[s]: kept[s] for s in kept},
                       "par_values": {(s.seat, s.card): s.par for s in keep},
                       "skipped": pd.DataFrame(skipped, columns=["item", "card", "seat",
                                                                 "reason"])})
