@@ -410,3 +410,23 @@ def test_the_shipped_field_is_healthy(game):
     h = result["health"]
     assert h["healthy"], h["reasons"]
     assert h["support"] >= 3 and h["effective"] >= 2.5 and not len(h["dominated"])
+
+
+def test_a_draft_deck_the_validator_refuses_does_not_stop_every_patch(tmp_path):
+    """balance keeps every deck of the folder legal under a patch; a draft deck refused as
+    shipped (a mistyped card) is no measure of a patch, so no change counted as illegal
+    because of it (every one was, so balance could change nothing)."""
+    import shutil
+
+    from sim.experiments.meta import Field
+    from sim.kit.game import get
+    from sim.solvers.balance_search import legal
+
+    folder = tmp_path / "pl"
+    shutil.copytree(FOLDER, folder)
+    text = (folder / "us-red-tide.deck").read_text(encoding="utf-8")
+    (folder / "draft.deck").write_text(text.replace("Liberty Lob", "Liberty Lobb"),
+                                       encoding="utf-8")
+    fld = Field(get("paintline"), folder, ["us-red-tide", "ussr-red-tide"], "greedy")
+    assert "draft" not in fld.others and "us-lob-control" in fld.others
+    assert legal(fld, {})

@@ -72,10 +72,21 @@ class Field:
 
     @functools.cached_property
     def others(self) -> list[str]:
-        """The folder's decks that are not in the field: a patch of the card table must
-        leave them legal too (read once: every step of a search asks)."""
+        """The folder's decks that are not in the field and are legal as they are: a patch
+        of the card table must leave them legal too (read once: every step of a search
+        asks). A deck the validator refuses already (a draft with a mistake) is no measure
+        of a patch, and is left out."""
         inside = {Path(n).stem for n in self.names}
-        return sorted(p.stem for p in Path(self.folder).glob("*.deck") if p.stem not in inside)
+        out = []
+        for stem in sorted(p.stem for p in Path(self.folder).glob("*.deck")):
+            if stem in inside:
+                continue
+            try:
+                if not legality.problems(self.game, self.beside(stem)):
+                    out.append(stem)
+            except InputError:
+                continue
+        return out
 
     def check(self) -> None:
         """Every deck loads and is legal (InputError naming the deck otherwise)."""
