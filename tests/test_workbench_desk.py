@@ -126,3 +126,16 @@ def test_a_cleared_players_field_is_told_not_a_failure(tmp_path):
     with pytest.raises(InputError) as err:
         d.play(choice)
     assert "players" in str(err.value)
+
+
+def test_the_check_tells_a_name_game_toml_gives_that_the_folder_lacks(tmp_path):
+    """As `cardlab check FOLDER` does: a [field] deck game.toml names and the folder lacks
+    is a problem of game.toml, at its line, shown before anything is played or saved."""
+    folder = tmp_path / "paintline"
+    shutil.copytree(DECKS / "paintline", folder)
+    path = folder / "game.toml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace('"ussr-blitz-top"', '"ussr-blits"', 1), encoding="utf-8")
+    d = Desk(folder, tmp_path / "results")
+    told = [p for p in d.problems() if Path(p.path).name == "game.toml"]
+    assert told and "ussr-blits" in told[0].message and told[0].line > 0

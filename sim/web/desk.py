@@ -180,9 +180,11 @@ class Desk:
         return dest
 
     def check(self, folder: Path) -> list[Problem]:
-        """The validator's problems with a folder, as `cardlab check FOLDER` reports them."""
+        """The validator's problems with a folder, as `cardlab check FOLDER` reports them:
+        its files, and the decks and policies its game.toml names."""
         try:
             _, problems = self.game.check_paths([folder])
+            problems = [*problems, *read_folder(folder).problems()]
         except InputError as err:
             problems = err.problems
         return list(problems)
