@@ -114,3 +114,20 @@ def test_a_policies_file_that_does_not_parse_is_told_at_its_line(tmp_path):
         folder_policies(tmp_path)
     (problem,) = err.value.problems
     assert problem.path.endswith("policies.toml") and problem.line == 3
+
+
+@pytest.mark.parametrize("args", [["replay", "r1", "0"], ["report", "r1"], ["runs"],
+                                  ["simulate", "-n", "20"], ["meta", "-n", "20"]])
+def test_results_that_name_a_file_are_refused_at_once(tmp_path, args):
+    """--results naming a file: one line saying so, exit 2 (it failed with
+    NotADirectoryError, or blamed a run id, or listed nothing)."""
+    afile = tmp_path / "afile"
+    afile.write_text("", encoding="utf-8")
+    out = cardlab(*args, "--results", str(afile))
+    assert out.returncode == 2 and "Traceback" not in out.stderr, out.stderr
+    assert f"{afile}:0: --results names a file, not a folder" in out.stderr
+
+
+def test_runs_says_when_its_results_folder_is_not_there(tmp_path):
+    out = cardlab("runs", "--results", str(tmp_path / "missing"))
+    assert out.returncode == 0 and f"no results folder at {tmp_path / 'missing'}" in out.stderr

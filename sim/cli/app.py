@@ -208,6 +208,8 @@ def runs(results: Results = Path("results")):
     def names(items) -> str:  # a run names its decks and policies in records, others plainly
         return " vs ".join(str(d["name"] if isinstance(d, dict) else d) for d in items or [])
 
+    if not results.exists():  # a mistyped path lists nothing: say why
+        typer.echo(f"no results folder at {results}", err=True)
     found = results_in(results)
     runs = Table(title="runs")
     for col in ("run", "game", "created", "status", "matches", "decks", "policies"):

@@ -35,7 +35,16 @@ CardSets = Annotated[list[str] | None, typer.Option(
     "--set", help="card value CARD.FIELD=VALUE for this run (repeatable)")]
 Folder = Annotated[str | None, typer.Option(
     "--folder", help="game folder, or a registered game's name (default: the first game)")]
-Results = Annotated[Path, typer.Option("--results", help="results directory")]
+def results_folder(path: Path) -> Path:
+    """--results: a folder, or a path where one can be made; a file there is refused at once
+    (exit 2), before any command reads or writes under it."""
+    if path.exists() and not path.is_dir():
+        fail(f"{path}:0: --results names a file, not a folder")
+    return path
+
+
+Results = Annotated[Path, typer.Option("--results", help="results directory",
+                                       callback=results_folder)]
 RunId = Annotated[str | None, typer.Option("--run-id", help="name of the output folder")]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")]
 # The options of the card verdicts (verdicts, report, flags, calibrate).
