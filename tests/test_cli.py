@@ -131,3 +131,15 @@ def test_results_that_name_a_file_are_refused_at_once(tmp_path, args):
 def test_runs_says_when_its_results_folder_is_not_there(tmp_path):
     out = cardlab("runs", "--results", str(tmp_path / "missing"))
     assert out.returncode == 0 and f"no results folder at {tmp_path / 'missing'}" in out.stderr
+
+
+@pytest.mark.parametrize("command", ["simulate", "meta"])
+@pytest.mark.parametrize("address", ["bogus", "tcp://127.0.0.1:notaport"])
+def test_a_scheduler_address_not_of_its_form_is_refused_before_a_folder(tmp_path, command,
+                                                                        address):
+    """--scheduler takes tcp://HOST:PORT: anything else is told at once, exit 2, and no run
+    folder is made (it failed with a ValueError traceback and left the run's folder)."""
+    out = cardlab(command, "-n", "20", "--scheduler", address, "--results", str(tmp_path))
+    assert out.returncode == 2 and "Traceback" not in out.stderr, out.stderr
+    assert "--scheduler:0: expects tcp://HOST:PORT" in out.stderr
+    assert not any(tmp_path.iterdir())

@@ -22,6 +22,7 @@ from sim.cli.shared import (
     Results,
     RuleChanges,
     RunId,
+    Scheduler,
     Seed,
     Setup,
     Table,
@@ -134,8 +135,7 @@ def simulate(
         min=0, help="workers, each on cores / workers threads (0: cores / 2; one worker "
         "plays in this process)")] = 0,
     backend: Annotated[str, typer.Option(help="loky, dask or serial")] = "loky",
-    scheduler: Annotated[str | None, typer.Option(
-        help="tcp://HOST:PORT of a Dask cluster")] = None,
+    scheduler: Scheduler = None,
     target_ci: Annotated[float | None, typer.Option(
         help="stop at this 95% half-width of deck A's win rate")] = None,
     max_matches: Annotated[int | None, typer.Option(

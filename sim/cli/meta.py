@@ -17,6 +17,7 @@ from sim.cli.shared import (
     Results,
     RuleChanges,
     RunId,
+    Scheduler,
     Seed,
     console,
     fail,
@@ -132,8 +133,7 @@ def meta(
     reps: Annotated[int, typer.Option(min=10, help="bootstrap resamples of the Nash mix")] = 200,
     workers: Workers = 0,
     backend: Backend = "loky",
-    scheduler: Annotated[str | None, typer.Option(help="tcp://HOST:PORT of a Dask cluster")]
-    = None,
+    scheduler: Scheduler = None,
     chunk_size: Annotated[int | None, typer.Option(
         min=1, help="matches per chunk (default: a pair split over the workers)")] = None,
     results: Results = Path("results"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated
@@ -45,6 +46,19 @@ def results_folder(path: Path) -> Path:
 
 Results = Annotated[Path, typer.Option("--results", help="results directory",
                                        callback=results_folder)]
+
+
+def scheduler_address(value: str | None) -> str | None:
+    """--scheduler: tcp://HOST:PORT, the port a number; anything else is refused at once
+    (exit 2), before a run folder is made."""
+    if value is not None and not re.fullmatch(r"tcp://[^\s:/]+:\d{1,5}", value):
+        fail(f"--scheduler:0: expects tcp://HOST:PORT (a Dask scheduler's address), got "
+             f"{value!r}")
+    return value
+
+
+Scheduler = Annotated[str | None, typer.Option(help="tcp://HOST:PORT of a Dask cluster",
+                                               callback=scheduler_address)]
 RunId = Annotated[str | None, typer.Option("--run-id", help="name of the output folder")]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")]
 # The options of the card verdicts (verdicts, report, flags, calibrate).
@@ -81,6 +95,8 @@ def guarded(fn):
     except InputError as err:
         fail("\n".join(str(p) for p in err.problems))
     except (StoreError, FileExistsError) as err:
+        fail(str(err))
+    except OSError as err:  # a Dask scheduler not answering, a folder that cannot be made
         fail(str(err))
 
 
