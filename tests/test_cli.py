@@ -143,3 +143,25 @@ def test_a_scheduler_address_not_of_its_form_is_refused_before_a_folder(tmp_path
     assert out.returncode == 2 and "Traceback" not in out.stderr, out.stderr
     assert "--scheduler:0: expects tcp://HOST:PORT" in out.stderr
     assert not any(tmp_path.iterdir())
+
+
+def test_ctrl_c_before_anything_is_kept_gives_no_resume_command(tmp_path, capsys):
+    """Interrupted before its first round was written, a command has nothing to resume: it
+    says so and leaves no empty folder (deckbuild left one, which then blocked its name,
+    and printed a resume command that failed)."""
+    import typer
+
+    from sim.cli.shared import interrupted
+
+    empty = tmp_path / "deckbuild-1"
+    empty.mkdir()
+    with pytest.raises(typer.Exit) as stop:
+        interrupted(empty, "finished rounds", "cardlab deckbuild ... --resume deckbuild-1")
+    assert stop.value.exit_code == 130 and not empty.exists()
+    assert "nothing to resume" in capsys.readouterr().err
+    kept = tmp_path / "deckbuild-2"
+    kept.mkdir()
+    (kept / "state.json").write_text("{}", encoding="utf-8")
+    with pytest.raises(typer.Exit):
+        interrupted(kept, "finished rounds", "cardlab deckbuild ... --resume deckbuild-2")
+    assert "--resume deckbuild-2" in capsys.readouterr().err and kept.is_dir()

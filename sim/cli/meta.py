@@ -22,6 +22,7 @@ from sim.cli.shared import (
     console,
     fail,
     guarded,
+    interrupted,
     parse_overrides,
     print_frame,
     split_list,
@@ -74,18 +75,17 @@ def bar(quiet: bool, label: str):
     return b, lambda done, total: b.update(task, completed=done, total=total)
 
 
-def with_bar(b, what: str, work, command: str, name: str):
+def with_bar(b, what: str, work, command: str, folder: Path):
     """Run `work` with the progress bar shown; on Ctrl-C, say that the finished `what` are
-    kept and how to resume the folder `name` (`cardlab COMMAND ... --resume NAME`), and
-    exit 130."""
+    kept and how to resume `folder` (`cardlab COMMAND ... --resume NAME`), or that nothing
+    was kept, and exit 130."""
     try:
         if b:
             b.start()
         return guarded(work)
     except KeyboardInterrupt:
-        typer.echo(f"\ninterrupted: finished {what} are kept. Resume with the same options "
-                   f"and --resume:\n  cardlab {command} ... --resume {name}", err=True)
-        raise typer.Exit(130) from None
+        interrupted(folder, f"finished {what}", f"cardlab {command} ... --resume "
+                    f"{folder.name} (with the same options)")
     finally:
         if b:
             b.stop()
@@ -157,7 +157,7 @@ def meta(
         run_id = dated_name("meta")
     result, path = with_bar(b, "pairs", lambda: play_meta(
         fld, matches, seed, results, run_id, workers or None, backend, scheduler, chunk_size,
-        reps, resume, update), "meta", resume or run_id)
+        reps, resume, update), "meta", results / (resume or run_id))
     show_meta(result, fld.names, f"{fld.game.name}: row deck's win rate against the column "
               f"deck, {matches:,} matches a seat, 95% intervals")
     typer.echo(f"results: {path}")
@@ -213,7 +213,7 @@ def deckbuild(
         run_id = dated_name("deckbuild")
     out = with_bar(b, "rounds", lambda: search_decks(fld, against, search, seed, results,
                                                      run_id, resume, progress),
-                   "deckbuild", resume or run_id)
+                   "deckbuild", results / (resume or run_id))
     v = out["verdict"]
     print_frame(out["confirm"], f"held-out: each deck's win rate against the {against}, 95% "
                 "intervals", ["deck", "score", "lo", "hi", "n"])

@@ -86,6 +86,18 @@ def fail(message: str) -> None:
     raise typer.Exit(2)
 
 
+def interrupted(folder: Path, kept: str, again: str) -> None:
+    """On Ctrl-C: how to resume `folder` (`again`, the command) where something was kept
+    there; else that nothing was, and no empty folder left behind; exit 130."""
+    if folder.is_dir() and any(folder.iterdir()):
+        typer.echo(f"\ninterrupted: {kept} are kept. Resume with:\n  {again}", err=True)
+    else:
+        if folder.is_dir():
+            folder.rmdir()
+        typer.echo("\ninterrupted before anything was kept: nothing to resume", err=True)
+    raise typer.Exit(130)
+
+
 def guarded(fn):
     """Run fn(); bad input becomes clear lines and exit status 2, never a traceback."""
     from sim.store.runs import StoreError

@@ -24,6 +24,7 @@ from sim.cli.shared import (
     console,
     fail,
     guarded,
+    interrupted,
     parse_overrides,
     print_frame,
     split_list,
@@ -176,9 +177,10 @@ def train(
             matches, popsize, generations, sigma, holdout, seed, results, run_id,
             bool(resume), write, dataclasses.asdict(setup), progress))
     except KeyboardInterrupt:
-        typer.echo(f"\ninterrupted: every finished generation is kept. Resume with:\n  cardlab"
-                   f" train --results {results} --resume {run_id} {policy}", err=True)
-        raise typer.Exit(130) from None
+        # The options a resume reads from its command line, not from the run, are named.
+        interrupted(results / run_id, "every finished generation",
+                    f"cardlab train --results {results} --resume {run_id} {policy} "
+                    f"--generations {generations}" + ("" if write else " --no-write"))
     print_frame(table, f"{policy} against {against}: train and held-out win rates",
                 ["item", "k", "n", "rate", "lo", "hi"])
     # Plain echo: rich would read "[name]" as markup.
