@@ -12,9 +12,7 @@ from sim.kit.records import SEAT_LETTERS
 def seat_names(decks) -> tuple[str, ...]:
     """Each seat's deck; a deck at more than one seat (a mirror) names its seat letter too,
     "deck (seat A)", so that each seat's row stays its own."""
-    decks = tuple(decks)
-    return tuple(f"{d} (seat {SEAT_LETTERS[i].upper()})" if decks.count(d) > 1 else d
-                 for i, d in enumerate(decks))
+    return arm_seat_names(tuple(decks))[0]
 
 
 def arm_seat_names(*arms) -> tuple[tuple[str, ...], ...]:

@@ -3,10 +3,10 @@
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 
-from sim.core.problems import Problem, suggest
+from sim.core.datafiles import load_toml, unknown_policy
+from sim.core.problems import InputError, Problem, suggest
 
 # The keys of game.toml that name decks or policies, and the key whose value one takes
 # when left out ([field] decks default to the default pair, [table] decks to the field).
@@ -40,8 +40,8 @@ def policy_names(folder: Path) -> list[str] | None:
     """The policies of the folder's policies.toml, or None when it cannot be read (its own
     problems are told where it is read)."""
     try:
-        return list(tomllib.loads((folder / "policies.toml").read_text(encoding="utf-8-sig")))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return list(load_toml(folder / "policies.toml")[0])
+    except InputError:
         return None
 
 
@@ -59,8 +59,7 @@ def unknown_names(folder: Path, file: Path, named: dict[str, list[str]],
                 said = (f"{key} names deck {name!r}: no such deck{suggest(name, decks)}; "
                         f"known: {', '.join(decks)}")
             elif key in POLICY_KEYS and policies is not None and name not in policies:
-                said = (f"{key} names policy {name!r}, not in policies.toml"
-                        f"{suggest(name, policies)}; known: {', '.join(policies)}")
+                said = f"{key} names an {unknown_policy(name, policies)}"
             else:
                 continue
             out.setdefault(key, {})[name] = Problem(str(file), where, said)

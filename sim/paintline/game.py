@@ -15,7 +15,7 @@ from sim.paintline.batch import Matchup, with_arsenals
 from sim.paintline.batch import load_matchup as load
 from sim.paintline.batch import run_batch as run_batch
 from sim.paintline.building import BUILDING as BUILDING
-from sim.paintline.decks import FILES, Deck
+from sim.paintline.decks import Deck
 from sim.paintline.decks import check_paths as check_paths
 from sim.paintline.decks import validate as validate
 from sim.paintline.edits import SWEEPS as SWEEPS
@@ -37,9 +37,9 @@ def load_matchup(folder: Path | str, deck_a: str, deck_b: str, policy_a: str,
                  sets: list[str] | None = None) -> Matchup:
     """A matchup from a game folder, rule options changed by name and card values by
     "CARD.FIELD=VALUE"."""
-    base = FILES.base(folder).rules
-    m = load(folder, deck_a, deck_b, policy_a, policy_b,
-             base.replace(**rules) if rules else base)
+    m = load(folder, deck_a, deck_b, policy_a, policy_b)
+    if rules:
+        m = with_rules(m, rules)
     return set_values(m, sets) if sets else m
 
 

@@ -29,6 +29,7 @@ from sim.store.runs import (
     LONG_FORM,
     RunFolder,
     StoreError,
+    chunk_matches,
     chunk_tables,
     chunk_totals,
     create_run,
@@ -262,7 +263,7 @@ def _play(run, manifest, game, matchup, seed, matches, chunk_size, workers, back
     threads = max(1, cores // workers)
     n_chunks = math.ceil(matches / chunk_size)
     done = [i for i in run.complete_chunks()
-            if run.verify_chunk(i, _chunk_matches(i, chunk_size, matches))]
+            if run.verify_chunk(i, chunk_matches(i, chunk_size, matches))]
     for bad in set(run.complete_chunks()) - set(done):
         run.remove_chunk(bad)
     skipped = len(done)
@@ -270,7 +271,7 @@ def _play(run, manifest, game, matchup, seed, matches, chunk_size, workers, back
 
     ensure(game, matchup)
     start = time.perf_counter()
-    matches_done = sum(_chunk_matches(i, chunk_size, matches) for i in done)
+    matches_done = sum(chunk_matches(i, chunk_size, matches) for i in done)
     matches_before = matches_done
     run_tasks, close = _executor(backend, workers, scheduler)
     card_ids = tuple(manifest["card_pool"]["ids"])
@@ -314,7 +315,7 @@ def _play(run, manifest, game, matchup, seed, matches, chunk_size, workers, back
         for i in sorted(done):
             if i not in keep:
                 run.remove_chunk(i)
-        matches_done = sum(_chunk_matches(i, chunk_size, matches) for i in keep)
+        matches_done = sum(chunk_matches(i, chunk_size, matches) for i in keep)
         manifest["matches"] = matches_done
     if game.exact_check is not None:
         check = write_exact_check(run, game, matchup, manifest, parts)
@@ -326,10 +327,6 @@ def _play(run, manifest, game, matchup, seed, matches, chunk_size, workers, back
     manifest["matches_per_second"] = round(new / wall, 1) if wall and new > 0 else None
     run.write_manifest(manifest)
     return RunResult(run, matches_done, len(run.complete_chunks()), wall, "complete", skipped)
-
-
-def _chunk_matches(index: int, chunk_size: int, matches: int) -> int:
-    return max(0, min(chunk_size, matches - index * chunk_size))
 
 
 def _waves(done: list[int], n_chunks: int, workers: int, adaptive: bool) -> Iterator[list[int]]:
@@ -360,7 +357,7 @@ def _target_prefix(run, done, chunk_size, matches, target) -> tuple[list[int], b
                            for i in prefix]).cumsum()
     ends = [0]
     for i in prefix:
-        ends.append(ends[-1] + _chunk_matches(i, chunk_size, matches))
+        ends.append(ends[-1] + chunk_matches(i, chunk_size, matches))
     for k in range(1, len(prefix) + 1):
         n = ends[k]
         if half_width(int(wins[n - 1]), n) <= target:

@@ -227,6 +227,11 @@ def results_in(root: Path) -> list[tuple[Path, dict]]:
 
 
 
+def chunk_matches(index: int, chunk_size: int, matches: int) -> int:
+    """The matches chunk `index` holds of a run of `matches` in chunks of `chunk_size`."""
+    return max(0, min(chunk_size, matches - index * chunk_size))
+
+
 def chunk_totals(tables: dict, bins: dict[str, int], seats: int = DEFAULT_SEATS
                  ) -> Totals | None:
     """A chunk's sums from its tables in memory, as `totals` would read them back (None

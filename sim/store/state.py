@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sim.store.lock import writer_alive
-from sim.store.runs import RunFolder
+from sim.store.runs import RunFolder, chunk_matches
 
 
 @dataclass(frozen=True)
@@ -54,5 +54,5 @@ def run_state(path: Path | str, manifest: dict) -> RunState:
         status = "interrupted"
     folder = RunFolder(path.parent, path.name)
     size = int(manifest.get("chunk_size") or 1)
-    done = sum(max(0, min(size, planned - i * size)) for i in folder.complete_chunks())
+    done = sum(chunk_matches(i, size, planned) for i in folder.complete_chunks())
     return RunState(status, done, planned, target)
