@@ -185,13 +185,15 @@ class Setup:
         """(game, matchup) from the options and the folder's info; InputError on bad input
         (a solver trying values catches it)."""
         from sim.kit import game as registry
-        from sim.kit.folders import require_policies
+        from sim.kit.folders import folder_policies, require_policies
 
         game = registry.get(info.game)
-        for option, name in (("--policy-a", self.policy_a), ("--policy-b", self.policy_b),
-                             ("--policy", self.policy)):
-            if name:
-                require_policies(info.path, [name], option)
+        typed = [(option, name) for option, name in (("--policy-a", self.policy_a),
+                                                      ("--policy-b", self.policy_b),
+                                                      ("--policy", self.policy)) if name]
+        known = folder_policies(info.path) if typed else None  # read once, not per option
+        for option, name in typed:
+            require_policies(info.path, [name], option, known)
         deck_a = self.deck_a or info.decks[0]
         deck_b = self.deck_b or info.decks[1]
         pa = self.policy_a or self.policy or info.policy

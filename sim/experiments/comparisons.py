@@ -35,8 +35,7 @@ def diff_runs(path_a: Path, path_b: Path) -> pd.DataFrame:
                                   f"seats {b.seats} players; diff compares runs at one "
                                   "table size (the same --rules players=N)")])
     paired = (a.manifest["seed"] == b.manifest["seed"] and len(a.matches) == len(b.matches))
-    seats = ("deck " + x.upper() for x in SEAT_LETTERS[:len(a.manifest["decks"])])
-    seats = tuple(seats)
+    seats = tuple("deck " + x.upper() for x in SEAT_LETTERS[:len(a.manifest["decks"])])
     df = compare_frames(*(per_match(a.manifest["schema"], run.matches, seats) for run in (a, b)),
                         paired)
     df["p"] = p_values(df.delta, df.se)

@@ -54,10 +54,11 @@ def sensitivity(game: Game, m, matches: int, seed: int, results="results", run_i
     runs on the same seeds; plus the game's exact price of the card where it has one."""
     decks = [d.name for d in m.decks]
     if cards:  # an unknown card is the pool's error, with the nearest names
-        unknown = [m.pool.unknown(c) for c in cards if m.pool.lookup(c) is None]
+        found = {c: m.pool.lookup(c) for c in cards}
+        unknown = [m.pool.unknown(c) for c, i in found.items() if i is None]
         if unknown:
             raise InputError([Problem("--card", 0, u) for u in unknown])
-        cards = [m.pool.ids[m.pool.lookup(c)] for c in cards]
+        cards = [m.pool.ids[i] for i in found.values()]
     variants, skipped = legality.split(game, by_deck(game.value_edits(m, cards), decks))
     measured("sensitivity", variants, skipped, "no numeric card value to change in either deck"
              + (f" of {', '.join(cards)}" if cards else ""))

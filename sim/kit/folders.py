@@ -124,10 +124,11 @@ def folder_policies(folder: Path | str) -> list[str]:
     return list(load_toml(Path(folder) / "policies.toml")[0])
 
 
-def require_policies(folder: Path | str, names, where: str) -> None:
+def require_policies(folder: Path | str, names, where: str, known=None) -> None:
     """InputError naming `where` (the option that carried the names) for each name the
-    folder's policies.toml lacks, before anything is read or played by it."""
-    known = folder_policies(folder)
+    folder's policies.toml lacks (`known`: its policies, where the caller read them), before
+    anything is read or played by it."""
+    known = folder_policies(folder) if known is None else known
     missing = [n for n in dict.fromkeys(names) if n not in known]
     if missing:
         raise InputError([Problem(where, 0, unknown_policy(n, known)) for n in missing])

@@ -82,6 +82,7 @@ def climb(fld: Field, rounds: int = 6, search: Search = Search(), matches: int =
     best = {name: Candidate(name, b.counts(fld.pair(i, i), 0), name)
             for i, name in enumerate(fld.names)}
     rows, found, converged = [], {}, False
+    held = held_decks(fld)  # the field's decks by their cards, one added as a deck joins
     for r in range(rounds):
         w = weights(fld, "nash", derived_seed(seed, MIX, r), matches)
         finds = []
@@ -94,7 +95,6 @@ def climb(fld: Field, rounds: int = 6, search: Search = Search(), matches: int =
                           "joins": False})
         # A find with the cards of a deck of the field is that deck, no new one: it never
         # joins again (its own search found nothing better).
-        held = held_decks(fld)
         new_finds = [f for f in finds if cards_of(best[f["style"]].counts) not in held]
         top = max(new_finds or finds, key=lambda f: (f["score"], f["style"]))
         converged = top["lo"] <= 0.5 or not new_finds
@@ -106,6 +106,7 @@ def climb(fld: Field, rounds: int = 6, search: Search = Search(), matches: int =
             style_of[name] = top["style"]
             fld = Field(fld.game, fld.folder, [*fld.names, name], fld.policy, fld.rules,
                         fld.sets, {**fld.extra, name: counts})
+            held[cards_of(counts)] = name
         rows += finds
         if progress:
             progress(r, top, converged)
@@ -115,7 +116,7 @@ def climb(fld: Field, rounds: int = 6, search: Search = Search(), matches: int =
     # top of every style beside the others, not only the winners; a style whose strongest
     # is a deck of the field already (its own, where its search found nothing better, or
     # one that joined) is that deck, named in `kept`, not a second copy of it.
-    held, tops, kept = held_decks(fld), {}, {}
+    tops, kept = {}, {}
     for style, c in best.items():
         cards = cards_of(c.counts)
         if cards in held:
