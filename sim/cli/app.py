@@ -404,7 +404,11 @@ def mount_all() -> None:
     for name in registry.names():
         module = f"sim.{name}.commands"
         # A game whose package is gone is reported where it is used (registry.get), not here.
-        if registry.present(name) and importlib.util.find_spec(module) is not None:
+        try:
+            found = importlib.util.find_spec(module) is not None
+        except ModuleNotFoundError:  # its package sim.NAME is not there
+            continue
+        if found:
             importlib.import_module(module).mount(app)
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 import importlib
-import importlib.util
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -377,10 +376,3 @@ def entry_line(name: str) -> int:
     return 0
 
 
-def present(name: str) -> bool:
-    """Whether the registered game's package is importable: a REGISTRY line whose package
-    is gone must not stop the other games and commands."""
-    try:
-        return importlib.util.find_spec(f"sim.{name}") is not None
-    except ModuleNotFoundError:
-        return False
