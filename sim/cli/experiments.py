@@ -24,6 +24,7 @@ from sim.cli.shared import (
     guarded,
     parse_overrides,
     print_frame,
+    print_matrix,
     print_skipped,
     run_folder,
     run_store,
@@ -259,18 +260,12 @@ def matchup(
                              "matches": res.matches})
     (root / "roundrobin.json").write_text(json.dumps({"run_id": run_id, "seed": seed,
                                                       "pairings": pairings}, indent=2))
-    import pandas as pd
-
     from analysis.metrics import matchup_matrix
 
     cells = matchup_matrix(root)
-    names = list(dict.fromkeys(cells.entrant))
-    wide = {e: {o: "-" for o in names} for e in names}
-    for r in cells.itertuples():
-        wide[r.entrant][r.opponent] = f"{r.rate:.3f} ({r.lo:.3f}..{r.hi:.3f})"
-    table = pd.DataFrame([{"entrant \\ opponent": e, **wide[e]} for e in names])
-    print_frame(table, f"row entrant's win rate against the column entrant, {matches:,} "
-                "matches a pair, 95% intervals", list(table.columns))
+    print_matrix(cells, list(dict.fromkeys(cells.entrant)), "entrant", "opponent",
+                 f"row entrant's win rate against the column entrant, {matches:,} matches a "
+                 "pair, 95% intervals")
     typer.echo(f"round robin: {root}")
 
 

@@ -25,6 +25,7 @@ from sim.cli.shared import (
     interrupted,
     parse_overrides,
     print_frame,
+    print_matrix,
     split_list,
 )
 
@@ -94,17 +95,9 @@ def with_bar(b, what: str, work, command: str, folder: Path):
 def show_meta(result: dict, names: list[str], title: str, health: bool = True) -> None:
     """The matrix (rate and interval per cell), the Nash mix and the health lines (without
     the last, the field's health judged deck by deck, where the caller judges otherwise)."""
-    import pandas as pd
-
     from analysis.meta import health_line
 
-    cells = result["matrix"]
-    wide = pd.DataFrame(index=names, columns=names, dtype=object)
-    for r in cells.itertuples():
-        wide.loc[r.deck, r.opponent] = ("-" if r.deck == r.opponent else
-                                        f"{r.rate:.3f} ({r.lo:.3f}..{r.hi:.3f})")
-    wide = wide.reset_index().rename(columns={"index": "deck \\ opponent"})
-    print_frame(wide, title, list(wide.columns))
+    print_matrix(result["matrix"], names, "deck", "opponent", title)
     print_frame(result["decks"], "Nash mix (bootstrap 95%) and average win rate against the "
                 "field", ["deck", "nash", "nash_lo", "nash_hi", "in_mix_share", "field_rate",
                           "field_lo", "field_hi"])

@@ -356,6 +356,21 @@ def print_frame(df, title: str, columns: list[str]) -> None:
     console().print(table)
 
 
+def print_matrix(cells, names: list[str], row: str, col: str, title: str) -> None:
+    """Rates of each row against each column (a tidy table: row, col, rate, lo, hi) as a
+    matrix, each cell the rate with its 95% interval, "-" where a row meets itself or no
+    cell was played."""
+    import pandas as pd
+
+    wide = {r: {c: "-" for c in names} for r in names}
+    for x in cells.itertuples():
+        a, b = getattr(x, row), getattr(x, col)
+        if a != b:
+            wide[a][b] = f"{x.rate:.3f} ({x.lo:.3f}..{x.hi:.3f})"
+    table = pd.DataFrame([{f"{row} \\ {col}": n, **wide[n]} for n in names])
+    print_frame(table, title, list(table.columns))
+
+
 def print_skipped(df) -> None:
     """The variants the validator (or, for a sweep's point, the deck's building) refused:
     attrs["skipped"] of an experiment's table."""
