@@ -113,6 +113,7 @@ def check(paths: list[Path] = typer.Argument(..., help="game folders, or files i
 
 @app.command()
 def simulate(
+    ctx: typer.Context,
     deck_a: DeckA = None,
     deck_b: DeckB = None,
     matches: Annotated[int, typer.Option("--matches", "--games", "-n", min=1,
@@ -146,16 +147,20 @@ def simulate(
     if scheduler:
         backend = "dask"
     game = m = None
+    setup = Setup(folder, deck_a, deck_b, policy, policy_a, policy_b, tuple(rules or ()),
+                  tuple(sets or ()), tuple(split_list(table)))
     if not resume:
-        setup = Setup(folder, deck_a, deck_b, policy, policy_a, policy_b, tuple(rules or ()),
-                      tuple(sets or ()), tuple(split_list(table)))
         game, m, _ = setup.load()
     else:  # the engine ready before the progress bar starts
+        from sim.cli.resumed import refuse_changes, simulate_given
         from sim.kit import game as registry
         from sim.runner.warmup import ensure
         from sim.store.runs import open_run
 
         manifest = guarded(lambda: open_run(results, resume).read_manifest())
+        refuse_changes(ctx, results / resume, *simulate_given(manifest, setup, {
+            "matches": matches, "seed": seed, "chunk_size": chunk_size, "target_ci": target_ci,
+            "max_matches": max_matches, "run_id": run_id}))
         stored = guarded(lambda: registry.get(manifest["game"]))
         ensure(stored, stored.from_manifest(manifest))
     res = run_store(game, m, matches, seed, results, run_id, chunk_size, workers or None,
@@ -363,10 +368,13 @@ def report(run: str = typer.Argument(..., help="run id, or a run folder"),
     from sim.store.state import run_state
 
     path = run_folder(run, results)
-    if with_seatings and not (path / "seatings.parquet").exists():
+    if with_seatings:
+        from sim.experiments.seatings import current
         from sim.experiments.seatings import for_run as seat_run
 
-        guarded(lambda: seat_run(path))
+        # Played again where the run holds other matches now (resumed since).
+        if not current(path):
+            guarded(lambda: seat_run(path))
     if with_verdicts and not (path / "verdicts.parquet").exists():
         compute_verdicts(path, precision_of(margin_share, verdict_start, verdict_max,
                                             policies), None, quiet, field_matches)

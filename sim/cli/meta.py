@@ -115,6 +115,7 @@ def show_meta(result: dict, names: list[str], title: str, health: bool = True) -
 
 
 def meta(
+    ctx: typer.Context,
     folder: Folder = None,
     decks: Decks = None,
     policy: Policy = None,
@@ -144,7 +145,15 @@ def meta(
         backend = "dask"
     if backend not in ("loky", "dask", "serial"):
         fail(f"unknown backend {backend!r}; one of loky, dask, serial")
-    fld = load_field(folder, decks, policy, rules, sets)
+    if resume:
+        from sim.cli.resumed import resumed_field
+
+        saved, fld = resumed_field(ctx, results / resume, "meta.json", load_field, folder, {
+            "decks": decks, "policy": policy, "rules": rules, "sets": sets, "matches": matches,
+            "seed": seed, "run_id": run_id})
+        matches = saved["matches"]
+    else:
+        fld = load_field(folder, decks, policy, rules, sets)
     b, update = bar(quiet, "pairs")
     if run_id is None and not resume:
         run_id = dated_name("meta")
@@ -162,6 +171,7 @@ def counts_line(counts: dict[str, int]) -> str:
 
 
 def deckbuild(
+    ctx: typer.Context,
     folder: Folder = None,
     against: Annotated[str, typer.Option(
         help="field (every field deck alike) or nash (the field's Nash mix)")] = "field",
@@ -190,9 +200,16 @@ def deckbuild(
     from sim.solvers.deckbuild import deckbuild as search_decks
     from sim.store.outputs import dated_name
 
-    fld = load_field(folder, decks, policy, rules, sets)
     search = Search(rounds, mutants, start, elite, confirm, threshold)
-    guarded(search.check)
+    if resume:
+        from sim.cli.resumed import resumed_field
+
+        _, fld = resumed_field(ctx, results / resume, "state.json", load_field, folder, {
+            "decks": decks, "policy": policy, "rules": rules, "sets": sets,
+            "against": against, **search.__dict__, "seed": seed, "run_id": run_id})
+    else:
+        fld = load_field(folder, decks, policy, rules, sets)
+        guarded(search.check)
     b, update = bar(quiet, "rounds")
 
     def progress(done, total, best, score):

@@ -241,8 +241,11 @@ def with_setup(fn):
     shared = inspect.signature(_setup_template, eval_str=True).parameters
     own = [p for p in inspect.signature(fn, eval_str=True).parameters.values()
            if p.name != "setup"]
+    # typer's Context has no default: passed by keyword, it goes last, after the defaults.
+    context = [p.replace(kind=p.KEYWORD_ONLY) for p in own if p.annotation is typer.Context]
+    own = [p for p in own if p.annotation is not typer.Context]
     first = [shared["deck_a"], shared["deck_b"]]
-    rest = [p for name, p in shared.items() if name not in ("deck_a", "deck_b")]
+    rest = [p for name, p in shared.items() if name not in ("deck_a", "deck_b")] + context
 
     @functools.wraps(fn)
     def command(**kwargs):

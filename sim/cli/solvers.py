@@ -109,9 +109,30 @@ def tune(
     out.print(f"plot: {answer['path']}/tune.png")
 
 
+SEATS = {"both": (0, 1), "a": (0,), "b": (1,)}  # train's --seat: the seats it plays
+
+
+def refuse_train_changes(ctx: typer.Context, path: Path, manifest: dict, kept: Setup,
+                         setup: Setup, options: dict) -> None:
+    """Exit 2 naming each option typed on a resumed `train` that differs from the run's
+    (`kept`: its matchup options; --generations and --write are read from the command
+    line, and --name only names what is written)."""
+    from sim.cli.resumed import folder_path, refuse_changes
+
+    stored = {**dataclasses.asdict(kept), "rules": parse_overrides(list(kept.rules)),
+              "folder": str(Path(manifest["folder"]).resolve()),
+              "trained": manifest["policy"], "against": manifest["opponent"],
+              "seat": next(k for k, v in SEATS.items() if list(v) == manifest["seats"]),
+              **{k: manifest[k] for k in ("matches", "popsize", "sigma", "holdout", "seed")}}
+    given = {**dataclasses.asdict(setup), "rules": lambda: parse_overrides(list(setup.rules)),
+             "folder": lambda: folder_path(setup.folder), **options}
+    refuse_changes(ctx, path, stored, given)
+
+
 @first("trained")
 @with_setup
 def train(
+    ctx: typer.Context,
     setup: Setup,
     trained: str = typer.Argument(..., metavar="POLICY", help="the policy to tune (its "
                                   "settings are the starting point)"),
@@ -146,11 +167,17 @@ def train(
         from sim.solvers.train import load as read_state
 
         _, manifest = guarded(lambda: read_state(results / resume))
-        s = manifest["setup"]
-        setup = Setup(**{k: tuple(v) if isinstance(v, list) else v for k, v in s.items()})
-        policy, against, name = manifest["policy"], manifest["opponent"], manifest["name"]
-        run_id = resume
-    seats = {"both": (0, 1), "a": (0,), "b": (1,)}.get(seat)
+        kept = Setup(**{k: tuple(v) if isinstance(v, list) else v
+                        for k, v in manifest["setup"].items()})
+        refuse_train_changes(ctx, results / resume, manifest, kept, setup, {
+            "trained": trained, "against": against, "seat": seat, "matches": matches,
+            "popsize": popsize, "sigma": sigma, "holdout": holdout, "seed": seed,
+            "run_id": run_id})
+        setup = kept
+        # The name it writes may change (it is only the name): --name typed here, or the run's.
+        policy, against = manifest["policy"], manifest["opponent"]
+        name, run_id = name or manifest["name"], resume
+    seats = SEATS.get(seat)
     if seats is None:
         fail(f"--seat is both, a or b, not {seat!r}")
     info = setup.info()

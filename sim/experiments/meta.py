@@ -17,6 +17,7 @@ from analysis import meta as analysis
 from analysis.load import load_run
 from sim.core.problems import InputError, Problem
 from sim.kit import legality
+from sim.kit.game import get
 from sim.runner.run import simulate
 from sim.store.outputs import experiment_manifest, new_folder, save_tables, write_json
 
@@ -103,6 +104,34 @@ class Field:
                      self.sets if sets is None else tuple(sets), dict(self.extra))
 
 
+def field_record(fld: Field) -> dict:
+    """What a meta or deckbuild folder keeps of its field, so that a resume plays the same
+    field whatever its command line says: the game and folder, the decks, the policy, the
+    rule options and card values."""
+    return {"game": fld.game.name, "folder": str(Path(fld.folder).resolve()),
+            "decks": list(fld.names), "policy": fld.policy, "rules": dict(fld.rules),
+            "sets": list(fld.sets)}
+
+
+def recorded_field(record: dict, fld: Field | None = None) -> Field:
+    """The field a folder's record (`field_record`) keeps; where a record from before the
+    game, folder, policy or rules were kept lacks one, `fld`'s."""
+    game = get(record["game"]) if "game" in record else fld.game
+    return Field(game, Path(record["folder"]) if "folder" in record else fld.folder,
+                 list(record["decks"]), record["policy"] if "policy" in record else fld.policy,
+                 dict(record["rules"] if "rules" in record else fld.rules),
+                 tuple(record["sets"]))
+
+
+def read_record(path: Path, name: str, kind: str) -> dict:
+    """A results folder's record of what it plays (meta.json, deckbuild's state.json), or
+    InputError when the folder is not of that kind."""
+    try:
+        return json.loads((Path(path) / name).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise InputError([Problem(str(path), 0, f"not a {kind} folder (no {name})")]) from None
+
+
 def in_process(fld: Field, matches: int, seed: int, sets: tuple[str, ...] = (),
                first: int = 0) -> dict[tuple[int, int], np.ndarray]:
     """Every ordered pair's first-seat scores, played here (all cores), matches first ..
@@ -154,17 +183,14 @@ def meta(fld: Field, matches: int, seed: int, results="results", run_id: str | N
     dominated), figures (heatmap.png, nash.png), report section and manifest."""
     if resume:
         path = Path(results) / resume
-        if not (path / "meta.json").exists():
-            raise InputError([Problem(str(path), 0, "not a meta folder (no meta.json)")])
-        saved = json.loads((path / "meta.json").read_text())
-        fld = fld.with_names(saved["decks"], tuple(saved["sets"]))
+        saved = read_record(path, "meta.json", "meta")
+        fld = recorded_field(saved, fld)
         matches, seed = saved["matches"], saved["seed"]
     else:
         fld.check()
         path = new_folder(results, run_id, "meta")
-        write_json(path / "meta.json", {"decks": fld.names, "matches": matches, "seed": seed,
-                                        "policy": fld.policy, "rules": fld.rules,
-                                        "sets": list(fld.sets)})
+        write_json(path / "meta.json", {**field_record(fld), "matches": matches,
+                                        "seed": seed})
     sc = play(fld, matches, seed, path, workers, backend, scheduler, chunk_size, progress)
     result = analysis.summary(sc, fld.names, reps, seed)
     analysis.write_figures(result, fld.names, path)

@@ -17,7 +17,14 @@ import pandas as pd
 from analysis import meta as analysis
 from sim.core.problems import InputError, Problem
 from sim.core.stats import Z95
-from sim.experiments.meta import Field, in_process, scores
+from sim.experiments.meta import (
+    Field,
+    field_record,
+    in_process,
+    read_record,
+    recorded_field,
+    scores,
+)
 from sim.kit import legality
 from sim.store.outputs import experiment_manifest, new_folder, save_tables, write_json
 
@@ -268,19 +275,17 @@ def deckbuild(fld: Field, against: str = "field", search: Search = Search(), see
     check_building(fld.game, "deckbuild")
     if resume:
         path = Path(results) / resume
-        if not (path / "state.json").exists():
-            raise InputError([Problem(str(path), 0, "not a deckbuild folder (no state.json)")])
-        state = json.loads((path / "state.json").read_text())
-        fld = fld.with_names(state["decks"], tuple(state["sets"]))
+        state = read_record(path, "state.json", "deckbuild")
+        fld = recorded_field(state, fld)
         against, seed, search = state["against"], state["seed"], Search(**state["search"])
     else:
         search.check()
         check_against(against)
         fld.check()
         path = new_folder(results, run_id, "deckbuild")
-        state = {"decks": fld.names, "sets": list(fld.sets), "against": against,
-                 "seed": seed, "search": search.__dict__, "done": 0, "rejected": 0,
-                 "played": 0, "parents": [], "rows": []}
+        state = {**field_record(fld), "against": against, "seed": seed,
+                 "search": search.__dict__, "done": 0, "rejected": 0, "played": 0,
+                 "parents": [], "rows": []}
     w = weights(fld, against, seed, search.confirm // 4)
     state["weights"] = [float(x) for x in w]
     groups = fld.game.building.groups(fld.pair(0, 0))

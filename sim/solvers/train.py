@@ -257,6 +257,7 @@ def train(game: Game, folder: Path, base, policy: str, opponent: str, name: str,
         state, manifest = load(path)
         manifest["generations"] = max(generations, manifest["generations"])
         generations = manifest["generations"]
+        manifest["name"] = name  # only the name written: a resume may change it
     else:
         if write:
             known = (folder / "policies.toml").read_text(encoding="utf-8")
