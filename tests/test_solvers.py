@@ -228,6 +228,42 @@ def test_train_command_writes_and_a_game_without_hooks_is_refused(tmp_path, monk
     assert res.returncode == 2 and "tuning hook" in res.stderr
 
 
+def test_a_resumed_train_whose_name_is_taken_is_refused_before_it_trains(tmp_path):
+    """A finished run resumed for more generations would write its policy under a name
+    policies.toml holds already (its own, written when it finished): refused before any
+    generation is played (it trained, tested on held-out seeds and only then failed),
+    naming the policy and the ways out; a resume may take another --name."""
+    import pickle
+
+    folder = tmp_path / "paintline"
+    shutil.copytree(ROOT / "decks" / "paintline", folder)
+    base = ["train", "lookahead", "--folder", str(folder), "--results", str(tmp_path), "-q"]
+    first = cardlab(*base, "--against", "random", "-n", "30", "--popsize", "3",
+                    "--generations", "1", "--holdout", "100", "--run-id", "t")
+    assert first.returncode == 0, first.stderr
+    out = cardlab(*base, "--resume", "t", "--generations", "2")
+    assert out.returncode == 2 and "Traceback" not in out.stderr, out.stderr
+    assert pickle.loads((tmp_path / "t" / "state.pkl").read_bytes())["generation"] == 1
+    said = " ".join(out.stderr.split())
+    assert f"{folder / 'policies.toml'}:0: policy 'lookahead-tuned' exists already" in said
+    assert "another --name" in said and "--no-write" in said
+    assert "delete its [lookahead-tuned] table" in said
+    renamed = cardlab(*base, "--resume", "t", "--generations", "2", "--name", "lookahead-2")
+    assert renamed.returncode == 0, renamed.stderr
+    assert pickle.loads((tmp_path / "t" / "state.pkl").read_bytes())["generation"] == 2
+    written = tomllib.loads((folder / "policies.toml").read_text(encoding="utf-8"))
+    assert "lookahead-tuned" in written and "lookahead-2" in written
+    # Options a resume reads from the run are refused where they differ, each named.
+    other = cardlab("train", "greedy", "--resume", "t", "--results", str(tmp_path), "-n",
+                    "31", "--seed", "2", "--against", "greedy", "--seat", "a", "-q")
+    assert other.returncode == 2, other.stderr
+    for line in ("  POLICY: greedy given, the run's is lookahead",
+                 "  --matches: 31 given, the run's is 30", "  --seed: 2 given, the run's is 1",
+                 "  --against: greedy given, the run's is random",
+                 "  --seat: a given, the run's is both"):
+        assert line in other.stderr.splitlines(), (line, other.stderr)
+
+
 @pytest.mark.parametrize("name", registry.names())
 def test_solvers_run_on_every_registered_game(name, tmp_path):
     """tune (on a numeric rule option), skill and train need nothing beyond the contract;

@@ -203,9 +203,7 @@ def write_policy(game: Game, folder: Path, name: str, values: dict, note: list[s
     path = Path(folder) / "policies.toml"
     before = path.read_text(encoding="utf-8")
     known = tomllib.loads(before)
-    if name in known:
-        raise InputError([Problem(str(path), 0, f"policy {name!r} exists already; pick "
-                                  "another --name")])
+    require_new_name(folder, name, known)
     table = {**(known.get(base, {}) if base else {}), **values}
     lines = ["", *(f"# {line}" for line in note), f"[{name}]",
              *(f"{k} = {toml_value(v)}" for k, v in table.items())]
@@ -219,6 +217,20 @@ def write_policy(game: Game, folder: Path, name: str, values: dict, note: list[s
         os.replace(tmp, path)
         raise
     return path
+
+
+def require_new_name(folder: Path, name: str, known: dict | None = None) -> None:
+    """InputError when the folder's policies.toml (`known`: as read already) has a policy
+    `name`, which training would write: said before any training, with the ways out."""
+    path = Path(folder) / "policies.toml"
+    if known is None:
+        known = tomllib.loads(path.read_text(encoding="utf-8"))
+    if name in known:
+        raise InputError([Problem(str(path), 0, f"policy {name!r} exists already: pick "
+                                  "another --name, or --no-write to train without writing "
+                                  "it (the tuned settings stay in the run's manifest); to "
+                                  f"replace it, delete its [{name}] table from the file "
+                                  "first")])
 
 
 def tuned_policies(folder: Path) -> list[str]:
@@ -253,17 +265,14 @@ def train(game: Game, folder: Path, base, policy: str, opponent: str, name: str,
     run_id = check_run_id(run_id or new_id("train"))
     path = Path(results) / run_id
     folder = Path(folder)
+    if write:  # refused now, not after the training it would have written
+        require_new_name(folder, name)
     if resume:
         state, manifest = load(path)
         manifest["generations"] = max(generations, manifest["generations"])
         generations = manifest["generations"]
         manifest["name"] = name  # only the name written: a resume may change it
     else:
-        if write:
-            known = (folder / "policies.toml").read_text(encoding="utf-8")
-            if name in tomllib.loads(known):
-                raise InputError([Problem(str(folder / "policies.toml"), 0, f"policy {name!r} "
-                                          "exists already; pick another --name")])
         if path.exists():
             raise InputError([Problem(str(path), 0, "exists already; resume it or pick "
                                       "another --run-id")])
