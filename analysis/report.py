@@ -208,6 +208,13 @@ def _seatings_section(page: Page, run) -> None:
     path = run.path / "seatings.parquet"
     if path.exists():
         table = pd.read_parquet(path)
+        played = int(table.n.iloc[0]) // int(table.seatings.iloc[0])
+        if played != len(run.matches):  # played before the run was resumed: not its matches
+            page.section("Turn position over every seating",
+                         f"Played on {played:,} matches, before the run was resumed; it holds "
+                         f"{len(run.matches):,} now (`cardlab report` with seatings plays "
+                         "them again).")
+            return
         page.section("Turn position over every seating",
                      f"The run's decks in all {int(table.seatings.iloc[0])} seatings, each "
                      "on the run's seeds: wins by turn position with the edge over a fair "

@@ -42,7 +42,7 @@ def test_the_chooser_goes_first_in_every_seating_and_the_others_share_the_rest()
     game = get("encounter")
     m = load_matchup(FOLDER, "orc-warband", "grey-expedition", "careful", "careful",
                      {"players": 3})
-    wins, held = position_wins(game, m, 60, 4)
+    wins, held = position_wins(game, m, [(0, 60)], 4)
     rec = game.run_batch(m, 60, 4)
     first, winner = rec.column("first_player"), rec.column("winner")
     assert np.array_equal(wins[0], np.where(winner >= 0, (winner - first) % 3, -1))
@@ -51,3 +51,47 @@ def test_the_chooser_goes_first_in_every_seating_and_the_others_share_the_rest()
     for p in (1, 2):
         assert t.share[p, "orc-warband"] == t.share[p, "orc-ambush"] == 0.5
     assert t.k.sum() == (wins >= 0).sum()
+
+
+def test_the_seatings_of_a_partial_run_play_its_own_matches_and_again_once_resumed(tmp_path):
+    """A run of 600 matches in chunks of 200 whose middle chunk never finished holds
+    matches 0 .. 199 and 400 .. 599: its seatings play those (they played 0 .. 399, so the
+    first seating was not the run), and once the run is resumed, `report` plays them
+    again on all 600 (it kept the table of the 400)."""
+    import pandas as pd
+
+    from sim.experiments.seatings import for_run
+    from sim.runner.run import simulate
+    from sim.store.runs import RunFolder, read_table
+    from sim.store.state import finished
+
+    from .conftest import cardlab
+
+    game = get("encounter")
+    m = load_matchup(FOLDER, "orc-warband", "grey-expedition", "careful", "careful",
+                     {"players": 3})
+    simulate(game, m, 600, 4, results=tmp_path, run_id="r", chunk_size=200, backend="serial")
+    run = RunFolder(tmp_path, "r")
+    run.remove_chunk(1)
+    manifest = run.read_manifest() | {"status": "interrupted"}
+    run.write_manifest(manifest)
+    assert finished(run.path, manifest) == [(0, 200), (400, 200)]
+    wins, held = position_wins(game, m, [(0, 200), (400, 200)], 4)
+    rec = read_table(run.path, "matches")
+    assert rec.match_index.tolist() == [*range(200), *range(400, 600)]
+    first, winner = rec.first_player.to_numpy(), rec.winner.to_numpy()
+    assert np.array_equal(wins[0], np.where(winner >= 0, (winner - first) % 3, -1))
+    pd.testing.assert_frame_equal(for_run(run.path), position_edge(wins, 3))
+    simulate(None, None, 0, 0, results=tmp_path, resume="r", backend="serial")
+    # Without seatings, the report does not pass the old table off as the run's.
+    out = cardlab("report", "r", "--results", str(tmp_path), "--no-verdicts",
+                  "--no-seatings", "-q")
+    assert out.returncode == 0, out.stderr
+    md = " ".join((run.path / "report.md").read_text(encoding="utf-8").split())
+    assert "Played on 400 matches, before the run was resumed; it holds 600 now" in md
+    out = cardlab("report", "r", "--results", str(tmp_path), "--no-verdicts", "-q")
+    assert out.returncode == 0, out.stderr
+    table = pd.read_parquet(run.path / "seatings.parquet")
+    assert table.n.tolist() == [6 * 600] * 3
+    whole, _ = position_wins(game, m, [(0, 600)], 4)
+    pd.testing.assert_frame_equal(table, position_edge(whole, 3))

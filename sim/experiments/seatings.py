@@ -18,7 +18,7 @@ from sim.kit.game import get
 from sim.runner.warmup import ensure
 from sim.store.lock import writing
 from sim.store.outputs import save_tables
-from sim.store.state import run_state
+from sim.store.state import finished
 
 
 def seated(m, order: tuple[int, ...]):
@@ -33,21 +33,28 @@ def seatings(n: int) -> list[tuple[int, ...]]:
     return list(itertools.permutations(range(n)))
 
 
-def position_wins(game, m, matches: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """Under each seating (the same seeds as the run): the turn position of each match's
+def position_wins(game, m, spans: list[tuple[int, int]], seed: int
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """Under each seating, on the run's seed and matches (`spans`: (first match, count)
+    each, as `sim.store.state.finished` gives them): the turn position of each match's
     winner (0 the first player, 1 the next in turn order ..., -1 a draw), shape (seatings,
     matches); and which of the run's decks held each position, shape (seatings, matches,
     positions)."""
     n = len(m.decks)
     orders = seatings(n)
+    matches = sum(count for _, count in spans)
     wins = np.full((len(orders), matches), -1, dtype=np.int64)
     held = np.zeros((len(orders), matches, n), dtype=np.int64)
     for r, order in enumerate(orders):
-        rec = game.run_batch(seated(m, order), matches, seed)
-        first, winner = rec.column(game.schema.first_player), rec.column("winner")
-        wins[r] = np.where(winner >= 0, (winner - first) % n, -1)
-        for p in range(n):
-            held[r, :, p] = np.asarray(order)[(first + p) % n]
+        at = 0
+        for start, count in spans:
+            rec = game.run_batch(seated(m, order), count, seed, first_match=start)
+            first, winner = rec.column(game.schema.first_player), rec.column("winner")
+            rows = slice(at, at + count)
+            wins[r, rows] = np.where(winner >= 0, (winner - first) % n, -1)
+            for p in range(n):
+                held[r, rows, p] = np.asarray(order)[(first + p) % n]
+            at += count
     return wins, held
 
 
@@ -83,6 +90,18 @@ def position_edge(wins: np.ndarray, seats: int) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def current(path) -> bool:
+    """Whether the run's seatings.parquet was played on the matches the run holds now (a
+    partial run resumed since holds more)."""
+    path = Path(path)
+    if not (path / "seatings.parquet").is_file():
+        return False
+    manifest = json.loads((path / "manifest.json").read_text(encoding="utf-8"))
+    table = pd.read_parquet(path / "seatings.parquet", columns=["n", "seatings"])
+    held = sum(count for _, count in finished(path, manifest))
+    return int(table.n.iloc[0]) == int(table.seatings.iloc[0]) * held
+
+
 def for_run(path) -> pd.DataFrame | None:
     """A stored run of more than two seats, its matchup played in every seating of its decks
     on the run's seed and matches; the wins by position saved beside it as
@@ -96,9 +115,9 @@ def for_run(path) -> pd.DataFrame | None:
     game = get(manifest["game"])
     m = game.from_manifest(manifest)
     ensure(game, m)
-    # The matches the run holds: a killed run's manifest never counted its finished chunks.
-    played = run_state(path, manifest).matches
-    wins, held = position_wins(game, m, played, int(manifest["seed"]))
+    # The matches the run holds, by their chunks (a killed run's manifest never counted
+    # them, and a partial run's need not be matches 0 .. n-1).
+    wins, held = position_wins(game, m, finished(path, manifest), int(manifest["seed"]))
     table = position_edge(wins, len(m.decks))
     decks = deck_positions(wins, held, [d.name for d in m.decks])
     with writing(path, "every seating of the decks"):

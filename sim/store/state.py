@@ -1,6 +1,6 @@
 """Where a run stands now: complete, running (its writer still alive), or interrupted
 (stopped, or killed so that its manifest still says running), with the matches of its
-finished chunks and the matches it was asked for."""
+finished chunks (which they are, and how many) and the matches it was asked for."""
 
 from __future__ import annotations
 
@@ -52,7 +52,22 @@ def run_state(path: Path | str, manifest: dict) -> RunState:
         return RunState(status, int(manifest.get("matches_done", 0)), planned, target)
     if status == "running" and writer_alive(path) is False:
         status = "interrupted"
-    folder = RunFolder(path.parent, path.name)
-    size = int(manifest.get("chunk_size") or 1)
-    done = sum(chunk_matches(i, size, planned) for i in folder.complete_chunks())
+    done = sum(n for _, n in finished(path, manifest))
     return RunState(status, done, planned, target)
+
+
+def finished(path: Path | str, manifest: dict) -> list[tuple[int, int]]:
+    """The matches of a run's finished chunks as (first match, count) spans in match order,
+    chunks next to each other joined: a partial run's need not start at match 0 nor be one
+    span (chunks finish out of order on several workers)."""
+    path = Path(path)
+    size = int(manifest.get("chunk_size") or 1)
+    planned = int(manifest.get("matches", 0))
+    spans: list[tuple[int, int]] = []
+    for i in RunFolder(path.parent, path.name).complete_chunks():
+        first, n = i * size, chunk_matches(i, size, planned)
+        if spans and sum(spans[-1]) == first:
+            spans[-1] = (spans[-1][0], spans[-1][1] + n)
+        elif n:
+            spans.append((first, n))
+    return spans
