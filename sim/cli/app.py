@@ -26,15 +26,12 @@ from sim.cli.shared import (
     Seed,
     Setup,
     Table,
-    VerdictFolder,
     VerdictMax,
     VerdictPolicies,
     VerdictStart,
     console,
     fail,
     guarded,
-    print_frame,
-    print_skipped,
     run_folder,
     run_store,
     split_list,
@@ -270,79 +267,6 @@ def replay(run: str = typer.Argument(..., help="run id, or a run folder"),
             raise typer.Exit(1)
 
 
-def compute_verdicts(path: Path, precision, folder: str | None = None, quiet: bool = False,
-                     field_matches: int = 4000):
-    """The run's causal verdicts, with a line per round."""
-    from sim.experiments.verdict_run import for_run
-
-    def said(rounds, n, still, played):
-        if not quiet:
-            typer.echo(f"  round {rounds + 1}: {n:,} matches per card, {still} cards still "
-                       f"open, {played:,} matches played", err=True)
-
-    if not quiet:
-        typer.echo("causal verdicts: each card against par for its kind and cost and against "
-                   "itself with no effect, under its deck's best policies, paired on the "
-                   "run's seed", err=True)
-    folder = folder and str(guarded(lambda: read_folder_path(folder)))
-    return guarded(lambda: for_run(path, precision, said, folder, field_matches))
-
-
-def read_folder_path(folder: str) -> Path:
-    from sim.kit.folders import read_folder
-
-    return read_folder(folder).path
-
-
-def precision_of(share: float, start: int, most: int, policies: int):
-    from sim.experiments.verdicts import Precision
-
-    return Precision(start, most, share=share, policies=policies)
-
-
-@app.command()
-def verdicts(
-    run: str = typer.Argument(..., help="run id, or a run folder"),
-    results: Results = Path("results"),
-    margin_share: MarginShare = 0.5,
-    policies: VerdictPolicies = 2,
-    folder: VerdictFolder = None,
-    verdict_start: VerdictStart = 2000,
-    verdict_max: VerdictMax = 64_000,
-    field_matches: FieldMatches = 4000,
-    quiet: Quiet = False,
-):
-    """Causal card verdicts for a run's matchup: each card of the kinds the game flags is
-    played as it is, with par's numbers for its kind and cost, and with no effect (the deck
-    keeps its length), on the same seeds, each side under the best of its deck's policies;
-    its worth per copy against par is judged against margins from the game (below par a
-    share of the gap between par and no effect, above it a share of what par made strong
-    gains), Benjamini-Hochberg across cards; cards of a deck with the same row of rules
-    (twins) are judged as one. Matches go round
-    by round to the cards still open. Saved into the run folder for its report."""
-    df = compute_verdicts(run_folder(run, results),
-                          precision_of(margin_share, verdict_start, verdict_max, policies),
-                          folder, quiet, field_matches)
-    a = df.attrs
-    plays = "; ".join(f"{d}: {', '.join(p)}" for d, p in a["policies"].items())
-    print_frame(df.sort_values(["deck", "relative"], ascending=False),
-                f"card verdicts: worth per copy against par, margins {margin_share:g} of the gap "
-                f"to no effect (game's {a['pooled_gap']['']:.4f}) and of par made strong "
-                f"(game's {a.get('pooled_up', {}).get('', 0):.4f}); played by {plays} "
-                f"({a['matches']:,} matches: {a['screen_matches']:,} choosing policies, "
-                f"{a['card_matches']:,} for the cards; {a['seconds']:.0f} s)",
-                ["deck", "label", "copies", "n", "policy", "as_par", "relative", "relative_lo",
-                 "relative_hi", "margin", "detectable", "p_adjusted", "verdict", "twins",
-                 *(["field_worth"] if "field_worth" in df else [])])
-    if "field" in a:
-        typer.echo("field_worth: against the field's decks, weighted by its Nash mix ("
-                   + ", ".join(f"{d} {w:.2f}" for d, w in a["field"].items())
-                   + f"; {a['field_matches']:,} matches)")
-    if "field_refused" in a:
-        typer.echo("field_worth: not measured: " + a["field_refused"])
-    print_skipped(df)
-
-
 @app.command()
 def report(run: str = typer.Argument(..., help="run id, or a run folder"),
            results: Results = Path("results"),
@@ -376,6 +300,8 @@ def report(run: str = typer.Argument(..., help="run id, or a run folder"),
         if not current(path):
             guarded(lambda: seat_run(path))
     if with_verdicts and not (path / "verdicts.parquet").exists():
+        from sim.cli.verdicts import compute_verdicts, precision_of
+
         compute_verdicts(path, precision_of(margin_share, verdict_start, verdict_max,
                                             policies), None, quiet, field_matches)
     html, md = build_report(path)
@@ -393,19 +319,23 @@ def mount_all() -> None:
     import importlib
     import importlib.util
 
+    from sim.cli import balance as cli_balance
     from sim.cli import engines as cli_engines
     from sim.cli import experiments as cli_experiments
     from sim.cli import meta as cli_meta
     from sim.cli import newgame as cli_newgame
     from sim.cli import options as cli_options
     from sim.cli import solvers as cli_solvers
+    from sim.cli import verdicts as cli_verdicts
     from sim.cli import web as cli_web
     from sim.kit import game as registry
 
     cli_engines.mount(app)
+    cli_verdicts.mount(app)
     cli_experiments.mount(app)
     cli_solvers.mount(app)
     cli_meta.mount(app)
+    cli_balance.mount(app)
     cli_newgame.mount(app)
     cli_options.mount(app)
     cli_web.mount(app)
