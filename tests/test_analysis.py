@@ -120,6 +120,49 @@ def test_draws_are_counted_apart(tmp_path):
     assert h.loc["draws", "k"] == 2 and h.loc["draws", "n"] == 4
 
 
+def payne_run(tmp_path):
+    """Five Payne Academy matches by hand, two of them over at set-up before any round, so
+    with no first attacker (-1): one drawn (both hands short of a role), one won by B."""
+    from sim.payne.schema import SCHEMA
+
+    manifest = {
+        "run_id": "setup", "seed": 1, "game": "payne", "schema": SCHEMA.to_json(),
+        "decks": [{"name": "A"}, {"name": "B"}],
+        "policies": [{"name": "p"}, {"name": "p"}], "rules": {},
+        "card_pool": {"ids": [], "names": [], "kinds": []},
+    }
+    matches = pd.DataFrame({c: np.zeros(5, dtype=np.int64) for c in SCHEMA.match_columns})
+    matches["winner"] = [0, 1, -1, 1, 1]
+    matches["first_attacker"] = [0, 0, -1, -1, 1]
+    matches["end"] = [0, 0, 3, 3, 0]
+    matches.insert(0, "match_index", range(5))
+    empty = pd.DataFrame(columns=["match_index", "seat", "measure", "value", "count"])
+    return Run(tmp_path, manifest, matches, empty, pd.DataFrame(), None)
+
+
+def test_a_match_over_before_anyone_went_first_is_no_first_players_win(tmp_path):
+    # The first attacker won matches 0 and 4 and lost match 1: 2 of the 3 matches that had
+    # one. The draw at set-up (winner -1, first attacker -1) is no first attacker's win, and
+    # neither set-up match is a trial of who goes first.
+    run = payne_run(tmp_path)
+    h = metrics.headline(run).set_index("quantity")
+    assert (h.loc["first attacker wins", "k"], h.loc["first attacker wins", "n"]) == (2, 3)
+    edge = metrics.first_player_edge(run, h.reset_index())
+    assert (edge.n.iat[0], edge.edge.iat[0]) == (3, pytest.approx(2 / 3 - 1 / 2))
+    # By who went first: A in matches 0 and 1 (A won one), B in match 4 (A won none).
+    seats = metrics.seat_matrix(run).set_index("first")
+    assert seats.k.to_dict() == {"A is first attacker": 1, "B is first attacker": 0}
+    assert seats.n.to_dict() == {"A is first attacker": 2, "B is first attacker": 1}
+    pos = metrics.position_edge(run).set_index("position")
+    assert pos.k.tolist() == [2, 1] and pos.n.tolist() == [3, 3]
+    # What-ifs and diffs read the same quantity: its mean over the matches with a first
+    # attacker, as a ratio of per-match counts.
+    from analysis.quantities import linearised, per_match
+
+    k, n = per_match(run.schema, run.matches, ("A", "B"))["first attacker wins"]
+    assert linearised(k, n).mean() == pytest.approx(2 / 3)
+
+
 @pytest.fixture(scope="module")
 def small_run(tmp_path_factory):
     root = tmp_path_factory.mktemp("runs")
