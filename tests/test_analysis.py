@@ -326,6 +326,41 @@ def test_sweep_keeps_decks_legal_and_reports_availability(tmp_path):
     assert len(copies) == 2
 
 
+def test_a_sweep_tells_a_point_from_the_optimum_by_its_paired_difference(tmp_path):
+    """Every point plays the same seeds. A point that wins 52 of 100 where the best wins 60,
+    losing 8 of the best's wins and gaining none, has a Wilson interval (0.423 .. 0.615)
+    that overlaps the best's (0.502 .. 0.691), yet its paired difference is -0.08 with a
+    standard error of sqrt((8 * 0.92**2 + 92 * 0.08**2) / 99 / 100) = 0.0273: its 95%
+    interval, -0.133 .. -0.027, lies below 0, so it is told apart from the optimum."""
+    from types import SimpleNamespace
+
+    from sim.experiments.designs import sweep
+    from sim.kit.variants import Sweep, Variant
+
+    best = np.array([1] * 60 + [0] * 40)
+    wins = {0: best, 1: np.where(np.arange(100) < 8, 0, best), 2: best}
+
+    def run_batch(value, n, seed):
+        return SimpleNamespace(wins=lambda seat: wins[value],
+                               matches=np.zeros((n, 1), dtype=np.int64))
+
+    game = SimpleNamespace(
+        sweeps={"x": Sweep("a hand-made sweep", (0, 1, 2),
+                           lambda m, seat, value, options: Variant(f"x={value}", seat, value))},
+        validate=None, run_batch=run_batch,
+        describe=lambda m: {"decks": [{"name": "A"}, {"name": "B"}], "rules": {},
+                            "policies": [{"name": "p"}, {"name": "p"}],
+                            "card_pool": {"sha256": ""}},
+        name="hand")
+    df = sweep(game, None, 0, "x", [0, 1, 2], 100, 1, results=tmp_path, run_id="sw")
+    assert df.rate.tolist() == [0.6, 0.52, 0.6]
+    assert df.optimum_set.tolist() == [True, False, True]
+    assert df.vs_best.tolist() == pytest.approx([0, -0.08, 0])
+    assert (df.vs_best_lo.iat[1], df.vs_best_hi.iat[1]) == (
+        pytest.approx(-0.08 - 1.959964 * 0.027266, abs=1e-5),
+        pytest.approx(-0.08 + 1.959964 * 0.027266, abs=1e-5))
+
+
 def test_ablation_sensitivity_whatif_and_diff(tmp_path, small_run):
     from sim.experiments.comparisons import diff_runs
     from sim.experiments.designs import ablation, sensitivity, whatif

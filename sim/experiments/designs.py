@@ -102,8 +102,9 @@ def ablation(game: Game, m, matches: int, seed: int, results="results",
 def sweep(game: Game, m, seat: int, vary: str, values: list[int], matches: int, seed: int,
           results="results", run_id=None, options: dict | None = None) -> pd.DataFrame:
     """One seat's deck composition swept over `values` by one of the game's sweeps, the
-    same seeds at every point: the win-rate curve, the optimum and the values whose
-    interval overlaps it."""
+    same seeds at every point: the win-rate curve, the optimum, each point's paired
+    difference from it (vs_best, with its 95% interval) and the points not told apart from
+    it (optimum_set: that interval reaches 0)."""
     if vary not in game.sweeps:
         raise InputError([Problem("--vary", 0, f"unknown sweep {vary!r}; one of "
                                   f"{', '.join(game.sweeps)}")])
@@ -114,7 +115,7 @@ def sweep(game: Game, m, seat: int, vary: str, values: list[int], matches: int, 
     # An unknown card is the command's error, told before any point is built.
     c = m.pool.card(options["card"]) if spec.needs_card else -1
     card, name = (m.pool.ids[c], m.pool.names[c]) if c >= 0 else ("", "")
-    rows, illegal = [], []
+    rows, illegal, wins = [], [], []
     for value in values:
         try:
             v = spec.make(m, seat, value, options)
@@ -128,6 +129,7 @@ def sweep(game: Game, m, seat: int, vary: str, values: list[int], matches: int, 
                             "reason": legality.reason(found)})
             continue
         rec = game.run_batch(v.matchup, matches, seed)
+        wins.append(rec.wins(seat))
         rows.append({"value": value, "k": int(rec.wins(seat).sum()), "n": matches,
                      "draws": int((rec.matches[:, 0] == -1).sum()), "deck": v.item, **v.extra})
     skipped = pd.DataFrame(illegal, columns=["item", "card", "name", "seat", "reason"])
@@ -136,9 +138,12 @@ def sweep(game: Game, m, seat: int, vary: str, values: list[int], matches: int, 
                                   "building or the validator refuses each): "
                                   f"{'; '.join(skipped.reason.unique())}")])
     df = with_rate(pd.DataFrame(rows))
-    best = df.loc[df.rate.idxmax()]
-    # Values whose interval overlaps the best one's: the optimum is not told apart from them.
-    df["optimum_set"] = df.hi >= best.lo
+    # Every point plays the same seeds, so a point is told apart from the best by its paired
+    # difference, match by match; two intervals of their own may overlap where it is not.
+    best = wins[int(df.rate.to_numpy().argmax())]
+    vs = pd.DataFrame([paired_difference(best, w) for w in wins])
+    df["vs_best"], df["vs_best_lo"], df["vs_best_hi"] = vs.delta, vs.lo, vs.hi
+    df["optimum_set"] = ~(vs.hi < 0)
     return _write(results, run_id, "sweep", df, skipped,
                   {**experiment_manifest(game, m, seed, matches, "sweep"), "vary": vary,
                    "seat": seat, "options": options})
