@@ -50,6 +50,21 @@ class Sweep:
     needs_card: bool = False
 
 
+def cards_in_play(game, m) -> set[str] | None:
+    """The ids of the cards a matchup can play: those of every seat's deck (the game's
+    Building; a key's "@" tail names a part of a deck, such as Encounter's starting cards)
+    and those its rule options name (Paint the Line's rally-mode arsenals). A change to any
+    other card moves no match. None for a game without deck-building hooks: it cannot say."""
+    if game.building is None:
+        return None
+    held = {key.partition("@")[0] for seat in range(len(m.decks))
+            for key, n in game.building.counts(m, seat).items() if n > 0}
+    words = {str(w) for v in game.describe(m)["rules"].values()
+             for w in (v if isinstance(v, list | tuple) else (v,))}
+    return held | {cid for cid, name in zip(m.pool.ids, m.pool.names, strict=True)
+                   if cid in words or name in words}
+
+
 def blanked(counts: dict[str, int], card: str, keep: int, blank: str) -> dict[str, int]:
     """The counts with `card` down to `keep` copies and the rest of them blanks listed right
     after it, so that every other card keeps its place in the list, and so in any shuffle of
