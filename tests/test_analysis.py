@@ -361,6 +361,26 @@ def test_a_sweep_tells_a_point_from_the_optimum_by_its_paired_difference(tmp_pat
         pytest.approx(-0.08 + 1.959964 * 0.027266, abs=1e-5))
 
 
+def test_whatif_histogram_rows_name_their_values_and_what_they_count(tmp_path):
+    """Paint the Line's top_step counts the rung of the ladder a rally reached; with the
+    default ladder 6, 8, ..., 20 the second rung is escalation index 8, so P(index >= 8) is
+    the row of rung 1. A rally length is cut short by a forfeit (censored): its quantiles
+    are of the rallies that ended, and say so (the guide's "must be labelled as such")."""
+    from sim.experiments.designs import whatif
+    from sim.paintline.batch import load_matchup
+    from sim.paintline.game import GAME
+
+    m = load_matchup(FOLDER, "us-red-tide", "ussr-red-tide", "greedy")
+    items = list(whatif(GAME, m, {"hand_limit": 6}, 60, 2, results=tmp_path, run_id="w").item)
+    assert [i for i in items if i.startswith("P(top_step")] == [
+        f"P(top_step >= {x})" for x in (8, 10, 12, 14, 16, 18, 20)]
+    assert "length q50 (among counts that ended)" in items
+    # Arms on different ladders: a rung is not one index in both, so rungs are named.
+    other = whatif(GAME, m, {"escalation": [6, 9, 12, 15, 18, 20]}, 60, 2, results=tmp_path,
+                   run_id="w2")
+    assert "P(top_step >= 1)" in list(other.item)
+
+
 def test_ablation_sensitivity_whatif_and_diff(tmp_path, small_run):
     from sim.experiments.comparisons import diff_runs
     from sim.experiments.designs import ablation, sensitivity, whatif

@@ -163,7 +163,10 @@ def whatif(game: Game, m, changes: dict, matches: int, seed: int, results="resul
     names = arm_seat_names(*(tuple(d.name for d in x.decks) for x in (m, variant)))
     qa, qb = (per_match(game.schema_of(x).to_json(), rec.matches_frame(), seats)
               for x, rec, seats in ((m, a, names[0]), (variant, b, names[1])))
-    df = pd.concat([compare_frames(qa, qb, paired=True), _histogram_rows(a, b, seed)],
+    df = pd.concat([compare_frames(qa, qb, paired=True),
+                    _histogram_rows(a, b, seed, game.schema_of(m),
+                                    *(game.describe(x).get("histogram_labels", {})
+                                      for x in (m, variant)))],
                    ignore_index=True)
     df = df.rename(columns={"run_a": "baseline", "run_b": "variant"})
     path = new_folder(results, run_id, "whatif")
@@ -196,20 +199,27 @@ def compare_frames(qa: dict, qb: dict, paired: bool) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _histogram_rows(a, b, seed: int) -> pd.DataFrame:
+def _histogram_rows(a, b, seed: int, schema, labels_a: dict, labels_b: dict) -> pd.DataFrame:
     """Quantiles of long histograms and P(value >= k) of short ones, pooled over matches,
-    baseline against variant with a paired bootstrap over matches."""
+    baseline against variant with a paired bootstrap over matches. A value is named by the
+    run's label of its bin where both arms label it alike (an escalation index, not its
+    rung); a measure with counts cut short (censored) counts only those that ended, and its
+    rows say so: they answer "among those that ended", not the survival curve's question."""
     n = a.matches.shape[0]
     boots = np.random.default_rng(seed).integers(0, n, size=(200, n))
     rows = []
     for name in a.hists:
         bins = min(a.hists[name].shape[2], b.hists[name].shape[2])
+        spec = schema.histograms.get(name)
+        ended = " (among counts that ended)" if spec is not None and spec.censored else ""
+        same = labels_a.get(name) == labels_b.get(name) and labels_a.get(name)
+        shown = list(same) if same else list(range(bins))
         if bins > 16:
-            stats = {f"{name} q{int(q * 100)}": (lambda c, q=q: _quantile(c, q))
+            stats = {f"{name} q{int(q * 100)}{ended}": (lambda c, q=q: _quantile(c, q))
                      for q in (0.5, 0.9)}
         else:
-            stats = {f"P({name} >= {k})": (lambda c, k=k: c[k:].sum() / max(c.sum(), 1))
-                     for k in range(1, bins)}
+            stats = {f"P({name} >= {shown[k]}){ended}":
+                     (lambda c, k=k: c[k:].sum() / max(c.sum(), 1)) for k in range(1, bins)}
         ha, hb = a.hists[name][:, :, :bins], b.hists[name][:, :, :bins]
         for item, stat in stats.items():
             base, var = stat(ha.sum(axis=(0, 1))), stat(hb.sum(axis=(0, 1)))
