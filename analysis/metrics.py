@@ -40,9 +40,11 @@ def first_player_edge(run, head: pd.DataFrame) -> pd.DataFrame:
 def position_edge(run) -> pd.DataFrame:
     """Wins by turn position (0 the first player, 1 the next in turn order ...), whoever's
     deck sat there: k, n, rate with Wilson 95% interval, and the edge over a fair share
-    1/seats. Position p is seat (first + p) mod seats."""
+    1/seats. Position p is seat (first + p) mod seats; a match with no first player (-1:
+    it ended before anyone went first) has no positions and is left out."""
     fp = run.matches[run.schema["first_player"]].to_numpy()
-    winner = run.matches.winner.to_numpy()
+    winner = run.matches.winner.to_numpy()[fp >= 0]
+    fp = fp[fp >= 0]
     n = len(winner)
     rows = [(p, int((winner == (fp + p) % run.seats).sum()), n) for p in range(run.seats)]
     out = with_rate(pd.DataFrame(rows, columns=["position", "k", "n"]))
@@ -132,11 +134,13 @@ def matchup_matrix(root: Path | str) -> pd.DataFrame:
 
 
 def seat_matrix(run) -> pd.DataFrame:
-    """One run as a small matchup matrix: deck A's win rate by which seat started."""
+    """One run as a small matchup matrix: deck A's win rate by which seat started (a match
+    with no first player, -1, in no row)."""
     fp = run.schema["first_player"]
     who = run.schema["first_player_label"]
     letters = np.array([f"{SEAT_LETTERS[s].upper()} is {who}" for s in range(run.seats)])
-    m = run.matches.assign(first=letters[run.matches[fp].to_numpy()],
-                           a_wins=(run.matches.winner == 0).astype(int))
+    started = run.matches[run.matches[fp] >= 0]
+    m = started.assign(first=letters[started[fp].to_numpy()],
+                       a_wins=(started.winner == 0).astype(int))
     g = m.groupby("first")["a_wins"].agg(k="sum", n="count").reset_index()
     return with_rate(g)

@@ -49,12 +49,16 @@ def evaluate(matches: pd.DataFrame, expr: str) -> np.ndarray:
 
 def rate_specs(schema: dict, decks: tuple[str, ...]) -> list[tuple[str, str, str]]:
     """(label, k expression, n expression) of every headline rate: each seat's wins,
-    draws, the first player's wins, each end reason, then the game's own rates."""
+    draws, the first player's wins (of the matches that had a first player), each end
+    reason, then the game's own rates."""
     fp = schema["first_player"]
     specs = [(f"{deck} wins", f"winner == {seat}", "")
              for seat, deck in enumerate(seat_names(decks))]
+    # A match that ended before anyone went first (Payne Academy's set-up, -1) has no first
+    # player: a draw there is not the first player's win, and it is no trial of the edge.
     specs += [("draws", "winner == -1", ""),
-             (f"{schema['first_player_label']} wins", f"winner == {fp}", "")]
+              (f"{schema['first_player_label']} wins", f"winner == {fp} and {fp} >= 0",
+               f"{fp} >= 0")]
     end = schema.get("end_column")
     for code, reason in enumerate(schema.get("end_reasons", ())):
         if end and code > 0:

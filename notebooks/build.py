@@ -158,9 +158,10 @@ from sim.runner.run import simulate
 game = get("paintline")
 m = game.load_matchup(FOLDER, "us-red-tide", "ussr-red-tide", "greedy", "greedy")
 curve = sweep(game, m, 0, "stamina", list(range(12, 29, 4)), GAMES, seed=3, results=RESULTS)
-curve[["value", "k", "n", "rate", "lo", "hi", "optimum_set", "p_stamina_by_turn_3"]]'''),
-    new_markdown_cell("""`optimum_set` marks the counts whose interval overlaps the best one's: the
-simulation cannot tell them apart. `p_stamina_by_turn_3` is the exact (hypergeometric)
+curve[["value", "k", "n", "rate", "lo", "hi", "vs_best", "optimum_set", "p_stamina_by_turn_3"]]'''),
+    new_markdown_cell("""`vs_best` is each count's difference from the best one, paired match by
+match on the same seeds; `optimum_set` marks the counts whose paired 95% interval reaches 0:
+the simulation cannot tell them apart. `p_stamina_by_turn_3` is the exact (hypergeometric)
 chance of holding a Stamina by your third draw."""),
     new_code_cell('''plots.plot_curve(curve, "value", label="US win rate by Stamina count");'''),
     new_markdown_cell("""## Card metrics

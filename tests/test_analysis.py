@@ -120,6 +120,49 @@ def test_draws_are_counted_apart(tmp_path):
     assert h.loc["draws", "k"] == 2 and h.loc["draws", "n"] == 4
 
 
+def payne_run(tmp_path):
+    """Five Payne Academy matches by hand, two of them over at set-up before any round, so
+    with no first attacker (-1): one drawn (both hands short of a role), one won by B."""
+    from sim.payne.schema import SCHEMA
+
+    manifest = {
+        "run_id": "setup", "seed": 1, "game": "payne", "schema": SCHEMA.to_json(),
+        "decks": [{"name": "A"}, {"name": "B"}],
+        "policies": [{"name": "p"}, {"name": "p"}], "rules": {},
+        "card_pool": {"ids": [], "names": [], "kinds": []},
+    }
+    matches = pd.DataFrame({c: np.zeros(5, dtype=np.int64) for c in SCHEMA.match_columns})
+    matches["winner"] = [0, 1, -1, 1, 1]
+    matches["first_attacker"] = [0, 0, -1, -1, 1]
+    matches["end"] = [0, 0, 3, 3, 0]
+    matches.insert(0, "match_index", range(5))
+    empty = pd.DataFrame(columns=["match_index", "seat", "measure", "value", "count"])
+    return Run(tmp_path, manifest, matches, empty, pd.DataFrame(), None)
+
+
+def test_a_match_over_before_anyone_went_first_is_no_first_players_win(tmp_path):
+    # The first attacker won matches 0 and 4 and lost match 1: 2 of the 3 matches that had
+    # one. The draw at set-up (winner -1, first attacker -1) is no first attacker's win, and
+    # neither set-up match is a trial of who goes first.
+    run = payne_run(tmp_path)
+    h = metrics.headline(run).set_index("quantity")
+    assert (h.loc["first attacker wins", "k"], h.loc["first attacker wins", "n"]) == (2, 3)
+    edge = metrics.first_player_edge(run, h.reset_index())
+    assert (edge.n.iat[0], edge.edge.iat[0]) == (3, pytest.approx(2 / 3 - 1 / 2))
+    # By who went first: A in matches 0 and 1 (A won one), B in match 4 (A won none).
+    seats = metrics.seat_matrix(run).set_index("first")
+    assert seats.k.to_dict() == {"A is first attacker": 1, "B is first attacker": 0}
+    assert seats.n.to_dict() == {"A is first attacker": 2, "B is first attacker": 1}
+    pos = metrics.position_edge(run).set_index("position")
+    assert pos.k.tolist() == [2, 1] and pos.n.tolist() == [3, 3]
+    # What-ifs and diffs read the same quantity: its mean over the matches with a first
+    # attacker, as a ratio of per-match counts.
+    from analysis.quantities import linearised, per_match
+
+    k, n = per_match(run.schema, run.matches, ("A", "B"))["first attacker wins"]
+    assert linearised(k, n).mean() == pytest.approx(2 / 3)
+
+
 @pytest.fixture(scope="module")
 def small_run(tmp_path_factory):
     root = tmp_path_factory.mktemp("runs")
@@ -281,6 +324,61 @@ def test_sweep_keeps_decks_legal_and_reports_availability(tmp_path):
     copies = sweep(GAME, m, 0, "copies", [0, 4], 300, 5, results=tmp_path, run_id="cp",
                    options={"card": "Liberty Lob"})
     assert len(copies) == 2
+
+
+def test_a_sweep_tells_a_point_from_the_optimum_by_its_paired_difference(tmp_path):
+    """Every point plays the same seeds. A point that wins 52 of 100 where the best wins 60,
+    losing 8 of the best's wins and gaining none, has a Wilson interval (0.423 .. 0.615)
+    that overlaps the best's (0.502 .. 0.691), yet its paired difference is -0.08 with a
+    standard error of sqrt((8 * 0.92**2 + 92 * 0.08**2) / 99 / 100) = 0.0273: its 95%
+    interval, -0.133 .. -0.027, lies below 0, so it is told apart from the optimum."""
+    from types import SimpleNamespace
+
+    from sim.experiments.designs import sweep
+    from sim.kit.variants import Sweep, Variant
+
+    best = np.array([1] * 60 + [0] * 40)
+    wins = {0: best, 1: np.where(np.arange(100) < 8, 0, best), 2: best}
+
+    def run_batch(value, n, seed):
+        return SimpleNamespace(wins=lambda seat: wins[value],
+                               matches=np.zeros((n, 1), dtype=np.int64))
+
+    game = SimpleNamespace(
+        sweeps={"x": Sweep("a hand-made sweep", (0, 1, 2),
+                           lambda m, seat, value, options: Variant(f"x={value}", seat, value))},
+        validate=None, run_batch=run_batch,
+        describe=lambda m: {"decks": [{"name": "A"}, {"name": "B"}], "rules": {},
+                            "policies": [{"name": "p"}, {"name": "p"}],
+                            "card_pool": {"sha256": ""}},
+        name="hand")
+    df = sweep(game, None, 0, "x", [0, 1, 2], 100, 1, results=tmp_path, run_id="sw")
+    assert df.rate.tolist() == [0.6, 0.52, 0.6]
+    assert df.optimum_set.tolist() == [True, False, True]
+    assert df.vs_best.tolist() == pytest.approx([0, -0.08, 0])
+    assert (df.vs_best_lo.iat[1], df.vs_best_hi.iat[1]) == (
+        pytest.approx(-0.08 - 1.959964 * 0.027266, abs=1e-5),
+        pytest.approx(-0.08 + 1.959964 * 0.027266, abs=1e-5))
+
+
+def test_whatif_histogram_rows_name_their_values_and_what_they_count(tmp_path):
+    """Paint the Line's top_step counts the rung of the ladder a rally reached; with the
+    default ladder 6, 8, ..., 20 the second rung is escalation index 8, so P(index >= 8) is
+    the row of rung 1. A rally length is cut short by a forfeit (censored): its quantiles
+    are of the rallies that ended, and say so (the guide's "must be labelled as such")."""
+    from sim.experiments.designs import whatif
+    from sim.paintline.batch import load_matchup
+    from sim.paintline.game import GAME
+
+    m = load_matchup(FOLDER, "us-red-tide", "ussr-red-tide", "greedy")
+    items = list(whatif(GAME, m, {"hand_limit": 6}, 60, 2, results=tmp_path, run_id="w").item)
+    assert [i for i in items if i.startswith("P(top_step")] == [
+        f"P(top_step >= {x})" for x in (8, 10, 12, 14, 16, 18, 20)]
+    assert "length q50 (among counts that ended)" in items
+    # Arms on different ladders: a rung is not one index in both, so rungs are named.
+    other = whatif(GAME, m, {"escalation": [6, 9, 12, 15, 18, 20]}, 60, 2, results=tmp_path,
+                   run_id="w2")
+    assert "P(top_step >= 1)" in list(other.item)
 
 
 def test_ablation_sensitivity_whatif_and_diff(tmp_path, small_run):

@@ -239,3 +239,23 @@ def test_a_card_the_policy_never_plays_still_costs_its_draw():
                                                                            Rec.CS_DRAWN] > 0
     d = paired_difference(GAME.run_batch(out, n, 2).wins(0), base.wins(0))
     assert d["hi"] < 0 and d["lo"] > -0.03, d
+
+
+def test_taking_a_card_out_keeps_every_other_card_in_its_place():
+    """Ablation and the copies sweep swap a card's copies for Blanks where the copies lie in
+    the deck's list, so the shuffle puts every other card where it puts it in the deck itself
+    (the rules doc's "every other card keeps the place the shuffle gave it")."""
+    for seat in (0, 1):
+        base = list(BASE.decks[seat].bag())
+        for v in (v for v in GAME.ablations(BASE) if v.seat == seat):
+            x = POOL.lookup(v.card)
+            assert list(v.matchup.decks[seat].bag()) == [BLANK if c == x else c
+                                                        for c in base], v.item
+    # Order of Lenin, three copies in the middle of USSR Red Tide's list: kept to one, its
+    # first copy stays and the other two are Blanks in their places.
+    lenin = card("Order of Lenin")
+    base = list(BASE.decks[1].bag())
+    at = [i for i, c in enumerate(base) if c == lenin]
+    want = [BLANK if i in at[1:] else c for i, c in enumerate(base)]
+    v = GAME.sweeps["copies"].make(BASE, 1, 1, {"card": "Order of Lenin"})
+    assert list(v.matchup.decks[1].bag()) == want

@@ -201,3 +201,28 @@ def test_taking_out_cards_without_effect_is_worth_nothing(seat):
     out = GAME.run_batch(non_characters_blanked(m, seat), n, 21)
     d = paired_difference(out.wins(seat), base.wins(seat))  # base - variant: the worth
     assert d["lo"] <= 0 <= d["hi"] and -0.01 < d["lo"] and d["hi"] < 0.01, d
+
+
+# --- the experiments' decks --------------------------------------------------------------
+
+
+def test_taking_a_card_out_keeps_every_other_card_in_its_place():
+    """Ablation and the copies sweep swap a card's copies for blanks where the copies lie in
+    the deck's list, so the shuffle puts every other card where it puts it in the deck itself
+    (the rule text's "every other card lies where it lies in the deck without the swap")."""
+    m = matchup()
+    blank = m.pool.filler()
+    for seat in (0, 1):
+        base = list(m.decks[seat].cards())
+        for v in (v for v in GAME.ablations(m) if v.seat == seat):
+            x = m.pool.lookup(v.card)
+            assert list(v.matchup.decks[seat].cards()) == [blank if c == x else c
+                                                          for c in base], v.item
+    # Laptop, three copies, listed near the end of the offense deck: kept to one, its first
+    # copy stays and the other two are blanks in their places.
+    laptop = m.pool.lookup("laptop")
+    base = list(m.decks[0].cards())
+    at = [i for i, c in enumerate(base) if c == laptop]
+    want = [blank if i in at[1:] else c for i, c in enumerate(base)]
+    v = GAME.sweeps["copies"].make(m, 0, 1, {"card": "laptop"})
+    assert list(v.matchup.decks[0].cards()) == want

@@ -120,6 +120,16 @@ def test_tune_says_the_target_is_inside_the_best_values_interval(tmp_path):
     assert "widen" not in out.stdout
 
 
+def test_tune_refuses_a_card_no_deck_holds(tmp_path):
+    """Chalk Line is in neither sample deck: no value of it moves a match, so tune says so
+    before any match rather than name a best value among equal rates."""
+    out = cardlab("tune", "Chalk Line.normal_bonus", "--target", "0.5", "-n", "50",
+                  "--results", str(tmp_path))
+    assert out.returncode == 2
+    assert "nothing to tune" in out.stderr and "Chalk Line" in out.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_tune_refuses_reversed_values_and_fewer_most_matches_than_first(tmp_path):
     for args, words in ((["--values", "9..3"], "9..3 is reversed"),
                         (["--values", "3..6", "-n", "300", "--max-matches", "100"],

@@ -139,3 +139,21 @@ def test_the_check_tells_a_name_game_toml_gives_that_the_folder_lacks(tmp_path):
     d = Desk(folder, tmp_path / "results")
     told = [p for p in d.problems() if Path(p.path).name == "game.toml"]
     assert told and "ussr-blits" in told[0].message and told[0].line > 0
+
+
+def test_an_edit_of_a_card_no_deck_holds_is_told_and_plays_nothing(tmp_path):
+    """Chalk Line is in neither sample deck: a change to it can move no match, so the
+    what-if says so and plays nothing rather than show a change of zero as if measured.
+    Beside an edit that is played (High Lob, in US Red Tide), it is named as moving nothing."""
+    d = desk(tmp_path)
+    a, b = d.info.decks
+    chalk = int(d.cards.index[d.cards.id == "chalk-line"][0])
+    d.set_cell(chalk, "normal_bonus", "5")
+    with pytest.raises(InputError, match="nothing to measure.*Chalk Line"):
+        d.play(Choice([a, b], "greedy", "greedy", {}, 60, 1))
+    assert not (tmp_path / "results").exists()
+    high = int(d.cards.index[d.cards.id == "high-lob"][0])
+    d.set_cell(high, "normal_bonus", "5")
+    played = d.play(Choice([a, b], "greedy", "greedy", {}, 60, 1))
+    assert played.unplayed == ("Chalk Line",)
+

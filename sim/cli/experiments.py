@@ -104,7 +104,8 @@ def sweep(
     options = {"card": card, "mix": split_list(mix) if mix else None}
     df = guarded(lambda: run(game, m, seat, vary, vals, matches, seed, results, run_id,
                              options))
-    cols = ["value", "k", "n", "rate", "lo", "hi", "optimum_set"] + [
+    cols = ["value", "k", "n", "rate", "lo", "hi", "vs_best", "vs_best_lo", "vs_best_hi",
+            "optimum_set"] + [
         c for c in df.columns if c.startswith("p_")]
     print_frame(df, f"sweep of {vary} in {m.decks[seat].name}", cols)
     print_skipped(df)

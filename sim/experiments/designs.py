@@ -102,8 +102,9 @@ def ablation(game: Game, m, matches: int, seed: int, results="results",
 def sweep(game: Game, m, seat: int, vary: str, values: list[int], matches: int, seed: int,
           results="results", run_id=None, options: dict | None = None) -> pd.DataFrame:
     """One seat's deck composition swept over `values` by one of the game's sweeps, the
-    same seeds at every point: the win-rate curve, the optimum and the values whose
-    interval overlaps it."""
+    same seeds at every point: the win-rate curve, the optimum, each point's paired
+    difference from it (vs_best, with its 95% interval) and the points not told apart from
+    it (optimum_set: that interval reaches 0)."""
     if vary not in game.sweeps:
         raise InputError([Problem("--vary", 0, f"unknown sweep {vary!r}; one of "
                                   f"{', '.join(game.sweeps)}")])
@@ -114,7 +115,7 @@ def sweep(game: Game, m, seat: int, vary: str, values: list[int], matches: int, 
     # An unknown card is the command's error, told before any point is built.
     c = m.pool.card(options["card"]) if spec.needs_card else -1
     card, name = (m.pool.ids[c], m.pool.names[c]) if c >= 0 else ("", "")
-    rows, illegal = [], []
+    rows, illegal, wins = [], [], []
     for value in values:
         try:
             v = spec.make(m, seat, value, options)
@@ -128,6 +129,7 @@ def sweep(game: Game, m, seat: int, vary: str, values: list[int], matches: int, 
                             "reason": legality.reason(found)})
             continue
         rec = game.run_batch(v.matchup, matches, seed)
+        wins.append(rec.wins(seat))
         rows.append({"value": value, "k": int(rec.wins(seat).sum()), "n": matches,
                      "draws": int((rec.matches[:, 0] == -1).sum()), "deck": v.item, **v.extra})
     skipped = pd.DataFrame(illegal, columns=["item", "card", "name", "seat", "reason"])
@@ -136,9 +138,12 @@ def sweep(game: Game, m, seat: int, vary: str, values: list[int], matches: int, 
                                   "building or the validator refuses each): "
                                   f"{'; '.join(skipped.reason.unique())}")])
     df = with_rate(pd.DataFrame(rows))
-    best = df.loc[df.rate.idxmax()]
-    # Values whose interval overlaps the best one's: the optimum is not told apart from them.
-    df["optimum_set"] = df.hi >= best.lo
+    # Every point plays the same seeds, so a point is told apart from the best by its paired
+    # difference, match by match; two intervals of their own may overlap where it is not.
+    best = wins[int(df.rate.to_numpy().argmax())]
+    vs = pd.DataFrame([paired_difference(best, w) for w in wins])
+    df["vs_best"], df["vs_best_lo"], df["vs_best_hi"] = vs.delta, vs.lo, vs.hi
+    df["optimum_set"] = ~(vs.hi < 0)
     return _write(results, run_id, "sweep", df, skipped,
                   {**experiment_manifest(game, m, seed, matches, "sweep"), "vary": vary,
                    "seat": seat, "options": options})
@@ -158,7 +163,10 @@ def whatif(game: Game, m, changes: dict, matches: int, seed: int, results="resul
     names = arm_seat_names(*(tuple(d.name for d in x.decks) for x in (m, variant)))
     qa, qb = (per_match(game.schema_of(x).to_json(), rec.matches_frame(), seats)
               for x, rec, seats in ((m, a, names[0]), (variant, b, names[1])))
-    df = pd.concat([compare_frames(qa, qb, paired=True), _histogram_rows(a, b, seed)],
+    df = pd.concat([compare_frames(qa, qb, paired=True),
+                    _histogram_rows(a, b, seed, game.schema_of(m),
+                                    *(game.describe(x).get("histogram_labels", {})
+                                      for x in (m, variant)))],
                    ignore_index=True)
     df = df.rename(columns={"run_a": "baseline", "run_b": "variant"})
     path = new_folder(results, run_id, "whatif")
@@ -191,20 +199,27 @@ def compare_frames(qa: dict, qb: dict, paired: bool) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _histogram_rows(a, b, seed: int) -> pd.DataFrame:
+def _histogram_rows(a, b, seed: int, schema, labels_a: dict, labels_b: dict) -> pd.DataFrame:
     """Quantiles of long histograms and P(value >= k) of short ones, pooled over matches,
-    baseline against variant with a paired bootstrap over matches."""
+    baseline against variant with a paired bootstrap over matches. A value is named by the
+    run's label of its bin where both arms label it alike (an escalation index, not its
+    rung); a measure with counts cut short (censored) counts only those that ended, and its
+    rows say so: they answer "among those that ended", not the survival curve's question."""
     n = a.matches.shape[0]
     boots = np.random.default_rng(seed).integers(0, n, size=(200, n))
     rows = []
     for name in a.hists:
         bins = min(a.hists[name].shape[2], b.hists[name].shape[2])
+        spec = schema.histograms.get(name)
+        ended = " (among counts that ended)" if spec is not None and spec.censored else ""
+        same = labels_a.get(name) == labels_b.get(name) and labels_a.get(name)
+        shown = list(same) if same else list(range(bins))
         if bins > 16:
-            stats = {f"{name} q{int(q * 100)}": (lambda c, q=q: _quantile(c, q))
+            stats = {f"{name} q{int(q * 100)}{ended}": (lambda c, q=q: _quantile(c, q))
                      for q in (0.5, 0.9)}
         else:
-            stats = {f"P({name} >= {k})": (lambda c, k=k: c[k:].sum() / max(c.sum(), 1))
-                     for k in range(1, bins)}
+            stats = {f"P({name} >= {shown[k]}){ended}":
+                     (lambda c, k=k: c[k:].sum() / max(c.sum(), 1)) for k in range(1, bins)}
         ha, hb = a.hists[name][:, :, :bins], b.hists[name][:, :, :bins]
         for item, stat in stats.items():
             base, var = stat(ha.sum(axis=(0, 1))), stat(hb.sum(axis=(0, 1)))

@@ -69,7 +69,7 @@ class Schema:
     matchup's schema from its `schema_for`, with `seats` players."""
 
     match_columns: dict[str, str]
-    first_player: str  # column with the seat that started the match
+    first_player: str  # column with the seat that started the match (-1: no one did)
     # e.g. "first server"; empty: the column's name in words (first_server -> first server)
     first_player_label: str = ""
     end_column: str = "end"  # column with how the match ended, as codes into end_reasons

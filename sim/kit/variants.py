@@ -50,6 +50,38 @@ class Sweep:
     needs_card: bool = False
 
 
+def cards_in_play(game, m) -> set[str] | None:
+    """The ids of the cards a matchup can play: those of every seat's deck (the game's
+    Building; a key's "@" tail names a part of a deck, such as Encounter's starting cards)
+    and those its rule options name (Paint the Line's rally-mode arsenals). A change to any
+    other card moves no match. None for a game without deck-building hooks: it cannot say."""
+    if game.building is None:
+        return None
+    held = {key.partition("@")[0] for seat in range(len(m.decks))
+            for key, n in game.building.counts(m, seat).items() if n > 0}
+    words = {str(w) for v in game.describe(m)["rules"].values()
+             for w in (v if isinstance(v, list | tuple) else (v,))}
+    return held | {cid for cid, name in zip(m.pool.ids, m.pool.names, strict=True)
+                   if cid in words or name in words}
+
+
+def blanked(counts: dict[str, int], card: str, keep: int, blank: str) -> dict[str, int]:
+    """The counts with `card` down to `keep` copies and the rest of them blanks listed right
+    after it, so that every other card keeps its place in the list, and so in any shuffle of
+    it: the variant draws the other cards in the baseline's order (the closest common random
+    numbers; appended at the end, they would move every card listed after it). A deck that
+    holds blanks already has one entry for them, which takes the new ones."""
+    spare = counts.get(card, 0) - keep
+    if spare <= 0 or blank in counts:
+        return counts | {card: keep, blank: counts.get(blank, 0) + max(spare, 0)}
+    out = {}
+    for cid, n in counts.items():
+        out[cid] = keep if cid == card else n
+        if cid == card:
+            out[blank] = spare
+    return out
+
+
 @dataclass(frozen=True)
 class Building:
     """The optional hooks behind `cardlab deckbuild`: a seat's deck as card counts, and back.
@@ -97,7 +129,7 @@ class Building:
                 if c < 0 or cid == blank or kinds_of[c] not in kinds:
                     continue
                 name = pool.names[c]
-                without = counts | {cid: 0, blank: counts.get(blank, 0) + n}
+                without = blanked(counts, cid, 0, blank)
                 variant = self.with_counts(m, seat, without, f"{deck.name}-without-{cid}")
                 out.append(Variant(f"{name} ({cid}, {deck.name})" if names.count(name.lower()) > 1
                                    else f"{name} ({deck.name})", seat, variant, cid, name,
@@ -120,8 +152,11 @@ class Building:
             raise InputError([Problem("--values", 0, f"copies must be 0 or more, got {value}")])
         counts = self.counts(m, seat)
         now = counts.get(card, 0)
-        counts[card] = value
-        counts[blank] = counts.get(blank, 0) + now - value
+        if value <= now:  # the copies it keeps and every other card stay where they lie
+            counts = blanked(counts, card, value, blank)
+        else:
+            counts[card] = value
+            counts[blank] = counts.get(blank, 0) + now - value
         kinds = dict(zip(pool.ids, pool.kinds, strict=True))
         for cid in [k for k in counts if kinds.get(k) in gives_way and k != card]:
             take = min(counts[cid], max(0, -counts[blank]))

@@ -15,6 +15,7 @@ from analysis.quantities import linearised, per_match
 from sim.core.problems import InputError, Problem
 from sim.core.stats import Z95, wilson
 from sim.kit import legality
+from sim.kit.variants import cards_in_play
 from sim.store.outputs import experiment_manifest, new_folder, save_tables
 
 # evaluate(value, n, first_match) -> (per-match values, per-match denominators or None):
@@ -220,6 +221,12 @@ def target_setter(game, m, what: str, load: Callable[[list[str]], object]):
     if "." not in what:
         raise InputError([Problem("tune", 0, f"{what!r} is neither a rule option ("
                                   f"{', '.join(rules)}) nor CARD.FIELD")])
+    card = m.pool.lookup(what.rpartition(".")[0])
+    held = cards_in_play(game, m)
+    if card is not None and held is not None and m.pool.ids[card] not in held:
+        raise InputError([Problem("tune", 0, f"nothing to tune: no deck of the matchup holds "
+                                  f"{m.pool.names[card]!r} and no rule option names it, so no "
+                                  f"value of {what} moves a match")])
     current = game.tuning.card_value(m, what) if game.tuning is not None else None
     integer = current is None or isinstance(current, int)
 

@@ -26,6 +26,7 @@ from sim.experiments.comparisons import diff_runs
 from sim.kit import game as registry
 from sim.kit.folders import folder_policies, read_folder
 from sim.kit.patch import patched_csv, write_texts
+from sim.kit.variants import cards_in_play
 from sim.store.outputs import new_folder
 from sim.store.runs import results_in
 from sim.store.state import run_state
@@ -71,6 +72,7 @@ class Played:
     change: pd.DataFrame  # cardlab diff of the two runs: item, delta, lo, hi, p_adjusted
     command: str  # the command line that replays the variant
     seconds: float
+    unplayed: tuple[str, ...] = ()  # edited cards no deck of the choice holds: edits moving nothing
 
 
 class Desk:
@@ -236,9 +238,11 @@ class Desk:
         the same seeds, each an ordinary run in the results folder; InputError (nothing run,
         nothing written) when the edited folder or the choice is not valid."""
         start = time.perf_counter()
-        folder = self.edited_folder()
         base_m = self.matchup(self.folder, choice)
+        self.unplayed(choice, base_m)  # edits that move nothing are told before any is written
+        folder = self.edited_folder()
         var_m = self.matchup(folder, choice)
+        unplayed = self.unplayed(choice, base_m, var_m)
         self.cancel.clear()
         seconds = self.needs_compile()
         if seconds is not None:  # said as the command line says it; the runner compiles
@@ -254,7 +258,29 @@ class Desk:
         rates = self.rates(base, variant)
         change = diff_runs(base, variant)
         return Played(base, variant, rates, change, choice.cli(folder),
-                      time.perf_counter() - start)
+                      time.perf_counter() - start, unplayed)
+
+    def unplayed(self, choice: Choice, *matchups) -> tuple[str, ...]:
+        """The edited cards that no deck of the choice holds and no rule option names (by
+        name), in either arm: their edits move no match. InputError (nothing is played)
+        when every edit is such, a card or the count of a deck the choice does not seat: a
+        zero change there would be no measurement."""
+        names = dict(zip(self.cards.id, self.cards.name, strict=True))
+        edited = list(dict.fromkeys(key.rpartition(".")[0] for key in self.card_edits()))
+        found = [cards_in_play(self.game, m) for m in matchups]
+        if None in found:  # a game without deck-building hooks cannot say
+            return ()
+        held = set().union(*found)
+        out = tuple(names[c] for c in edited if c not in held)
+        seated = [d for d in self.deck_edits() if d in choice.decks]
+        if (edited or self.deck_edits()) and len(out) == len(edited) and not seated:
+            what = ([f"{', '.join(out)} (no deck of this matchup holds it and no rule option "
+                     "names it)"] if out else [])
+            what += [f"the deck {d} (not seated)" for d in self.deck_edits()]
+            raise InputError([Problem(CARDS if out else "decks", 0, "nothing to measure: "
+                                      f"the edits change {'; '.join(what)}, so the variant "
+                                      "would play every match as the baseline")])
+        return out
 
     def _simulate(self, m, choice: Choice, arm: str, folder: Path, edits: dict,
                   before: int) -> Path:

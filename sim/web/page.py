@@ -183,8 +183,10 @@ class Page:
         self.played = played
         self._show_played(played)
         self._show_runs()
+        unplayed = (f". No deck of this matchup holds {', '.join(played.unplayed)}: "
+                    "those edits move no match." if played.unplayed else "")
         self.say(f"Played {choice.matches:,} matches a side in {played.seconds:.1f} s. "
-                 f"Replay the variant: `{played.command}`", "success")
+                 f"Replay the variant: `{played.command}`{unplayed}", "success")
 
     def _show_played(self, played) -> None:
         # deferred: matplotlib loads only when a figure is drawn
