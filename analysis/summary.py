@@ -58,7 +58,9 @@ def headline_counts(run_path: Path | str, manifest: dict):
             sums[i] += (x.sum(), (x * x).sum())
     rows = pd.DataFrame({"quantity": [s[0] for s in specs], "k": k.astype(np.int64),
                          "n": n.astype(np.int64)})
-    # A draw row only where draws can happen or did.
+    # A draw row only where a match was drawn: the records do not say whether a game's
+    # rules allow draws, and a row of 0 would read as a measured rate in one whose rules
+    # have none.
     rows = rows[(rows.quantity != "draws") | (rows.k > 0)].reset_index(drop=True)
     out = []
     for i, (_, text) in enumerate(lengths):

@@ -133,7 +133,8 @@ def row(arms: Arms, group: list[tuple[int, Subject]], kept: list[str], n: int) -
     as par is played (its policies reading the card as par: "as_par"), where the game
     allows it. Twins (cards of one deck the rules cannot tell apart, `twins`) are one card:
     each one's paired differences are summed match by match and shared over all their
-    copies."""
+    copies. `deck_worth` is a card's whole difference (all its copies, a twin's share of its
+    group's), `relative` the same per copy, which the verdict judges."""
     diff, gap_diff, up_diff, copies, untested, first = 0.0, 0.0, 0.0, 0, True, None
     unmoved = True
     for i, s in group:
@@ -159,14 +160,14 @@ def row(arms: Arms, group: list[tuple[int, Subject]], kept: list[str], n: int) -
         untested &= chosen and all(arms.same((*key[:2], p), ("base", s.seat, p), n)
                                    for key in changed for p in kept)
         first = first or (base, par_key)
-    worth, worth_se = contrast(diff / len(group))
+    deck_worth, deck_worth_se = contrast(diff / len(group))
     rel, rel_se = contrast(diff / copies)
     gap, gap_se = contrast(gap_diff / copies)
     up_diff = np.broadcast_to(up_diff, (n,))
     up, up_se = contrast(up_diff / copies)
     base, par_key = first
     # The margins are measured on the card's own matches: how they move with its worth.
-    return {"n": n, "worth": worth, "worth_se": worth_se, "relative": rel,
+    return {"n": n, "deck_worth": deck_worth, "deck_worth_se": deck_worth_se, "relative": rel,
             "relative_se": rel_se, "gap": gap, "gap_se": gap_se, "up": up, "up_se": up_se,
             "rel_gap_cov": covariance(diff / copies, gap_diff / copies),
             "rel_up_cov": covariance(diff / copies, up_diff / copies),
