@@ -23,7 +23,7 @@ from sim.cli.shared import (
     run_folder,
 )
 
-# The command imports what it needs inside its body (deferred): `cardlab --help` and the
+# Each command imports what it needs inside its body (deferred): `cardlab --help` and the
 # start of any command load no pandas, numba, matplotlib or game until the command runs.
 
 
