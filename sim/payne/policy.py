@@ -35,6 +35,8 @@ from sim.payne.params import (  # noqa: F401  (the parameter slots, read as Pol.
 )
 from sim.payne.state import lit, meet
 
+BITS = np.array([bin(m).count("1") for m in range(16)], dtype=np.int64)  # set bits of a side mask
+
 UNIT = 1 << 20  # a probability is compared on this grid, from one stream value
 
 # Which character a set of side weights is for.
@@ -50,8 +52,9 @@ def chance(prm, rate, keys, ctr, p):
 @njit
 def unseen_share(table, opp_list, opp_seen, role, share):
     """share[s] = share of the opponent's unseen characters of `role` with arrow s lit."""
-    total = 0
-    share[:] = 0.0
+    # Whole counts until the last step (in registers, not the array): the same numbers, as
+    # sums of whole numbers are exact in floating point too.
+    total, n0, n1, n2, n3 = 0, 0, 0, 0, 0
     for c in range(table.shape[0]):
         # Most of the pool is not in the opponent's deck: the counts are read first.
         k = opp_list[c] - opp_seen[c]
@@ -59,8 +62,11 @@ def unseen_share(table, opp_list, opp_seen, role, share):
             continue
         total += k
         mask = table[c, T.C_ARROWS]
-        for s in range(4):
-            share[s] += k * lit(mask, s)
+        n0 += k * lit(mask, 0)
+        n1 += k * lit(mask, 1)
+        n2 += k * lit(mask, 2)
+        n3 += k * lit(mask, 3)
+    share[0], share[1], share[2], share[3] = n0, n1, n2, n3
     if total > 0:
         for s in range(4):
             share[s] /= total
@@ -161,14 +167,13 @@ def defence_cost(table, geometry, opp_list, opp_seen, mask):
         k = opp_list[c] - opp_seen[c]
         if k <= 0 or table[c, T.C_KIND] != T.CHARACTER or table[c, T.C_ROLE] != T.OFF:
             continue
-        n_l, hit = 0, 0
-        arrows = table[c, T.C_ARROWS]
-        for s in range(4):
-            if lit(arrows, meet(geometry, s)):
-                n_l += 1
-                hit += lit(mask, s)
+        # The attacker's lit arrows, each moved to the defender's side it lies on (meet):
+        # n_l of them, `hit` on the defender's lit sides, counted as bits.
+        arrows = table[c, T.C_ARROWS] & 15
+        on_sides = arrows if geometry == 0 else ((arrows >> 2) | (arrows << 2)) & 15
+        n_l = BITS[arrows]
         if n_l > 0:
-            cost += k * hit / n_l
+            cost += k * BITS[on_sides & mask] / n_l
     return cost
 
 
