@@ -446,6 +446,21 @@ def test_sensitivity_tells_a_card_in_both_decks_apart_and_lists_one_at_its_highe
     assert "Nine value +1 (10)" in out.stdout
 
 
+def test_sensitivity_of_a_card_both_decks_hold_changes_the_named_decks_copies_alone(tmp_path):
+    """"Change in its deck's win rate per +1": in a mirror of Steady (four Fives a deck),
+    the deck whose Fives become Sixes beats the other's Fives and ties its Sixes where it
+    tied and lost before, so each seat's row gains, and significantly at 3,000 matches. Were
+    the +1 given to both decks' Fives, the mirror would stay even: the two rows would
+    be one change seen from either side, one the other's loss."""
+    out = cardlab("sensitivity", "steady", "steady", "--folder", "highcard", "--rules",
+                  "value_cap=120", "--card", "Five", "-n", "3000", "--results",
+                  str(tmp_path), "--run-id", "s")
+    assert out.returncode == 0, out.stderr
+    table = pd.read_parquet(tmp_path / "s" / "sensitivity.parquet").set_index("item")
+    rows = table.loc[["Five value +1 (6) in seat A", "Five value +1 (6) in seat B"]]
+    assert (rows.lo > 0).all(), rows[["delta", "lo", "hi"]]
+
+
 def test_round_robin_matrix(tmp_path):
     out = cardlab("matchup", "us-red-tide", "ussr-red-tide", "--policies", "greedy,random",
                   "-n", "200", "--results", str(tmp_path), "--run-id", "rr", "-q")

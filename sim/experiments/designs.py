@@ -5,12 +5,15 @@ the validator sees each before it plays (what it rejects is listed in `skipped`,
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pandas as pd
 
 from analysis.quantities import arm_seat_names, linearised, per_match
 from sim.core.problems import InputError, Problem, told_as
 from sim.core.stats import Z95, bh, p_values, paired_difference, with_rate
+from sim.experiments.arms import seat_local
 from sim.kit import legality
 from sim.kit.game import Game
 from sim.kit.variants import Variant, by_deck
@@ -59,14 +62,19 @@ def sensitivity(game: Game, m, matches: int, seed: int, results="results", run_i
         if unknown:
             raise InputError([Problem("--card", 0, u) for u in unknown])
         cards = [m.pool.ids[i] for i in found.values()]
-    variants, skipped = legality.split(game, by_deck(game.value_edits(m, cards), decks))
+    made = [on_its_seat(game, m, v) for v in by_deck(game.value_edits(m, cards), decks)]
+    starts = {(v.seat, v.card): start for start, v in made if start is not m}
+    variants, skipped = legality.split(game, [v for _, v in made])
     measured("sensitivity", variants, skipped, "no numeric card value to change in either deck"
              + (f" of {', '.join(cards)}" if cards else ""))
     base = game.run_batch(m, matches, seed)
-    rows, prices = [], {}
+    rows, prices, bases = [], {}, {}
     for v in variants:
+        if (v.seat, v.card) in starts and (v.seat, v.card) not in bases:
+            bases[v.seat, v.card] = game.run_batch(starts[v.seat, v.card], matches, seed)
         rec = game.run_batch(v.matchup, matches, seed)
-        d = paired_difference(base.wins(v.seat), rec.wins(v.seat))
+        d = paired_difference(bases.get((v.seat, v.card), base).wins(v.seat),
+                              rec.wins(v.seat))
         rows.append({**_arm_row(v, d), "deck": decks[v.seat]})
         if worth and game.worth is not None and v.card not in prices:
             prices[v.card] = game.worth(m, v.seat, v.card)
@@ -75,6 +83,24 @@ def sensitivity(game: Game, m, matches: int, seed: int, results="results", run_i
         df[game.schema.worth_label or "worth"] = df.card.map(prices)
     return _write(results, run_id, "sensitivity", df, skipped,
                   experiment_manifest(game, m, seed, matches, "sensitivity"))
+
+
+def on_its_seat(game: Game, m, v: Variant):
+    """(baseline, variant) for a change of one card's values in one seat's deck alone: where
+    another seat holds the card too, its copies there become a twin that keeps the values
+    (sim.experiments.arms.seat_local), the change goes to the seat's own copies, and the
+    baseline is that matchup unchanged; else (m, v). A card both decks hold changed in both
+    would measure the two changes netted, not the deck's card."""
+    if game.building is None or not v.card or v.matchup is None:
+        return m, v
+    local = seat_local(game, m, v.seat, v.card)
+    if local is m:
+        return m, v
+    c = m.pool.ids.index(v.card)
+    edited = v.matchup.pool.table[c]
+    cells = {(c, int(j)): int(edited[j]) for j in np.flatnonzero(edited != m.pool.table[c])}
+    return local, dataclasses.replace(
+        v, matchup=dataclasses.replace(local, pool=local.pool.with_values(cells)))
 
 
 def ablation(game: Game, m, matches: int, seed: int, results="results",
