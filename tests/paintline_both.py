@@ -12,6 +12,7 @@ import numpy as np
 
 from sim.core.rng import N_STREAMS, py_stream_key
 from sim.paintline import engine as E
+from sim.paintline import pool as T
 from sim.paintline import rules as Ru
 from sim.paintline import schema as Rec
 from sim.paintline import state as S
@@ -35,6 +36,19 @@ class Side:
     bag: tuple[str, ...] = ("Tycho Brahe",) * 10  # a coach in a bag: drawn, never played
 
 
+@dataclass(frozen=True)
+class Incoming:
+    """The shot the player to hit returns (a rally under way, not the serve): the index
+    step, whether it was a critical, its return penalty, its shot type, and the cost of its
+    Mute (-1 for none)."""
+
+    step: int = 0
+    crit: bool = False
+    pen: int = 0
+    type: int = T.NO_TYPE
+    mute: int = -1
+
+
 @dataclass
 class After:
     """What a turn left, in the engines' common words."""
@@ -47,6 +61,7 @@ class After:
     discards: int
     shot: dict | None  # the logged shot row
     forfeit: int = -1  # the seat that forfeited the game, -1 none
+    rally: Incoming | None = None  # what the hitter's shot left for the return, if it landed
 
 
 def matchup(policy="greedy", **rules):
@@ -65,7 +80,7 @@ def _ids(m, names):
     return out
 
 
-def _kernel(m, sides, seat, seed, serve):
+def _kernel(m, sides, seat, seed, serve, incoming):
     table = m.pool.table
     P, G, H = S.new_state()
     for p, sd in enumerate(sides):
@@ -91,15 +106,20 @@ def _kernel(m, sides, seat, seed, serve):
     G[S.FORFEIT] = -1
     G[S.SERVER] = seat
     G[S.IS_SERVE] = int(serve)
+    if incoming is not None:
+        G[S.STEP], G[S.CRIT], G[S.IN_PEN] = incoming.step, int(incoming.crit), incoming.pen
+        G[S.IN_TYPE], G[S.MUTE_COST], G[S.LANDED] = incoming.type, incoming.mute, 1
     keys = np.array([py_stream_key(seed, 0, s) for s in range(N_STREAMS)], dtype=np.uint64)
     ctr = np.zeros(N_STREAMS, dtype=np.int64)
     n = table.shape[0]
     log = np.zeros((1, 8, Rec.N_LOG), dtype=np.int32)
     log_n = np.zeros(1, dtype=np.int64)
-    E.take_turn(table, table, m.rules.vector, m.policies[seat], P, G, H, seat, keys, ctr,
-                np.zeros((2, n), dtype=np.int8),
-                np.zeros((2, n, len(Rec.CARD_STATS)), dtype=np.int64), E.new_work(n), log,
-                log_n, 0)
+    seen = np.zeros((2, n), dtype=np.int8)
+    cs = np.zeros((2, n, len(Rec.CARD_STATS)), dtype=np.int64)
+    landed = E.take_turn(table, table, m.rules.vector, m.policies[seat], P, G, H, seat, keys,
+                         ctr, seen, cs, E.new_work(n), log, log_n, 0)
+    rally = (Incoming(int(G[S.STEP]), bool(G[S.CRIT]), int(G[S.IN_PEN]), int(G[S.IN_TYPE]),
+                      int(G[S.MUTE_COST])) if landed and G[S.FORFEIT] < 0 else None)
     shot = dict(zip(Rec.LOG_COLUMNS, log[0, 0].tolist(), strict=True)) if log_n[0] else None
     out = []
     for p in range(2):
@@ -109,11 +129,12 @@ def _kernel(m, sides, seat, seed, serve):
                   for i in range(P[p, S.PLAY_N])],
             stamina=int(P[p, S.PP_N]), ready=int(P[p, S.PP_READY]),
             bag=int(P[p, S.BAG_LEN] - P[p, S.BAG_TOP]), discards=int(P[p, S.DISC_N]),
-            shot=shot if p == seat else None, forfeit=int(G[S.FORFEIT])))
+            shot=shot if p == seat else None, forfeit=int(G[S.FORFEIT]),
+            rally=rally if p == seat else None))
     return out
 
 
-def _reference(m, sides, seat, seed, serve):
+def _reference(m, sides, seat, seed, serve, incoming):
     g = ReferenceGame(m, seed, 0)
     for p, sd in enumerate(sides):
         play = _ids(m, sd.play)
@@ -129,9 +150,14 @@ def _reference(m, sides, seat, seed, serve):
             c.tap = t
     g.server = seat
     g.is_serve = serve
-    forfeit = -1
+    if incoming is not None:
+        g.step, g.after_crit, g.incoming_penalty = incoming.step, incoming.crit, incoming.pen
+        g.incoming_type, g.mute_cost, g.landed = incoming.type, incoming.mute, 1
+    forfeit, rally = -1, None
     try:
-        g.take_turn(seat)
+        if g.take_turn(seat):
+            rally = Incoming(g.step, g.after_crit, g.incoming_penalty, g.incoming_type,
+                             g.mute_cost)
     except Forfeit as out:  # the reference's game loop ends the game on it
         forfeit = out.seat
     shot = (dict(zip(Rec.LOG_COLUMNS, g.shot_rows[0], strict=True)) if g.shot_rows else None)
@@ -140,15 +166,18 @@ def _reference(m, sides, seat, seed, serve):
         out.append(After(
             hand=sorted(s.hand), play=[(c.card, c.tap, c.attached) for c in s.table],
             stamina=len(s.power_plant), ready=s.ready_stamina, bag=len(s.bag),
-            discards=len(s.discard), shot=shot if p == seat else None, forfeit=forfeit))
+            discards=len(s.discard), shot=shot if p == seat else None, forfeit=forfeit,
+            rally=rally if p == seat else None))
     return out, g.text
 
 
-def both_turn(sides, seat=0, seed=1, serve=True, policy="greedy", **rules):
-    """Seat `seat` takes one turn from `sides` (two Side) in both engines; returns what it
-    left (both engines equal, asserted), the reference's narrative and the matchup."""
+def both_turn(sides, seat=0, seed=1, serve=True, policy="greedy", incoming=None, **rules):
+    """Seat `seat` takes one turn from `sides` (two Side) in both engines, on the serve or,
+    given `incoming` (an Incoming), returning that shot; returns what it left (both engines
+    equal, asserted), the reference's narrative and the matchup."""
+    serve = serve and incoming is None
     m = matchup(policy, **rules)
-    k = _kernel(m, sides, seat, seed, serve)
-    r, text = _reference(m, sides, seat, seed, serve)
+    k = _kernel(m, sides, seat, seed, serve, incoming)
+    r, text = _reference(m, sides, seat, seed, serve, incoming)
     assert k == r, f"kernel {k}\nreference {r}\n" + "\n".join(text)
     return k, text, m

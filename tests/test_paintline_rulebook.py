@@ -53,6 +53,18 @@ def test_one_untap_a_turn_and_a_tapped_card_cannot_be_hit():
     assert sorted(t for _, t, _ in a.play) == [1, 2] and a.shot["card"] == -1
 
 
+@rule("PTL-11", "PTL-10")
+def test_an_enhancement_may_be_attached_to_a_tapped_shot_card():
+    """"While tapped, the card cannot be used": the engines read attaching an enhancement to
+    a tapped card as no use of it (docs/rules.md, "Open points read without an option"). A
+    double-tapped Drive Shot takes the untap step (single tapped, still not hit: the Default
+    Shot), and Sandpaper Paddle (cost 2) is attached to it with the two Stamina."""
+    (a, _), _, m = both_turn([Side(hand=("Sandpaper Paddle",), play=("Drive Shot",),
+                                   taps=(2,), stamina=2), Side()])
+    drive, paddle = m.pool.lookup("Drive Shot"), m.pool.lookup("Sandpaper Paddle")
+    assert a.shot["card"] == -1 and a.play == [(drive, 1, paddle)] and a.ready == 0
+
+
 @rule("PTL-5", "PTL-28")
 def test_a_card_in_play_is_hit_for_its_cost_one_from_hand_is_paid_once():
     """Chop costs 1: hit from the Arsenal it taps one Stamina; played from hand and hit it

@@ -78,6 +78,35 @@ def test_an_illegal_card_value_is_named_with_its_line_in_cards_csv(field, value,
     assert "'push'" in p.message and words in p.message
 
 
+@pytest.mark.rule("PTL-54", "PTL-55", "PTL-56")
+@pytest.mark.parametrize(("name", "nation", "words"), [
+    ("Push", "US", "basic shots are neutral"),
+    ("Liberty Lob", "neutral", "trick shots belong to a nation"),
+    ("Fresh Grip", "US", "shot enhancements are neutral"),
+])
+def test_a_card_of_the_wrong_nation_for_its_kind_is_named(name, nation, words):
+    """"Basic Shots are neutral shot cards", "Trick Shots are nation-specific shots" and
+    "Like Basic Shots, Shot Enhancements are neutral cards": a row of cards.csv that breaks
+    one is named with its line."""
+    pool = POOL.with_values({(card(name), T.C_NATION): T.NATIONS.index(nation)})
+    problems = GAME.validate(dataclasses.replace(BASE, pool=pool))
+    csv = FOLDER / "cards.csv"
+    mine = [p for p in problems if words in p.message]
+    assert len(mine) == 1, problems
+    assert (mine[0].path, mine[0].line) == (str(csv), line_of(csv, POOL.ids[card(name)] + ","))
+
+
+@pytest.mark.rule("PTL-60")
+def test_a_coach_with_no_flag_is_legal_in_any_deck():
+    """"Cards that have no flag are neutral cards and can be used in any deck": the rulebook
+    gives a coach no nation of its own, so a neutral coach is a legal card in either deck."""
+    pool = POOL.with_values({(card("Tycho Brahe"), T.C_NATION): T.NEUTRAL})
+    ussr = with_counts(BASE.decks[1], {card("Tycho Brahe"): 1,
+                                       card("Oksana Svedlovigoba"): 0}, "ussr-tycho")
+    m = dataclasses.replace(BASE, pool=pool).with_deck(1, ussr)
+    assert GAME.validate(m) == []
+
+
 @pytest.mark.rule("PTL-42")
 def test_any_number_of_blanks_is_legal_and_counts_toward_60(tmp_path):
     deck = tmp_path / "blanks.deck"

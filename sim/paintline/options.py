@@ -56,8 +56,8 @@ OPTIONS_DECLARED = (
     _whole("untap_steps", 1, "steps of untap each turn", lo=0),
     _whole("recycle_ratio", 2, "cards discarded for each card drawn by recycling"),
     Option("match_games", 1, "games of a match, first to a majority", allowed=MATCH_LENGTHS),
-    Option("tie_rule", "hitter", "two mutes on equal cost: the hitter's card wins, or the "
-           "first played", words=TIE_RULE),
+    Option("tie_rule", "hitter", "a Mute against a card of its own cost: the card hit keeps "
+           "its abilities, or the Mute wins", words=TIE_RULE),
     _whole("boosts_per_shot", 60, "single-use enhancements one shot may take", lo=0),
     Option("boost_default_shot", False, "whether single-use enhancements may boost the "
            "Default Shot"),

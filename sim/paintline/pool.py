@@ -66,10 +66,14 @@ def shape_problems(row: list[int]) -> list[str]:
         out.append("a shot card needs a shot type")
     if not is_shot and row[C_TYPE] != NO_TYPE:
         out.append("only shot cards have a shot type")
+    # The rulebook's nations by kind: basic shots and shot enhancements are neutral, trick
+    # shots belong to a nation; it gives coaches (and Stamina) none of their own either way.
     if kind == BASIC_SHOT and row[C_NATION] != NEUTRAL:
         out.append("basic shots are neutral")
-    if kind in (TRICK_SHOT, COACH) and row[C_NATION] == NEUTRAL:
-        out.append(f"a {KINDS[kind]} belongs to a nation")
+    if kind == ENHANCEMENT and row[C_NATION] != NEUTRAL:
+        out.append("shot enhancements are neutral")
+    if kind == TRICK_SHOT and row[C_NATION] == NEUTRAL:
+        out.append("trick shots belong to a nation")
     for ab in (row[C_AB1], row[C_AB2]):
         if ab in keywords.COACH_ONLY and kind != COACH:
             out.append("this ability is for coaches only")
