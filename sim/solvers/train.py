@@ -21,6 +21,7 @@ from sim.core.problems import InputError, Problem
 from sim.core.stats import paired_difference, wilson
 from sim.kit import legality
 from sim.kit.game import Game, Param
+from sim.kit.played import played, require_unchanged
 from sim.store.runs import check_run_id
 
 TRAIN, HOLDOUT = 1, 2  # purposes of derived seeds: a generation's matches, the verdict's
@@ -248,6 +249,14 @@ def tuned_policies(folder: Path) -> list[str]:
     return names
 
 
+def files_played(game: Game, folder: Path, base, policy: str) -> dict:
+    """What a training run plays of its folder's files (sim.kit.played): the matchup with
+    the opponent on both seats, and the trained policy's own settings, the start of the
+    search and the settings it does not move."""
+    trainee = hooks_of(game).with_policy(base, 0, folder, policy, {}, policy)
+    return played(game, folder, [base, trainee])
+
+
 def new_id(kind: str) -> str:
     return datetime.now(UTC).strftime(f"{kind}-%Y%m%d-%H%M%S")
 
@@ -259,7 +268,8 @@ def train(game: Game, folder: Path, base, policy: str, opponent: str, name: str,
           setup: dict | None = None, progress=None) -> tuple[pd.DataFrame, dict]:
     """Train `policy` against `opponent` (base: the matchup with the opponent on both
     seats) into results/<run_id>/, or resume that folder; then the held-out verdict and,
-    with `write`, the tuned policy appended to the folder's policies.toml."""
+    with `write`, the tuned policy appended to the folder's policies.toml. A resume is
+    refused when the folder's files changed what the run plays since it began."""
     if not sigma > 0:  # a step of 0 does not move (cma divides by it); below 0, no step
         raise InputError([Problem("--sigma", 0, f"a step above 0, got {sigma}")])
     run_id = check_run_id(run_id or new_id("train"))
@@ -269,6 +279,8 @@ def train(game: Game, folder: Path, base, policy: str, opponent: str, name: str,
         require_new_name(folder, name)
     if resume:
         state, manifest = load(path)
+        require_unchanged(manifest.get("from_files"), files_played(game, folder, base,
+                                                               manifest["policy"]), path)
         manifest["generations"] = max(generations, manifest["generations"])
         generations = manifest["generations"]
         manifest["name"] = name  # only the name written: a resume may change it
@@ -282,7 +294,8 @@ def train(game: Game, folder: Path, base, policy: str, opponent: str, name: str,
                     "policy": policy, "opponent": opponent, "name": name,
                     "seats": list(seats), "matches": matches, "popsize": popsize,
                     "generations": generations, "sigma": sigma, "holdout": holdout,
-                    "seed": seed, "setup": setup or {}, "status": "running"}
+                    "seed": seed, "setup": setup or {}, "status": "running",
+                    "from_files": files_played(game, folder, base, policy)}
         state = start(game, folder, base, policy, name, seats, matches, popsize, sigma, seed,
                       path, manifest)
     trainer = Trainer(game, folder, base, policy, name, tuple(manifest["seats"]),
