@@ -144,7 +144,10 @@ def train(
     matches: Annotated[int, typer.Option("--matches", "-n", min=1,
                                          help="matches a candidate plays on each seat")] = 500,
     popsize: Annotated[int, typer.Option(min=2, help="candidates a generation")] = 8,
-    generations: Annotated[int, typer.Option(min=1, help="CMA-ES generations")] = 10,
+    generations: Annotated[int | None, typer.Option(
+        min=1, help="CMA-ES generations in all (default 10); a resume goes on to the run's "
+        "own count unless given, and one below the generations the run has trained already "
+        "trains no more: the best of those is checked and written")] = None,
     sigma: Annotated[float, typer.Option(help="initial step on the unit scale, above 0")] = 0.1,
     holdout: Annotated[int, typer.Option(min=1, help="held-out matches a seat")] = 10_000,
     seed: Seed = 1,
@@ -166,7 +169,13 @@ def train(
     if resume:
         from sim.solvers.train import load as read_state
 
-        _, manifest = guarded(lambda: read_state(results / resume))
+        state, manifest = guarded(lambda: read_state(results / resume))
+        done = state["generation"]
+        if generations is not None and generations < done:
+            typer.echo(f"the run has {done} generations already, more than --generations "
+                       f"{generations}: nothing more is trained; the best of its {done} is "
+                       "checked on held-out seeds" + (" and written" if write else ""),
+                       err=True)
         kept = Setup(**{k: tuple(v) if isinstance(v, list) else v
                         for k, v in manifest["setup"].items()})
         refuse_train_changes(ctx, results / resume, manifest, kept, setup, {
@@ -206,8 +215,9 @@ def train(
     except KeyboardInterrupt:
         # The options a resume reads from its command line, not from the run, are named.
         interrupted(results / run_id, "every finished generation",
-                    f"cardlab train --results {results} --resume {run_id} {policy} "
-                    f"--generations {generations}" + ("" if write else " --no-write"))
+                    f"cardlab train --results {results} --resume {run_id} {policy}"
+                    + ("" if generations is None else f" --generations {generations}")
+                    + ("" if write else " --no-write"))
     print_frame(table, f"{policy} against {against}: train and held-out win rates",
                 ["item", "k", "n", "rate", "lo", "hi"])
     # Plain echo: rich would read "[name]" as markup.

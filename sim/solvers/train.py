@@ -262,14 +262,17 @@ def new_id(kind: str) -> str:
 
 
 def train(game: Game, folder: Path, base, policy: str, opponent: str, name: str,
-          seats=(0, 1), matches: int = 500, popsize: int = 8, generations: int = 10,
+          seats=(0, 1), matches: int = 500, popsize: int = 8, generations: int | None = None,
           sigma: float = 0.1, holdout: int = 10_000, seed: int = 1, results="results",
           run_id: str | None = None, resume: bool = False, write: bool = True,
           setup: dict | None = None, progress=None) -> tuple[pd.DataFrame, dict]:
     """Train `policy` against `opponent` (base: the matchup with the opponent on both
     seats) into results/<run_id>/, or resume that folder; then the held-out verdict and,
-    with `write`, the tuned policy appended to the folder's policies.toml. A resume is
-    refused when the folder's files changed what the run plays since it began."""
+    with `write`, the tuned policy appended to the folder's policies.toml. `generations`:
+    in all (10 by default); a resume goes on to the run's own count unless given, and one
+    below the generations it has trained already trains no more (the best of those is
+    checked and written). A resume is refused when the folder's files changed what the
+    run plays since it began."""
     if not sigma > 0:  # a step of 0 does not move (cma divides by it); below 0, no step
         raise InputError([Problem("--sigma", 0, f"a step above 0, got {sigma}")])
     run_id = check_run_id(run_id or new_id("train"))
@@ -281,10 +284,13 @@ def train(game: Game, folder: Path, base, policy: str, opponent: str, name: str,
         state, manifest = load(path)
         require_unchanged(manifest.get("from_files"), files_played(game, folder, base,
                                                                manifest["policy"]), path)
-        manifest["generations"] = max(generations, manifest["generations"])
-        generations = manifest["generations"]
+        # Generations trained cannot be taken back: fewer asked for than there are, none more.
+        generations = max(state["generation"], manifest["generations"] if generations is None
+                          else generations)
+        manifest["generations"] = generations
         manifest["name"] = name  # only the name written: a resume may change it
     else:
+        generations = 10 if generations is None else generations
         if path.exists():
             raise InputError([Problem(str(path), 0, "exists already; resume it or pick "
                                       "another --run-id")])
