@@ -85,6 +85,13 @@ def test_a_resumed_meta_refuses_changed_files_and_finishes_once_they_are_back(fo
     assert_same_records(tmp_path / "whole" / "pairs" / "02-01", run / "pairs" / "02-01")
     assert (run / "matrix.parquet").read_bytes() == (tmp_path / "whole" /
                                                      "matrix.parquet").read_bytes()
+    # A rule option or card value typed at the run's own (rules.toml's points_to_win 11,
+    # cards.csv's Push at cost 0) passes; another is refused.
+    same = cardlab(*args, "--rules", "points_to_win=11", "--set", "push.cost=0")
+    assert same.returncode == 0, same.stderr
+    other = cardlab(*args, "--rules", "points_to_win=12", "--set", "push.cost=1")
+    refused(other, "  --rules: points_to_win=12 given, the run's is points_to_win=11",
+            "  --set: push.cost=1 given, the run's is push.cost=0")
 
 
 def test_a_resumed_deckbuild_refuses_a_changed_card_table(folder, tmp_path):

@@ -115,18 +115,15 @@ SEATS = {"both": (0, 1), "a": (0,), "b": (1,)}  # train's --seat: the seats it p
 def refuse_train_changes(ctx: typer.Context, path: Path, manifest: dict, kept: Setup,
                          setup: Setup, options: dict) -> None:
     """Exit 2 naming each option typed on a resumed `train` that differs from the run's
-    (`kept`: its matchup options; --generations and --write are read from the command
-    line, and --name only names what is written)."""
-    from sim.cli.resumed import folder_path, refuse_changes
+    (`kept`: its matchup options, compared as the run resolved them; --generations and
+    --write are read from the command line, and --name only names what is written)."""
+    from sim.cli.resumed import refuse_changes, train_given
 
-    stored = {**dataclasses.asdict(kept), "rules": parse_overrides(list(kept.rules)),
-              "folder": str(Path(manifest["folder"]).resolve()),
-              "trained": manifest["policy"], "against": manifest["opponent"],
-              "seat": next(k for k, v in SEATS.items() if list(v) == manifest["seats"]),
-              **{k: manifest[k] for k in ("matches", "popsize", "sigma", "holdout", "seed")}}
-    given = {**dataclasses.asdict(setup), "rules": lambda: parse_overrides(list(setup.rules)),
-             "folder": lambda: folder_path(setup.folder), **options}
-    refuse_changes(ctx, path, stored, given)
+    stored, given = train_given(manifest, kept, setup)
+    stored |= {"trained": manifest["policy"], "against": manifest["opponent"],
+               "seat": next(k for k, v in SEATS.items() if list(v) == manifest["seats"]),
+               **{k: manifest[k] for k in ("matches", "popsize", "sigma", "holdout", "seed")}}
+    refuse_changes(ctx, path, stored, {**given, **options})
 
 
 @first("trained")
