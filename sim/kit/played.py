@@ -14,33 +14,42 @@ SHOWN = 8  # changes told one by one in a file; the rest counted
 
 def played(game, folder: Path | str, matchups) -> dict:
     """The record of what `matchups` play (one run's, read from `folder`: the same cards
-    and rules in each), in JSON's terms: the values the engine takes, not the files' bytes,
-    so that a comment or a reordered line changes nothing."""
+    and rules in each), in JSON's terms: the values the engine takes, as the game describes
+    them for a manifest, not the files' bytes, so that a comment or a reordered line
+    changes nothing."""
     folder = Path(folder)
-    out = {"files": {"policies": str(folder / "policies.toml"),
+    out = {"files": {"cards": str(folder / "cards.csv"),
+                     "policies": str(folder / "policies.toml"),
                      "rules": str(folder / "rules.toml")},
            "cards": {}, "decks": {}, "policies": {}, "rules": {}}
     for m in matchups:
         described = game.describe(m)
-        out["files"]["cards"] = str(m.pool.path)
-        out["cards"] = card_values(m.pool, "texts" in described["card_pool"])
+        out["files"]["cards"] = str(described["card_pool"].get("path") or out["files"]["cards"])
+        out["cards"] = card_values(m, described)
         out["rules"] = described["rules"]
         for seat, entry in enumerate(described["decks"]):
             out["decks"][entry["name"]] = {"file": str(entry.get("path", "")),
                                            "cards": deck_cards(game, m, seat, entry)}
         for policy in described["policies"]:
-            out["policies"][policy["name"]] = policy["params"]
+            out["policies"][policy["name"]] = policy.get("params")
     return json.loads(json.dumps(out, default=str))
 
 
-def card_values(pool, texts: bool) -> dict:
+def card_values(m, described: dict) -> dict:
     """Each card's row of the integer table by its id (and its text, where the game's runs
-    keep it: a game that reads its texts), with the names of the row's fields."""
-    named = {c.slot: c.name for c in pool.CARDS.columns if c.slot is not None}
-    fields = [named.get(s, f"slot {s}") for s in range(pool.table.shape[1])]
-    rows = {cid: [int(v) for v in row] + ([pool.texts[i]] if texts else [])
-            for i, (cid, row) in enumerate(zip(pool.ids, pool.table, strict=True))}
-    return {"fields": fields + (["text"] if texts else []), "rows": rows}
+    keep it: a game that reads its texts), with the names of the row's fields; a game
+    whose manifests keep no table, its card pool's digest."""
+    pool = described["card_pool"]
+    table = pool.get("table", described.get("card_table"))
+    if table is None:
+        return {"sha256": pool.get("sha256", "")}
+    columns = getattr(getattr(getattr(m, "pool", None), "CARDS", None), "columns", ())
+    named = {c.slot: c.name for c in columns if c.slot is not None}
+    texts = pool.get("texts")
+    fields = [named.get(s, f"slot {s}") for s in range(len(table[0]) if table else 0)]
+    rows = {cid: [int(v) for v in row] + ([texts[i]] if texts is not None else [])
+            for i, (cid, row) in enumerate(zip(pool["ids"], table, strict=True))}
+    return {"fields": fields + (["text"] if texts is not None else []), "rows": rows}
 
 
 def deck_cards(game, m, seat: int, entry: dict):
@@ -57,6 +66,8 @@ def listed(said: list[str]) -> str:
 
 
 def card_changes(before: dict, now: dict) -> list[str]:
+    if "rows" not in before or "rows" not in now:
+        return ["the card table changed"] if before != now else []
     was, rows, fields = before["rows"], now["rows"], now["fields"]
     said = [f"card {cid} removed" for cid in was if cid not in rows]
     for cid, row in rows.items():
