@@ -126,7 +126,8 @@ def test_a_resumed_meta_refuses_other_options_and_plays_the_rest_as_the_run(fiel
     refused(out, "  --decks: us-red-tide, ussr-blitz given, the run's is us-red-tide, "
             "ussr-red-tide, ussr-blitz",
             "  --policy: greedy given, the run's is lookahead",
-            "  --rules: points_to_win=15 given, the run's is none",
+            # The run's own value (docs/rules.md: points_to_win 11).
+            "  --rules: points_to_win=15 given, the run's is points_to_win=11",
             "  --matches: 100 given, the run's is 60",
             "  --seed: 9 given, the run's is 5",
             f"  --folder: {(FOLDER.parent / 'payne').resolve()} given, the run's is "

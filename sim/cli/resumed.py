@@ -4,6 +4,7 @@ with both values), since a resume goes on with the run's own options."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -95,12 +96,30 @@ def resumed_field(ctx: typer.Context, path: Path, record: str, load_field, folde
 
     kind = "meta" if record == "meta.json" else "deckbuild"
     saved = guarded(lambda: read_record(path, record, kind))
-    field = field_given(folder, *(options.pop(k) for k in ("decks", "policy", "rules", "sets")))
-    refuse_changes(ctx, path, {**saved, **saved.get("search", {})}, {**field, **options})
+    typed = {k: options.pop(k) for k in ("decks", "policy", "rules", "sets")}
+    field = field_given(folder, *typed.values())
+    stored = {**saved, **saved.get("search", {})}
+    if "from_files" in saved:
+        _as_played(stored, field, saved, typed["rules"], typed["sets"])
+    refuse_changes(ctx, path, stored, {**field, **options})
     fallback = (None if "folder" in saved else
                 load_field(folder, ",".join(saved["decks"]), saved.get("policy"), None,
                            saved["sets"]))
     return saved, guarded(lambda: recorded_field(saved, fallback))
+
+
+def _as_played(stored: dict, given: dict, saved: dict, rules, sets) -> None:
+    """A field's rule options and card values typed, set against the values the run
+    played (its record's from_files), as simulate and train set theirs: one typed at the
+    run's own value passes, a default the run left out included."""
+    from sim.experiments.meta import recorded_field
+
+    typed = parse_overrides(rules)
+    stored["rules"] = {k: saved["from_files"]["rules"].get(k) for k in typed}
+    given["rules"] = typed
+    if sets:
+        pool = guarded(lambda: recorded_field(saved).pair(0, 1).pool)
+        stored["sets"], given["sets"] = _card_values(pool, list(sets))
 
 
 def simulate_given(manifest: dict, setup, numbers: dict) -> tuple[dict, dict]:
@@ -133,8 +152,52 @@ def simulate_given(manifest: dict, setup, numbers: dict) -> tuple[dict, dict]:
     stored["rules"] = {k: manifest["rules"].get(k) for k in typed_rules}
     given["rules"] = typed_rules
     if setup.sets:
-        stored["sets"], given["sets"] = _card_values(manifest, list(setup.sets))
+        from sim.kit import game as registry
+
+        pool = guarded(lambda: registry.get(manifest["game"]).from_manifest(manifest).pool)
+        stored["sets"], given["sets"] = _card_values(pool, list(setup.sets))
     return stored, given
+
+
+def train_given(manifest: dict, kept, setup) -> tuple[dict, dict]:
+    """(stored, given) of a training run's matchup options (`kept`: the run's Setup, as
+    typed when it began; `setup`: this command line's), each as the run resolved it: a
+    deck by the file it names (a deck of the run's folder by its name), the folder by its
+    path, --policy by the opponent (train plays it on both seats), a rule option and a
+    card value by the run's own; so that typing what the run played, a default it left out
+    included, passes."""
+    folder = Path(manifest["folder"]).resolve()
+    decks, opponent = manifest["decks"], manifest["opponent"]
+    stored = {"folder": str(folder), "deck_a": _deck(folder, kept.deck_a or decks[0]),
+              "deck_b": _deck(folder, kept.deck_b or decks[1]),
+              "table": [_deck(folder, d) for d in (kept.table or decks[2:])],
+              "policy": opponent}
+    given = {"folder": lambda: folder_path(setup.folder),
+             "deck_a": lambda: _deck(folder, setup.deck_a),
+             "deck_b": lambda: _deck(folder, setup.deck_b),
+             "table": lambda: [_deck(folder, d) for d in setup.table],
+             "policy": setup.policy}
+    typed_rules = parse_overrides(list(setup.rules))
+    # The run's rule values where it kept them (sim.kit.played), else its overrides.
+    values = manifest.get("from_files", {}).get("rules") or parse_overrides(list(kept.rules))
+    stored["rules"] = {k: values.get(k) for k in typed_rules}
+    given["rules"] = typed_rules
+    if setup.sets:
+        # The run's cards: the folder's with the run's --set (a file changed since is
+        # refused after the options, by the training itself).
+        pool = guarded(lambda: dataclasses.replace(kept, policy=opponent).matchup(
+            kept.info())[1].pool)
+        stored["sets"], given["sets"] = _card_values(pool, list(setup.sets))
+    return stored, given
+
+
+def _deck(folder: Path, word: str) -> str:
+    """A deck option as the file it names, read as a game folder reads it (a word ending
+    in .deck a file, any other a deck of the folder): a deck of `folder` by its name,
+    any other by its path."""
+    path = Path(word)
+    path = (path if path.suffix == ".deck" else folder / f"{word}.deck").resolve()
+    return path.stem if path.parent == folder else str(path)
 
 
 def _pool_words(game: str, sha256: str) -> str:
@@ -153,12 +216,9 @@ def _folder_words(folder: str | None) -> str:
     return _pool_words(info.game, hashlib.sha256(text.encode("utf-8")).hexdigest())
 
 
-def _card_values(manifest: dict, sets: list[str]) -> tuple[list[str], list[str]]:
-    """The --set edits typed that would change the run's own card values, and the run's
-    values of those fields."""
-    from sim.kit import game as registry
-
-    pool = guarded(lambda: registry.get(manifest["game"]).from_manifest(manifest).pool)
+def _card_values(pool, sets: list[str]) -> tuple[list[str], list[str]]:
+    """The --set edits typed that would change the run's own card values (`pool`: the
+    card table it played), and the run's values of those fields."""
     edits = [item for item in sets
              if (guarded(lambda item=item: pool.with_sets([item])).table != pool.table).any()]
     had = []

@@ -115,18 +115,15 @@ SEATS = {"both": (0, 1), "a": (0,), "b": (1,)}  # train's --seat: the seats it p
 def refuse_train_changes(ctx: typer.Context, path: Path, manifest: dict, kept: Setup,
                          setup: Setup, options: dict) -> None:
     """Exit 2 naming each option typed on a resumed `train` that differs from the run's
-    (`kept`: its matchup options; --generations and --write are read from the command
-    line, and --name only names what is written)."""
-    from sim.cli.resumed import folder_path, refuse_changes
+    (`kept`: its matchup options, compared as the run resolved them; --generations and
+    --write are read from the command line, and --name only names what is written)."""
+    from sim.cli.resumed import refuse_changes, train_given
 
-    stored = {**dataclasses.asdict(kept), "rules": parse_overrides(list(kept.rules)),
-              "folder": str(Path(manifest["folder"]).resolve()),
-              "trained": manifest["policy"], "against": manifest["opponent"],
-              "seat": next(k for k, v in SEATS.items() if list(v) == manifest["seats"]),
-              **{k: manifest[k] for k in ("matches", "popsize", "sigma", "holdout", "seed")}}
-    given = {**dataclasses.asdict(setup), "rules": lambda: parse_overrides(list(setup.rules)),
-             "folder": lambda: folder_path(setup.folder), **options}
-    refuse_changes(ctx, path, stored, given)
+    stored, given = train_given(manifest, kept, setup)
+    stored |= {"trained": manifest["policy"], "against": manifest["opponent"],
+               "seat": next(k for k, v in SEATS.items() if list(v) == manifest["seats"]),
+               **{k: manifest[k] for k in ("matches", "popsize", "sigma", "holdout", "seed")}}
+    refuse_changes(ctx, path, stored, {**given, **options})
 
 
 @first("trained")
@@ -144,7 +141,10 @@ def train(
     matches: Annotated[int, typer.Option("--matches", "-n", min=1,
                                          help="matches a candidate plays on each seat")] = 500,
     popsize: Annotated[int, typer.Option(min=2, help="candidates a generation")] = 8,
-    generations: Annotated[int, typer.Option(min=1, help="CMA-ES generations")] = 10,
+    generations: Annotated[int | None, typer.Option(
+        min=1, help="CMA-ES generations in all (default 10); a resume goes on to the run's "
+        "own count unless given, and one below the generations the run has trained already "
+        "trains no more: the best of those is checked and written")] = None,
     sigma: Annotated[float, typer.Option(help="initial step on the unit scale, above 0")] = 0.1,
     holdout: Annotated[int, typer.Option(min=1, help="held-out matches a seat")] = 10_000,
     seed: Seed = 1,
@@ -166,7 +166,13 @@ def train(
     if resume:
         from sim.solvers.train import load as read_state
 
-        _, manifest = guarded(lambda: read_state(results / resume))
+        state, manifest = guarded(lambda: read_state(results / resume))
+        done = state["generation"]
+        if generations is not None and generations < done:
+            typer.echo(f"the run has {done} generations already, more than --generations "
+                       f"{generations}: nothing more is trained; the best of its {done} is "
+                       "checked on held-out seeds" + (" and written" if write else ""),
+                       err=True)
         kept = Setup(**{k: tuple(v) if isinstance(v, list) else v
                         for k, v in manifest["setup"].items()})
         refuse_train_changes(ctx, results / resume, manifest, kept, setup, {
@@ -206,8 +212,9 @@ def train(
     except KeyboardInterrupt:
         # The options a resume reads from its command line, not from the run, are named.
         interrupted(results / run_id, "every finished generation",
-                    f"cardlab train --results {results} --resume {run_id} {policy} "
-                    f"--generations {generations}" + ("" if write else " --no-write"))
+                    f"cardlab train --results {results} --resume {run_id} {policy}"
+                    + ("" if generations is None else f" --generations {generations}")
+                    + ("" if write else " --no-write"))
     print_frame(table, f"{policy} against {against}: train and held-out win rates",
                 ["item", "k", "n", "rate", "lo", "hi"])
     # Plain echo: rich would read "[name]" as markup.

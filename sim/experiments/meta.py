@@ -18,6 +18,7 @@ from analysis.load import load_run
 from sim.core.problems import InputError, Problem
 from sim.kit import legality
 from sim.kit.game import get
+from sim.kit.played import played, require_unchanged
 from sim.runner.run import simulate
 from sim.store.outputs import experiment_manifest, new_folder, save_tables, write_json
 
@@ -107,10 +108,22 @@ class Field:
 def field_record(fld: Field) -> dict:
     """What a meta or deckbuild folder keeps of its field, so that a resume plays the same
     field whatever its command line says: the game and folder, the decks, the policy, the
-    rule options and card values."""
+    rule options and card values; and what it plays of the folder's files, that a resume
+    checks."""
     return {"game": fld.game.name, "folder": str(Path(fld.folder).resolve()),
             "decks": list(fld.names), "policy": fld.policy, "rules": dict(fld.rules),
-            "sets": list(fld.sets)}
+            "sets": list(fld.sets), "from_files": field_played(fld)}
+
+
+def field_played(fld: Field) -> dict:
+    """What every pair of the field plays of its folder's files (sim.kit.played)."""
+    return played(fld.game, fld.folder, [fld.pair(i, j) for i, j in fld.ordered()])
+
+
+def same_files(record: dict, fld: Field, path: Path) -> None:
+    """InputError naming each file of the field's folder that changed what the field plays
+    since the run in `path` began (its record: meta.json, deckbuild's state.json)."""
+    require_unchanged(record.get("from_files"), field_played(fld), path)
 
 
 def recorded_field(record: dict, fld: Field | None = None) -> Field:
@@ -185,6 +198,7 @@ def meta(fld: Field, matches: int, seed: int, results="results", run_id: str | N
         path = Path(results) / resume
         saved = read_record(path, "meta.json", "meta")
         fld = recorded_field(saved, fld)
+        same_files(saved, fld, path)  # before a pair is played or resumed
         matches, seed = saved["matches"], saved["seed"]
     else:
         fld.check()

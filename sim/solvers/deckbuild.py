@@ -23,6 +23,7 @@ from sim.experiments.meta import (
     in_process,
     read_record,
     recorded_field,
+    same_files,
     scores,
 )
 from sim.kit import legality
@@ -277,6 +278,7 @@ def deckbuild(fld: Field, against: str = "field", search: Search = Search(), see
         path = Path(results) / resume
         state = read_record(path, "state.json", "deckbuild")
         fld = recorded_field(state, fld)
+        same_files(state, fld, path)
         against, seed, search = state["against"], state["seed"], Search(**state["search"])
     else:
         search.check()

@@ -21,6 +21,7 @@ from sim.core.problems import InputError, Problem
 from sim.core.stats import paired_difference, wilson
 from sim.kit import legality
 from sim.kit.game import Game, Param
+from sim.kit.played import played, require_unchanged
 from sim.store.runs import check_run_id
 
 TRAIN, HOLDOUT = 1, 2  # purposes of derived seeds: a generation's matches, the verdict's
@@ -248,18 +249,30 @@ def tuned_policies(folder: Path) -> list[str]:
     return names
 
 
+def files_played(game: Game, folder: Path, base, policy: str) -> dict:
+    """What a training run plays of its folder's files (sim.kit.played): the matchup with
+    the opponent on both seats, and the trained policy's own settings, the start of the
+    search and the settings it does not move."""
+    trainee = hooks_of(game).with_policy(base, 0, folder, policy, {}, policy)
+    return played(game, folder, [base, trainee])
+
+
 def new_id(kind: str) -> str:
     return datetime.now(UTC).strftime(f"{kind}-%Y%m%d-%H%M%S")
 
 
 def train(game: Game, folder: Path, base, policy: str, opponent: str, name: str,
-          seats=(0, 1), matches: int = 500, popsize: int = 8, generations: int = 10,
+          seats=(0, 1), matches: int = 500, popsize: int = 8, generations: int | None = None,
           sigma: float = 0.1, holdout: int = 10_000, seed: int = 1, results="results",
           run_id: str | None = None, resume: bool = False, write: bool = True,
           setup: dict | None = None, progress=None) -> tuple[pd.DataFrame, dict]:
     """Train `policy` against `opponent` (base: the matchup with the opponent on both
     seats) into results/<run_id>/, or resume that folder; then the held-out verdict and,
-    with `write`, the tuned policy appended to the folder's policies.toml."""
+    with `write`, the tuned policy appended to the folder's policies.toml. `generations`:
+    in all (10 by default); a resume goes on to the run's own count unless given, and one
+    below the generations it has trained already trains no more (the best of those is
+    checked and written). A resume is refused when the folder's files changed what the
+    run plays since it began."""
     if not sigma > 0:  # a step of 0 does not move (cma divides by it); below 0, no step
         raise InputError([Problem("--sigma", 0, f"a step above 0, got {sigma}")])
     run_id = check_run_id(run_id or new_id("train"))
@@ -269,10 +282,15 @@ def train(game: Game, folder: Path, base, policy: str, opponent: str, name: str,
         require_new_name(folder, name)
     if resume:
         state, manifest = load(path)
-        manifest["generations"] = max(generations, manifest["generations"])
-        generations = manifest["generations"]
+        require_unchanged(manifest.get("from_files"), files_played(game, folder, base,
+                                                               manifest["policy"]), path)
+        # Generations trained cannot be taken back: fewer asked for than there are, none more.
+        generations = max(state["generation"], manifest["generations"] if generations is None
+                          else generations)
+        manifest["generations"] = generations
         manifest["name"] = name  # only the name written: a resume may change it
     else:
+        generations = 10 if generations is None else generations
         if path.exists():
             raise InputError([Problem(str(path), 0, "exists already; resume it or pick "
                                       "another --run-id")])
@@ -282,7 +300,8 @@ def train(game: Game, folder: Path, base, policy: str, opponent: str, name: str,
                     "policy": policy, "opponent": opponent, "name": name,
                     "seats": list(seats), "matches": matches, "popsize": popsize,
                     "generations": generations, "sigma": sigma, "holdout": holdout,
-                    "seed": seed, "setup": setup or {}, "status": "running"}
+                    "seed": seed, "setup": setup or {}, "status": "running",
+                    "from_files": files_played(game, folder, base, policy)}
         state = start(game, folder, base, policy, name, seats, matches, popsize, sigma, seed,
                       path, manifest)
     trainer = Trainer(game, folder, base, policy, name, tuple(manifest["seats"]),
