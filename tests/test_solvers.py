@@ -238,6 +238,17 @@ def test_train_command_writes_and_a_game_without_hooks_is_refused(tmp_path, monk
     assert res.returncode == 2 and "tuning hook" in res.stderr
 
 
+def test_train_refuses_policy_options_it_would_not_play(tmp_path):
+    """train plays the trained POLICY against --against: a --policy typed as the opponent
+    would be left unplayed, the folder's policy taking its place; refused, exit 2, before
+    anything is written, naming --against."""
+    out = cardlab("train", "lookahead", "--folder", "paintline", "--policy", "random",
+                  "-n", "30", "--generations", "1", "--results", str(tmp_path), "-q")
+    assert out.returncode == 2 and "Traceback" not in out.stderr, out.stderr
+    assert "--against" in out.stderr and "not one of its options" in out.stderr
+    assert not tmp_path.exists() or not list(tmp_path.iterdir())
+
+
 def test_a_resumed_train_whose_name_is_taken_is_refused_before_it_trains(tmp_path):
     """A finished run resumed for more generations would write its policy under a name
     policies.toml holds already (its own, written when it finished): refused before any

@@ -186,6 +186,9 @@ def train(
     seats = SEATS.get(seat)
     if seats is None:
         fail(f"--seat is both, a or b, not {seat!r}")
+    if not resume and (setup.policy or setup.policy_a or setup.policy_b):
+        fail("train plays POLICY against --against (the folder's policy when left out): "
+             "--policy is not one of its options; name the opponent with --against")
     info = setup.info()
     if not resume:  # the names as typed; a resumed run's were checked when it began
         from sim.kit.folders import require_policies
