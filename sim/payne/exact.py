@@ -178,7 +178,15 @@ def exact_check(m: Matchup, totals):
         for v, ex in ((2, a * (1 - b)), (1, a * b + (1 - a) * (1 - b)), (0, (1 - a) * b)):
             estimate(f"round-1 points of A = {v}", 0, ex,
                      f"((r1_attack_a + 1 - r1_attack_b) == {v}) & {ok}", ok)
-        iid = R["battle_mode"] and all(m.policies[s][Pol.KIND] != Pol.PRIOR for s in (0, 1))
+        scripted = all(m.policies[s][Pol.KIND] != Pol.PRIOR for s in (0, 1))
+        if scripted and R["points_to_win"] > R["max_rounds"] * max(2, R["unfielded_points"]):
+            # no score ends a match: every round is played whole or not at all, and a
+            # fielded character is any copy of its role alike (plain and random field
+            # blind to arrows), so each fully played round scores as round 1 does
+            full = "rounds_0 + rounds_1 + rounds_2"
+            for v, ex in ((2, a * (1 - b)), (1, a * b + (1 - a) * (1 - b)), (0, (1 - a) * b)):
+                estimate(f"full-round points of A = {v}", 0, ex, f"rounds_{v}", full)
+        iid = R["battle_mode"] and scripted
         if iid:
             win, draw, law = score_chain(a, b, R["points_to_win"], R["max_rounds"])
             estimate("A wins (score chain)", 0, win, "winner == 0")
