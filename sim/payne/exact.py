@@ -91,6 +91,7 @@ def role_chain(m: Matchup) -> tuple[float, float] | None:
     where it applies: decks of characters and blanks, no card either seat plays (plain, or
     no character with a power), no deck-out loss, and a match no score can end before
     `max_rounds` (each round gives a player at most 2 points or `unfielded_points`)."""
+    # deferred: the chain loads scipy, wanted only where a setting it covers is checked
     from sim.payne import fielding_chain as F
 
     R, table = m.rules.values, m.pool.table

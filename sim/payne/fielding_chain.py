@@ -3,9 +3,11 @@ and blanks: a Markov chain on the offensive characters left in each deck."""
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
+from scipy.stats import hypergeom
 
 
 @dataclass(frozen=True)
@@ -24,8 +26,6 @@ class Seat:
 def opening(seat: Seat, hand: int) -> tuple[np.ndarray, float]:
     """P(the opening hand holds k offensive characters), k = 0 .. off, given that it holds
     both roles (a hand without one is redrawn), and the chance q that a hand lacks one."""
-    from scipy.stats import hypergeom
-
     h = min(hand, seat.cards)
     k = np.arange(seat.off + 1)
     pmf = hypergeom.pmf(k, seat.cards, seat.off, h)
@@ -34,17 +34,20 @@ def opening(seat: Seat, hand: int) -> tuple[np.ndarray, float]:
     return np.where(both, pmf, 0.0) / kept if kept > 0 else np.zeros_like(pmf), 1.0 - kept
 
 
+@functools.cache
 def draw_step(seat: Seat, left: int, draw: int) -> np.ndarray:
     """T[r, r2] = P(r2 offensive characters stay in a deck of `left` cards, r of them
     offensive, after a draw of `draw` cards (fewer when the deck runs out))."""
-    from scipy.stats import hypergeom
-
     t = np.zeros((seat.off + 1, seat.off + 1))
     k = min(draw, left)
-    for r in range(min(seat.off, left) + 1):
-        for j in range(k + 1):
-            if j <= r and k - j <= left - r:
-                t[r, r - j] += hypergeom.pmf(j, left, r, k) if left else 1.0
+    if k == 0:
+        return np.eye(seat.off + 1)
+    r = np.arange(min(seat.off, left) + 1)[:, None]
+    j = np.arange(k + 1)[None, :]
+    p = hypergeom.pmf(j, left, r, k)  # j offensive among the k drawn
+    ok = (j <= r) & (k - j <= left - r)
+    rows, cols = np.nonzero(ok)
+    np.add.at(t, (rows, rows - cols), p[rows, cols])
     return t
 
 
