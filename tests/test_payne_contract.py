@@ -91,11 +91,15 @@ def test_bad_rule_override_is_an_input_error():
 
 
 def test_exact_checks_agree_with_the_simulation():
+    long = {"points_to_win": 999, "max_rounds": 12}  # no score ends a match: rounds whole
     for m in (matchup("plain"), GAME.with_rules(matchup("plain"), {"battle_mode": True}),
-              matchup("prior")):
+              matchup("prior"), matchup("plain", **long),
+              matchup("random", battle_mode=True, **long)):
         table = GAME.exact_check(m, GAME.run_batch(m, 4000, 2).totals())
         assert table is not None and len(table) >= 4
         assert (table.z.abs() < 4).all(), table
+        full = table[table.quantity.str.startswith("full-round")]
+        assert len(full) == (3 if m.rules.values["points_to_win"] == 999 else 0)
 
 
 def test_an_edit_past_a_limit_is_listed_with_why_it_cannot_be_made():

@@ -46,6 +46,9 @@ def edit_card(folder, cid, column, value):
     ("laptop", "effect1", "ArrowAdvantge", "did you mean 'ArrowAdvantage'"),
     ("pop-quiz", "arg1", "2", "takes none"),
     ("laptop", "arrows", "N...", "only characters have arrows"),
+    # "using the power printed on the card": both engines read a character's power from
+    # effect1, so a second effect alone would leave it a character with no power, silently
+    ("xena-brooks", "effect2", "Reveal", "effect2 without effect1"),
 ])
 def test_card_errors(folder, cid, column, value, words):
     path, line = edit_card(folder, cid, column, value)

@@ -86,6 +86,33 @@ def plays_nothing(m: Matchup, seat: int) -> bool:
         for c, _ in m.decks[seat].counts)
 
 
+def role_chain(m: Matchup) -> tuple[float, float] | None:
+    """Check 3's chain (sim.payne.fielding_chain): each seat's expected unfielded rounds,
+    where it applies: decks of characters and blanks, no card either seat plays (plain, or
+    no character with a power), no deck-out loss, and a match no score can end before
+    `max_rounds` (each round gives a player at most 2 points or `unfielded_points`)."""
+    # deferred: the chain loads scipy, wanted only where a setting it covers is checked
+    from sim.payne import fielding_chain as F
+
+    R, table = m.rules.values, m.pool.table
+    if R["battle_mode"] or R["deck_out"] != "continue" \
+            or R["points_to_win"] <= R["max_rounds"] * max(2, R["unfielded_points"]):
+        return None
+    seats = []
+    for seat in (0, 1):
+        counts = m.decks[seat].counts
+        if any(table[c, T.C_KIND] not in (T.CHARACTER, T.BLANK) for c, _ in counts):
+            return None
+        if m.policies[seat][Pol.KIND] != Pol.PLAIN and any(
+                table[c, T.C_KIND] == T.CHARACTER and table[c, T.C_EFF1] != T.NONE
+                for c, _ in counts):
+            return None
+        n, o, _ = role_counts(m, seat)
+        seats.append(F.Seat(n, o))
+    return F.unfielded_means(*seats, R["opening_hand"], R["attack_draw"],
+                             R["unfielded_draw"], R["max_rounds"], R["setup_redraw_cap"])
+
+
 def score_chain(a: float, b: float, points: int, max_rounds: int):
     """Battle mode: P(A wins), P(draw) and the law of rounds, by dynamic programming over
     (score A, score B) at the start of each round."""
@@ -152,7 +179,15 @@ def exact_check(m: Matchup, totals):
         for v, ex in ((2, a * (1 - b)), (1, a * b + (1 - a) * (1 - b)), (0, (1 - a) * b)):
             estimate(f"round-1 points of A = {v}", 0, ex,
                      f"((r1_attack_a + 1 - r1_attack_b) == {v}) & {ok}", ok)
-        iid = R["battle_mode"] and all(m.policies[s][Pol.KIND] != Pol.PRIOR for s in (0, 1))
+        scripted = all(m.policies[s][Pol.KIND] != Pol.PRIOR for s in (0, 1))
+        if scripted and R["points_to_win"] > R["max_rounds"] * max(2, R["unfielded_points"]):
+            # no score ends a match: every round is played whole or not at all, and a
+            # fielded character is any copy of its role alike (plain and random field
+            # blind to arrows), so each fully played round scores as round 1 does
+            full = "rounds_0 + rounds_1 + rounds_2"
+            for v, ex in ((2, a * (1 - b)), (1, a * b + (1 - a) * (1 - b)), (0, (1 - a) * b)):
+                estimate(f"full-round points of A = {v}", 0, ex, f"rounds_{v}", full)
+        iid = R["battle_mode"] and scripted
         if iid:
             win, draw, law = score_chain(a, b, R["points_to_win"], R["max_rounds"])
             estimate("A wins (score chain)", 0, win, "winner == 0")
@@ -162,5 +197,10 @@ def exact_check(m: Matchup, totals):
                      float((law * np.arange(len(law))).sum()), "rounds")
             for r in np.argsort(law)[::-1][:2]:
                 estimate(f"rounds = {r} (score chain)", -1, float(law[r]), f"rounds == {r}")
+    chain = role_chain(m)
+    if chain is not None:
+        for seat, (col, value) in enumerate(zip(("unfielded_a", "unfielded_b"), chain,
+                                                strict=True)):
+            estimate("mean rounds unfielded (role chain)", seat, value, col)
     df = table.frame()
     return df if len(df) else None

@@ -63,6 +63,9 @@ def card_problems(row: list[int]) -> list[str]:
             out.append("boosters, events and blanks are common")
     if kind in (BOOSTER, EVENT) and row[C_EFF1] == NONE:
         out.append(f"a {KINDS[kind]} needs an effect")
+    if row[C_EFF1] == NONE and row[C_EFF2] != NONE:  # the rules read a power from effect1
+        out.append(f"{KEYWORD_NAMES[row[C_EFF2]]} in effect2 without effect1: give the "
+                   "first effect in effect1")
     if kind == BLANK and (row[C_EFF1] or row[C_EFF2]):
         out.append("a blank has no effect")
     for e, a in ((C_EFF1, C_ARG1), (C_EFF2, C_ARG2)):

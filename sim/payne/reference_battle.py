@@ -67,8 +67,10 @@ class BattleRules:
         new, flipped = self.change_arrows(old, int(self.table[card, T.C_ARROWS]), n, order)
         setattr(seat, f"{attr}_mask", new)
         target = 1 if n > 0 else 0
-        if not blind:
-            setattr(seat, f"{attr}_belief", getattr(seat, f"{attr}_belief") ^ old ^ new)
+        if not blind:  # he sees the sides he flipped, each now in the target state
+            belief = getattr(seat, f"{attr}_belief")
+            setattr(seat, f"{attr}_belief", belief | (old ^ new) if target else
+                    belief & ~(old ^ new))
         elif self.R["blind_feedback"] == "silent":
             for s in order[: min(abs(n), 4)]:
                 self.know[p, role, s] = target

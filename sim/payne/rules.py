@@ -205,7 +205,12 @@ def arrow_change(table, R, prms, P, KN, p, role, arg, blind, in_deck, seen, keys
     P[owner, m_slot] = new
     target = 1 if arg > 0 else 0
     if not blind:
-        P[p, b_slot] ^= old ^ new  # the owner sees his own card change
+        # the owner sees the sides his change flipped, each now in the target state (an
+        # opponent's blind change may have left his picture of them wrong before)
+        if target == 1:
+            P[p, b_slot] |= old ^ new
+        else:
+            P[p, b_slot] &= ~(old ^ new)
     elif R[O.R_FEEDBACK] == 0:
         for i in range(min(abs(arg), 4)):  # silent: he assumes his first |n| sides took
             KN[p, role, order[i]] = target
