@@ -47,7 +47,7 @@ from sim.encounter.targets import (
     striker_target,
     ward_target,
 )
-from sim.encounter.wounds import heal, tough_left, wound, wound_striker
+from sim.encounter.wounds import check_toughness, heal, tough_left, wound, wound_striker
 
 O_SCORE = 3
 
@@ -143,6 +143,7 @@ def resolve(C, p, kw, arg, src):
             P[p, S.DISC_N] -= 1
             enter_npc(C, p, card)
             log(C, p, S.EV_REVIVE, card, 0, 0)
+            check_toughness(C, p)
     elif kw == K.CANCEL or kw == K.ESCAPE:
         k = cancel_target(C, p, arg, kw) if p == a else -1
         if k >= 0:
@@ -334,7 +335,8 @@ def window(C, step):
 @njit
 def play_from_hand(C, p, i):
     """A boost play of hand position i: an NPC, characteristic, bulwark or character action
-    (on the PC), or a location replacing p's."""
+    (on the PC), or a location replacing p's; then any of p's characters left with no
+    toughness is killed."""
     T, P = C[0], C[2]
     c = take_from_hand(P, p, i)
     pay(C, p, T[c, K.C_COST])
@@ -360,6 +362,7 @@ def play_from_hand(C, p, i):
         P[p, S.ATT_BY + P[p, S.ATT_N]] = p
         push(P, p, S.ATT, S.ATT_N, c)
         played(C, p, c, True)
+    check_toughness(C, p)  # a negative toughness, or a location's leaving, may kill
 
 
 @njit(inline="always")

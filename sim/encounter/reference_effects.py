@@ -84,25 +84,27 @@ class Effects(Match):
 
     def play_boost_card(self, seat: Seat, i: int):
         """An NPC, characteristic, bulwark or character action (on the PC) from hand position
-        i, paid; or a location, replacing the seat's."""
+        i, paid; or a location, replacing the seat's. Then a character of the seat's left
+        with no toughness is killed."""
         card = seat.hand.pop(i)
         self.pay(seat, card.cost)
         self.say(seat.index, S.EV_PLAY, card.id)
         if card.kind == K.NPC:
             self.enter_npc(seat, card)
             self.played(seat, card, card.nature != K.PARTY)
-            return
-        if card.kind == K.CHARACTERISTIC:
-            seat.characteristics.append(card)
-        elif card.kind == K.LOCATION:
-            if seat.location is not None:
-                seat.discard.append(seat.location)
-            seat.location, seat.location_played = card, True
-        elif card.nature == K.BULWARK:
-            seat.bulwark.append(card)
         else:
-            seat.gear.append((card, self.player(seat).gear(card)))
-        self.played(seat, card, True)
+            if card.kind == K.CHARACTERISTIC:
+                seat.characteristics.append(card)
+            elif card.kind == K.LOCATION:
+                if seat.location is not None:
+                    seat.discard.append(seat.location)
+                seat.location, seat.location_played = card, True
+            elif card.nature == K.BULWARK:
+                seat.bulwark.append(card)
+            else:
+                seat.gear.append((card, self.player(seat).gear(card)))
+            self.played(seat, card, True)
+        self.check_toughness(seat)
 
     def stay(self, b: Seat, card: Card):
         """Opponent b's strike card stays in play: in b's bulwark, or on the character of A's
@@ -141,6 +143,7 @@ class Effects(Match):
                 card = seat.discard.pop(i)
                 self.enter_npc(seat, card)
                 self.say(seat.index, S.EV_REVIVE, card.id)
+                self.check_toughness(seat)
         elif kw in (K.CANCEL, K.ESCAPE):
             s = self.player(seat).cancel(self.cancel_options(arg, kw)) if mine else None
             if s is not None:
