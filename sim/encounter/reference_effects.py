@@ -163,13 +163,22 @@ class Effects(Match):
             self.ambush += arg
 
     def cancel_options(self, arg: int, kw: int = K.CANCEL) -> list:
-        """Strikers a Cancel n may discard: still to fight, strike cost <= n; an Escape n:
-        still to fight, printed intelligence at least n under the active PC's now."""
+        """Strikers a Cancel n may discard: still to fight (not the one fighting now),
+        strike cost <= n; an Escape n: still to fight, printed intelligence at least n under
+        the active PC's now."""
+        fighting = self.combat[0] if self.combat else None
+        waiting = [s for s in self.strikers if s.state == WAITING and s is not fighting]
         if kw == K.ESCAPE:
             wits = self.stat(self.a, self.a.pc, "int")
-            return [s for s in self.strikers if s.state == WAITING
-                    and s.card.stats["int"] <= wits - arg]
-        return [s for s in self.strikers if s.state == WAITING and s.card.cost <= arg]
+            return [s for s in waiting if s.card.stats["int"] <= wits - arg]
+        return [s for s in waiting if s.card.cost <= arg]
+
+    def side_gone(self) -> bool:
+        """A side of the combat under way is gone (killed or cancelled in its window)."""
+        if self.combat is None:
+            return False
+        striker, defender = self.combat
+        return striker.state == GONE or not (defender.is_pc or defender in self.a.party)
 
     def striker_options(self) -> list:
         """Strikers the active player's Wound (or the other's Ward) may reach: not gone."""
@@ -182,9 +191,14 @@ class Effects(Match):
                 and c.nature != K.STRIKE and c.cost <= arg and self.unique_ok(seat, c)]
 
     def usable(self, seat: Seat, kw: int, arg: int, step: int) -> bool:
-        """Whether a maneuver keyword has anything to act on now."""
-        if step == K.S_COMBAT:
-            return kw in (K.MIGHT, K.WARD)
+        """Whether a maneuver keyword has anything to act on now, in the step its card
+        names, a combat's window as any other."""
+        if kw == K.MIGHT:
+            return step == K.S_COMBAT  # "your character in this combat"
+        if kw == K.WARD:
+            # A combatant in a combat; outside one A's characters or B's strikers not gone.
+            return step == K.S_COMBAT or seat is self.a or any(
+                s.owner is seat for s in self.striker_options())
         if kw in (K.CANCEL, K.ESCAPE):
             return seat is self.a and len(self.cancel_options(arg, kw)) > 0
         if kw == K.WOUND:
@@ -257,7 +271,7 @@ class Effects(Match):
         if step == K.S_QSTART and not any(self.maneuvers(s, step) for s in sides):
             return  # nobody has such a maneuver: no moment, no policy draw
         for _ in range(MAX_ACTIONS):
-            if passes >= len(sides) or self.over:
+            if passes >= len(sides) or self.over or (step == K.S_COMBAT and self.side_gone()):
                 break
             player = self.player(seat)
             choose = player.boost if step == K.S_QSTART else player.maneuver

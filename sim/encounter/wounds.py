@@ -18,8 +18,14 @@ def tough_left(C, p, who):
 
 @njit
 def remove_party(C, p, k):
-    """Party NPC in slot k, and what it bears, to its owners' discard piles; slots close up."""
-    P = C[2]
+    """Party NPC in slot k, and what it bears, to its owners' discard piles; slots close up
+    (the defender of a combat under way with them: -3 when it is the one removed)."""
+    P, G = C[2], C[3]
+    if p == G[S.ACTIVE] and G[S.C_STRIKER] >= 0:
+        if G[S.C_DEF] == k:
+            G[S.C_DEF] = -3
+        elif G[S.C_DEF] > k:
+            G[S.C_DEF] -= 1
     discard(P, p, P[p, S.PARTY + k])
     j = 0
     for i in range(P[p, S.ATT_N]):
