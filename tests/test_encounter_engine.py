@@ -296,3 +296,24 @@ def test_a_pc_may_not_start_with_no_toughness():
         table[hide, K.C_TOUGH] = tough
         problems = GAME.validate(replace(m, pool=pool.with_table(table)))
         assert [(p.path, p.message) for p in problems] == [(orc.path, w) for w in words]
+
+
+@pytest.mark.rule("ENC-19", "ENC-80")
+def test_a_might_outside_the_combat_step_is_refused():
+    """Might n: "your character in this combat +n strength till it ends", so a card whose
+    Might names another step would act on nothing: Rally Cry made an encounter instant is
+    refused, its line named; as a combat instant it passes."""
+    from dataclasses import replace
+
+    from sim.encounter import codes as K
+
+    m = matchup()
+    pool = m.pool
+    rally = pool.lookup("Rally Cry")
+    for step, words in ((K.S_ENCOUNTER, ["card 'rally-cry': keyword Might lasts its combat: "
+                                         "its step is combat"]), (K.S_COMBAT, [])):
+        table = pool.table.copy()
+        table[rally, K.C_STEP] = step
+        problems = GAME.validate(replace(m, pool=pool.with_table(table)))
+        assert [(p.path, p.line, p.message) for p in problems] == [
+            (pool.path, pool.lines[rally], w) for w in words]
