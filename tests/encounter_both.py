@@ -48,6 +48,18 @@ def edited(b, card_name, column, value, field):
     setattr(b.g.cards[c], field, value)
 
 
+def edited_stat(b, card_name, column, value):
+    """The card's stat column (dex, int, str, tough) set to value in both engines."""
+    from sim.encounter.reference_state import STAT_COLUMN
+
+    c = card(card_name)
+    T = b.C[0].copy()
+    T[c, column] = value
+    b.C = (T, *b.C[1:])
+    field = next(f for f, col in STAT_COLUMN.items() if col == column)
+    b.g.cards[c].stats[field] = value
+
+
 def window(b, step):
     """A maneuver window of the step, in both engines."""
     b.step(lambda C: twin(Ef.window)(C, step), lambda g: g.window(step))

@@ -275,3 +275,45 @@ def test_validate_names_the_problems_of_a_matchup_built_in_memory():
         (pool.path, pool.lines[grunt], "card 'orc-grunt': str out of range"),
         (pool.path, pool.lines[troll], "card 'troll': a party or strike NPC needs toughness "
                                        ">= 1")]
+
+
+@pytest.mark.rule("ENC-4", "ENC-12")
+def test_a_pc_may_not_start_with_no_toughness():
+    """"When a character's toughness is reduced to 0, that character is killed": the Orc PC
+    (toughness 4) with Brawny and Thick Hide (toughness +1) made toughness -5 starts with
+    4 + 0 - 5 = -1, so the deck is refused, the PC named; at -3 it starts with 1 and
+    passes."""
+    from dataclasses import replace
+
+    from sim.encounter import codes as K
+
+    m = matchup()
+    orc, pool = m.decks[0], m.pool
+    hide = pool.lookup("Thick Hide")
+    for tough, words in ((-5, ["card 'Orc': toughness -1 with the starting characteristics; "
+                               "a PC starts with at least 1"]), (-3, [])):
+        table = pool.table.copy()
+        table[hide, K.C_TOUGH] = tough
+        problems = GAME.validate(replace(m, pool=pool.with_table(table)))
+        assert [(p.path, p.message) for p in problems] == [(orc.path, w) for w in words]
+
+
+@pytest.mark.rule("ENC-19", "ENC-80")
+def test_a_might_outside_the_combat_step_is_refused():
+    """Might n: "your character in this combat +n strength till it ends", so a card whose
+    Might names another step would act on nothing: Rally Cry made an encounter instant is
+    refused, its line named; as a combat instant it passes."""
+    from dataclasses import replace
+
+    from sim.encounter import codes as K
+
+    m = matchup()
+    pool = m.pool
+    rally = pool.lookup("Rally Cry")
+    for step, words in ((K.S_ENCOUNTER, ["card 'rally-cry': keyword Might lasts its combat: "
+                                         "its step is combat"]), (K.S_COMBAT, [])):
+        table = pool.table.copy()
+        table[rally, K.C_STEP] = step
+        problems = GAME.validate(replace(m, pool=pool.with_table(table)))
+        assert [(p.path, p.line, p.message) for p in problems] == [
+            (pool.path, pool.lines[rally], w) for w in words]

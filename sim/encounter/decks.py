@@ -96,7 +96,8 @@ def deck_problems(p: str, got: dict[str, list[tuple[int, int]]], pool: Pool,
     section takes, its size (Blanks count as cards; `listed`: each section's size as its
     file lists it and the line to name it on, else its cards here at line 0), at most
     max_copies of a card (the Blank filler is free of the cap), one copy of a unique
-    starting characteristic, and the race a card requires."""
+    starting characteristic, a PC with toughness left once its starting characteristics
+    are added, and the race a card requires."""
     problems: list[Problem] = []
     copies: dict[int, int] = {}
     first_line: dict[int, int] = {}
@@ -128,6 +129,16 @@ def deck_problems(p: str, got: dict[str, list[tuple[int, int]]], pool: Pool,
             problems.append(Problem(p, no, f"card {pool.names[c]!r} is unique: one copy may "
                                     "start in play"))
             break
+    if got["pc"] and len(chars) == 2 and all(
+            pool.table[c, K.C_KIND] == K.CHARACTERISTIC for c in chars):
+        # A character with no toughness is killed at once: a PC must not start so.
+        pc, no = got["pc"][0]
+        tough = int(pool.table[pc, K.C_TOUGH]) + sum(int(pool.table[c, K.C_TOUGH])
+                                                     for c in chars)
+        if tough < 1 and pool.table[pc, K.C_KIND] == K.PC:
+            problems.append(Problem(p, no, f"card {pool.names[pc]!r}: toughness {tough} "
+                                    "with the starting characteristics; a PC starts with at "
+                                    "least 1"))
     if got["pc"]:
         race = int(pool.table[got["pc"][0][0], K.C_RACE])
         for s in SECTIONS:

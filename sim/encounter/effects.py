@@ -47,7 +47,7 @@ from sim.encounter.targets import (
     striker_target,
     ward_target,
 )
-from sim.encounter.wounds import heal, tough_left, wound, wound_striker
+from sim.encounter.wounds import check_toughness, heal, tough_left, wound, wound_striker
 
 O_SCORE = 3
 
@@ -124,7 +124,7 @@ def resolve(C, p, kw, arg, src):
             G[S.SWARD + who] += arg
         elif p == a and who >= 0:
             P[p, S.PWARD + who] += arg
-        elif p == a:
+        elif p == a and who == -1:
             P[p, S.PC_WARD] += arg
     elif kw == K.HEAL:
         who = heal_target(C, p)
@@ -143,6 +143,7 @@ def resolve(C, p, kw, arg, src):
             P[p, S.DISC_N] -= 1
             enter_npc(C, p, card)
             log(C, p, S.EV_REVIVE, card, 0, 0)
+            check_toughness(C, p)
     elif kw == K.CANCEL or kw == K.ESCAPE:
         k = cancel_target(C, p, arg, kw) if p == a else -1
         if k >= 0:
@@ -164,10 +165,16 @@ def resolve(C, p, kw, arg, src):
 
 @njit(inline="always")
 def usable(C, p, kw, arg, step):
-    """Whether a maneuver keyword has anything to act on now."""
+    """Whether a maneuver keyword has anything to act on now, in the step its card names
+    (a combat's window included: "Playing an instant action that must be played during a
+    combat")."""
     G = C[3]
-    if step == K.S_COMBAT:
-        return kw == K.MIGHT or kw == K.WARD
+    if kw == K.MIGHT:
+        return step == K.S_COMBAT  # "your character in this combat": none outside one
+    if kw == K.WARD:
+        # In a combat its side's combatant; outside one the active player's characters, or
+        # an opponent's strikers not gone.
+        return step == K.S_COMBAT or p == G[S.ACTIVE] or own_strikers(C, p) > 0
     if kw == K.CANCEL or kw == K.ESCAPE:
         return p == G[S.ACTIVE] and cancel_count(C, arg, kw) > 0
     if kw == K.WOUND:
@@ -175,6 +182,25 @@ def usable(C, p, kw, arg, step):
     if kw == K.REVIVE:
         return revive_count(C, p, arg) > 0
     return kw == K.HEAL or kw == K.DRAW
+
+
+@njit
+def own_strikers(C, p):
+    """Strikers of p's not gone this turn."""
+    G = C[3]
+    n = 0
+    for k in range(G[S.S_N]):
+        if G[S.SSTATE + k] < 2 and G[S.SOWNER + k] == p:
+            n += 1
+    return n
+
+
+@njit(inline="always")
+def side_gone(C):
+    """A side of the combat under way is gone (killed or cancelled by a maneuver of its
+    window): the combat ends without a winner."""
+    G = C[3]
+    return G[S.C_STRIKER] >= 0 and (G[S.SSTATE + G[S.C_STRIKER]] == 2 or G[S.C_DEF] == -3)
 
 
 @njit(inline="always")
@@ -308,7 +334,7 @@ def window(C, step):
                 n_in += 1
     passes = 0
     for _ in range(4 * S.CAP):
-        if passes >= n_in or G[S.OVER]:
+        if passes >= n_in or G[S.OVER] or (b >= 0 and side_gone(C)):
             break
         n = list_maneuvers(C, p, step, 0)
         for i in range(n):
@@ -334,7 +360,8 @@ def window(C, step):
 @njit
 def play_from_hand(C, p, i):
     """A boost play of hand position i: an NPC, characteristic, bulwark or character action
-    (on the PC), or a location replacing p's."""
+    (on the PC), or a location replacing p's; then any of p's characters left with no
+    toughness is killed."""
     T, P = C[0], C[2]
     c = take_from_hand(P, p, i)
     pay(C, p, T[c, K.C_COST])
@@ -360,6 +387,7 @@ def play_from_hand(C, p, i):
         P[p, S.ATT_BY + P[p, S.ATT_N]] = p
         push(P, p, S.ATT, S.ATT_N, c)
         played(C, p, c, True)
+    check_toughness(C, p)  # a negative toughness, or a location's leaving, may kill
 
 
 @njit(inline="always")

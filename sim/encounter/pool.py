@@ -106,6 +106,8 @@ def check_card(r) -> list[str]:
         kw = r[ac]
         if kw in K.STEP_KEYWORDS and r[K.C_STEP] == 0 and kind != K.QUEST:
             bad(f"keyword {K.KEYWORDS[kw]} needs a step")
+        elif kw == K.MIGHT and r[K.C_STEP] != K.S_COMBAT:
+            bad("keyword Might lasts its combat: its step is combat")
         if kind == K.ACTION and nat == K.INSTANT and kw in K.STATIC_KEYWORDS:
             bad(f"an instant cannot carry the static keyword {K.KEYWORDS[kw]}")
         if kind == K.QUEST and kw not in (0, K.HEAL, K.DRAW):

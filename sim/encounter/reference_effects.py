@@ -84,25 +84,27 @@ class Effects(Match):
 
     def play_boost_card(self, seat: Seat, i: int):
         """An NPC, characteristic, bulwark or character action (on the PC) from hand position
-        i, paid; or a location, replacing the seat's."""
+        i, paid; or a location, replacing the seat's. Then a character of the seat's left
+        with no toughness is killed."""
         card = seat.hand.pop(i)
         self.pay(seat, card.cost)
         self.say(seat.index, S.EV_PLAY, card.id)
         if card.kind == K.NPC:
             self.enter_npc(seat, card)
             self.played(seat, card, card.nature != K.PARTY)
-            return
-        if card.kind == K.CHARACTERISTIC:
-            seat.characteristics.append(card)
-        elif card.kind == K.LOCATION:
-            if seat.location is not None:
-                seat.discard.append(seat.location)
-            seat.location, seat.location_played = card, True
-        elif card.nature == K.BULWARK:
-            seat.bulwark.append(card)
         else:
-            seat.gear.append((card, self.player(seat).gear(card)))
-        self.played(seat, card, True)
+            if card.kind == K.CHARACTERISTIC:
+                seat.characteristics.append(card)
+            elif card.kind == K.LOCATION:
+                if seat.location is not None:
+                    seat.discard.append(seat.location)
+                seat.location, seat.location_played = card, True
+            elif card.nature == K.BULWARK:
+                seat.bulwark.append(card)
+            else:
+                seat.gear.append((card, self.player(seat).gear(card)))
+            self.played(seat, card, True)
+        self.check_toughness(seat)
 
     def stay(self, b: Seat, card: Card):
         """Opponent b's strike card stays in play: in b's bulwark, or on the character of A's
@@ -141,6 +143,7 @@ class Effects(Match):
                 card = seat.discard.pop(i)
                 self.enter_npc(seat, card)
                 self.say(seat.index, S.EV_REVIVE, card.id)
+                self.check_toughness(seat)
         elif kw in (K.CANCEL, K.ESCAPE):
             s = self.player(seat).cancel(self.cancel_options(arg, kw)) if mine else None
             if s is not None:
@@ -160,13 +163,22 @@ class Effects(Match):
             self.ambush += arg
 
     def cancel_options(self, arg: int, kw: int = K.CANCEL) -> list:
-        """Strikers a Cancel n may discard: still to fight, strike cost <= n; an Escape n:
-        still to fight, printed intelligence at least n under the active PC's now."""
+        """Strikers a Cancel n may discard: still to fight (not the one fighting now),
+        strike cost <= n; an Escape n: still to fight, printed intelligence at least n under
+        the active PC's now."""
+        fighting = self.combat[0] if self.combat else None
+        waiting = [s for s in self.strikers if s.state == WAITING and s is not fighting]
         if kw == K.ESCAPE:
             wits = self.stat(self.a, self.a.pc, "int")
-            return [s for s in self.strikers if s.state == WAITING
-                    and s.card.stats["int"] <= wits - arg]
-        return [s for s in self.strikers if s.state == WAITING and s.card.cost <= arg]
+            return [s for s in waiting if s.card.stats["int"] <= wits - arg]
+        return [s for s in waiting if s.card.cost <= arg]
+
+    def side_gone(self) -> bool:
+        """A side of the combat under way is gone (killed or cancelled in its window)."""
+        if self.combat is None:
+            return False
+        striker, defender = self.combat
+        return striker.state == GONE or not (defender.is_pc or defender in self.a.party)
 
     def striker_options(self) -> list:
         """Strikers the active player's Wound (or the other's Ward) may reach: not gone."""
@@ -179,9 +191,14 @@ class Effects(Match):
                 and c.nature != K.STRIKE and c.cost <= arg and self.unique_ok(seat, c)]
 
     def usable(self, seat: Seat, kw: int, arg: int, step: int) -> bool:
-        """Whether a maneuver keyword has anything to act on now."""
-        if step == K.S_COMBAT:
-            return kw in (K.MIGHT, K.WARD)
+        """Whether a maneuver keyword has anything to act on now, in the step its card
+        names, a combat's window as any other."""
+        if kw == K.MIGHT:
+            return step == K.S_COMBAT  # "your character in this combat"
+        if kw == K.WARD:
+            # A combatant in a combat; outside one A's characters or B's strikers not gone.
+            return step == K.S_COMBAT or seat is self.a or any(
+                s.owner is seat for s in self.striker_options())
         if kw in (K.CANCEL, K.ESCAPE):
             return seat is self.a and len(self.cancel_options(arg, kw)) > 0
         if kw == K.WOUND:
@@ -254,7 +271,7 @@ class Effects(Match):
         if step == K.S_QSTART and not any(self.maneuvers(s, step) for s in sides):
             return  # nobody has such a maneuver: no moment, no policy draw
         for _ in range(MAX_ACTIONS):
-            if passes >= len(sides) or self.over:
+            if passes >= len(sides) or self.over or (step == K.S_COMBAT and self.side_gone()):
                 break
             player = self.player(seat)
             choose = player.boost if step == K.S_QSTART else player.maneuver

@@ -348,7 +348,11 @@ class Player:
                                strikers_not_gone, None)
         if g.combat is None:
             return self.seat.pc if mine else None
-        return g.combat[1] if mine else g.combat[0]
+        striker, defender = g.combat
+        if not mine:
+            return striker
+        # Its defender; none once the defender is killed in the window.
+        return defender if defender.is_pc or defender in self.seat.party else None
 
     def stays_on(self, a: Seat) -> Character:
         """The character of A's that this opponent's strike card with stays = character goes

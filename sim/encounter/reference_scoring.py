@@ -46,7 +46,8 @@ class Scoring(Effects):
 
     def reveal_loot(self, a: Seat, n: int):
         """Reveal n loot cards, play those the policy wants and may play (unique, play_loot
-        paid like any card), the rest under the loot deck in reveal order."""
+        paid like any card) while A is in the game, the rest under the loot deck in reveal
+        order."""
         revealed = []
         for _ in range(n):
             c = self.top_card(a, a.loot, 1)
@@ -58,12 +59,13 @@ class Scoring(Effects):
             revealed.append(c)
         for c in revealed:
             cost = c.cost if self.rules["play_loot"] == "paid" else 0
-            if (c.kind == K.LOOT and self.unique_ok(a, c) and self.can_pay(a, cost, False)
-                    and self.player(a).takes_loot()):
+            if (not self.over and c.kind == K.LOOT and self.unique_ok(a, c)
+                    and self.can_pay(a, cost, False) and self.player(a).takes_loot()):
                 self.pay(a, cost)
                 a.loot_in_play.append(c)
                 self.note(a.index, c, S.ST_PLAYED)
                 self.note(a.index, c, S.ST_SUCCEEDED)
                 self.say(a.index, S.EV_LOOT, c.id)
+                self.check_toughness(a)  # a negative toughness may kill the PC
             else:
                 a.loot.append(c)

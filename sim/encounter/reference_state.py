@@ -169,7 +169,7 @@ class Match:
     # -- stats and static keywords -------------------------------------------------------------
     def stat(self, seat: Seat, ch: Character, name: str) -> int:
         """A party character's current stat: its card, what it bears (the PC: characteristics,
-        support NPCs, loot, character actions), bulwark and location (not toughness), this
+        support NPCs, loot, character actions), bulwark and location (toughness too), this
         turn's Hex and Ambush on the active player; floor 0."""
         v = ch.card.stats[name]
         if ch.is_pc:
@@ -177,16 +177,15 @@ class Match:
                 v += c.stats[name]
         v += sum(c.stats[name] for c, bearer in seat.gear if bearer is ch)
         v += sum(c.stats[name] for c, bearer, _ in seat.borne if bearer is ch)
-        if name != "tough":
-            for c in seat.bulwark:
-                v += c.stats[name]
-            if seat.location is not None:
-                v += seat.location.stats[name]
-            if seat.index == self.active:
-                if ch.is_pc and name in ("int", "dex"):
-                    v -= self.hex
-                if name == "str":
-                    v -= self.ambush
+        for c in seat.bulwark:
+            v += c.stats[name]
+        if seat.location is not None:
+            v += seat.location.stats[name]
+        if seat.index == self.active:
+            if ch.is_pc and name in ("int", "dex"):
+                v -= self.hex
+            if name == "str":
+                v -= self.ambush
         return max(v, 0)
 
     def toughness_left(self, seat: Seat, ch: Character) -> int:
@@ -288,20 +287,36 @@ class Match:
             seat.party_wounds += n
         self.say(seat.index, S.EV_WOUND, ch.card.id, n, stop)
         if n > 0 and self.toughness_left(seat, ch) <= 0:
-            self.say(seat.index, S.EV_KILL, ch.card.id)
-            if ch.is_pc:
-                seat.death_turn, seat.death_round = self.turn, self.rounds
-                self.lose(seat, K.END_KILLED)
-            else:
-                # The NPC, then what it bears, in the order they were played.
-                seat.party.remove(ch)
-                seat.discard.append(ch.card)
-                seat.discard += [c for c, bearer in seat.gear if bearer is ch]
-                seat.gear = [(c, bearer) for c, bearer in seat.gear if bearer is not ch]
-                for c, bearer, owner in seat.borne:  # an opponent's strike card: its pile
-                    if bearer is ch:
-                        owner.discard.append(c)
-                seat.borne = [t for t in seat.borne if t[1] is not ch]
+            self.kill(seat, ch)
+
+    def kill(self, seat: Seat, ch: Character):
+        """The character is killed at once: a PC's owner loses, a party NPC goes to the
+        discard pile with what it bears."""
+        self.say(seat.index, S.EV_KILL, ch.card.id)
+        if ch.is_pc:
+            seat.death_turn, seat.death_round = self.turn, self.rounds
+            self.lose(seat, K.END_KILLED)
+            return
+        # The NPC, then what it bears, in the order they were played.
+        seat.party.remove(ch)
+        seat.discard.append(ch.card)
+        seat.discard += [c for c, bearer in seat.gear if bearer is ch]
+        seat.gear = [(c, bearer) for c, bearer in seat.gear if bearer is not ch]
+        for c, bearer, owner in seat.borne:  # an opponent's strike card: its pile
+            if bearer is ch:
+                owner.discard.append(c)
+        seat.borne = [t for t in seat.borne if t[1] is not ch]
+
+    def check_toughness(self, seat: Seat):
+        """"When a character's toughness is reduced to 0, that character is immediately
+        killed", whether a wound did it or a card entering or leaving play (a negative
+        toughness, a location replaced): the PC first, then the party NPCs in order."""
+        if self.toughness_left(seat, seat.pc) <= 0:
+            self.kill(seat, seat.pc)
+            return
+        for ch in list(seat.party):
+            if self.toughness_left(seat, ch) <= 0:
+                self.kill(seat, ch)
 
     def wound_striker(self, s: Striker, n: int):
         stop = min(s.ward, n)

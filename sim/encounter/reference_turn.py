@@ -294,8 +294,12 @@ class Encounter(Moments):
         a.strikes_faced += 1
         self.start_step()
         self.window(K.S_COMBAT)
-        striker.state = FOUGHT
-        if self.over:
+        if striker.state == WAITING:
+            striker.state = FOUGHT
+        if self.over or self.side_gone():
+            # The match or A's turn ended, or a maneuver of the window killed (or
+            # cancelled) a side: the combat ends with no winner and no wound.
+            self.combat, self.might = None, [0, 0]
             return
         result = self.combat_result(striker, defender, *self.might)
         self.say(a.index, S.EV_COMBAT, striker.card.id,

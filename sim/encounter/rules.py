@@ -151,18 +151,17 @@ def stat_of(T, P, G, p, who, col):
     for i in range(P[p, S.ATT_N]):
         if P[p, S.ATT_ON + i] == who:
             v += T[P[p, S.ATT + i], col]
-    if col != K.C_TOUGH:
-        # Bulwark and location modifiers reach each party character (toughness excepted,
-        # so that no card leaving play kills).
-        for i in range(P[p, S.BULW_N]):
-            v += T[P[p, S.BULW + i], col]
-        if P[p, S.LOC] >= 0:
-            v += T[P[p, S.LOC], col]
-        if p == G[S.ACTIVE]:
-            if who < 0 and (col == K.C_INT or col == K.C_DEX):
-                v -= G[S.HEX]
-            if col == K.C_STR:
-                v -= G[S.AMBUSH]
+    # Bulwark and location modifiers reach each party character, toughness too (one that
+    # leaves play may so kill: wounds.check_toughness).
+    for i in range(P[p, S.BULW_N]):
+        v += T[P[p, S.BULW + i], col]
+    if P[p, S.LOC] >= 0:
+        v += T[P[p, S.LOC], col]
+    if p == G[S.ACTIVE]:
+        if who < 0 and (col == K.C_INT or col == K.C_DEX):
+            v -= G[S.HEX]
+        if col == K.C_STR:
+            v -= G[S.AMBUSH]
     return v if v > 0 else 0
 
 

@@ -20,6 +20,7 @@ from sim.encounter.rules import (
     to_bottom,
     unique_ok,
 )
+from sim.encounter.wounds import check_toughness
 
 
 @njit
@@ -62,8 +63,9 @@ def score_step(C):
 @njit
 def reveal_loot(C, a, n):
     """Reveal n loot cards; play those the policy wants and may play (unique; play_loot =
-    paid: its cost paid like any card's); the rest go under the loot deck in reveal order."""
-    T, R, P, X, OP = C[0], C[1], C[2], C[4], C[9]
+    paid: its cost paid like any card's), while A is in the game; the rest go under the
+    loot deck in reveal order."""
+    T, R, P, G, X, OP = C[0], C[1], C[2], C[3], C[4], C[9]
     m = 0
     for _ in range(n):
         c = loot_top(C, a)
@@ -78,11 +80,12 @@ def reveal_loot(C, a, n):
         c = OP[i, 0]
         cost = T[c, K.C_COST] if R[K.R_LOOT] == 1 else 0
         legal = T[c, K.C_KIND] == K.LOOT and unique_ok(C, a, c) and can_pay(C, a, cost, 0)
-        if legal and play_loot(C, a):
+        if G[S.OVER] == 0 and legal and play_loot(C, a):
             pay(C, a, cost)
             push(P, a, S.LOOTS, S.LOOTS_N, c)
             note(C, a, c, S.ST_PLAYED)
             note(C, a, c, S.ST_SUCCEEDED)
             log(C, a, S.EV_LOOT, c, 0, 0)
+            check_toughness(C, a)  # a loot card's negative toughness may kill the PC
         else:
             loot_bottom(P, a, c)

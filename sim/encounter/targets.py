@@ -32,8 +32,8 @@ def cancel_may(C, k, arg, kw=K.CANCEL):
     to fight, its printed intelligence at least n under the active PC's now (the PC, the
     smarter, escapes it)."""
     T, G = C[0], C[3]
-    if G[S.SSTATE + k] != 0:
-        return False
+    if G[S.SSTATE + k] != 0 or k == G[S.C_STRIKER]:
+        return False  # the striker fighting now is not "before it fights"
     if kw == K.ESCAPE:
         return T[G[S.SCARD + k], K.C_INT] <= stat(C, G[S.ACTIVE], -1, K.C_INT) - arg
     return T[G[S.SCARD + k], K.C_COST] <= arg
@@ -169,7 +169,8 @@ def revive_target(C, p, arg):
 @njit
 def ward_target(C, p):
     """Who p's Ward n goes on. The active player: one of its party characters (-1 the PC,
-    k party slot k; combatant: its defender in this combat, the PC outside one). An
+    k party slot k; combatant: its defender in this combat, the PC outside one, none once
+    the defender is killed in the window: -3). An
     opponent: one of its own strikers not gone (combatant: the striker in this combat, its
     own: only the two sides of a combat act in its window); -2 for none."""
     P, G = C[2], C[3]
@@ -178,7 +179,8 @@ def ward_target(C, p):
     if p == a:
         if rnd:
             return rand(C, S.POLICY, p, 1 + P[p, S.PARTY_N]) - 1
-        return G[S.C_DEF] if G[S.C_DEF] >= 0 else -1
+        # Outside a combat (-2) the PC; its defender killed in the window (-3): none.
+        return -1 if G[S.C_DEF] == -2 else G[S.C_DEF]
     if not rnd:
         return G[S.C_STRIKER] if G[S.C_STRIKER] >= 0 else -2
     n = 0

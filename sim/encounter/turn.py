@@ -13,6 +13,7 @@ from sim.encounter.effects import (
     play_from_hand,
     played,
     resolve,
+    side_gone,
     stay,
     use_option,
     window,
@@ -219,8 +220,13 @@ def combat(C, k, who):
     P[a, S.FACED] += 1
     start_step(C, K.S_COMBAT)
     window(C, K.S_COMBAT)
-    G[S.SSTATE + k] = 1
-    if G[S.OVER]:
+    if G[S.SSTATE + k] == 0:
+        G[S.SSTATE + k] = 1
+    who = G[S.C_DEF]  # a slot lower when a party NPC before it was killed in the window
+    if G[S.OVER] or side_gone(C):
+        # The match or A's turn ended, or a maneuver of the window killed (or cancelled) a
+        # side of the combat: it ends with no winner and no wound.
+        G[S.C_STRIKER], G[S.C_DEF], G[S.MIGHT_A], G[S.MIGHT_B] = -1, -2, 0, 0
         return
     res = combat_winner(C, k, who, G[S.MIGHT_A], G[S.MIGHT_B])
     log(C, a, S.EV_COMBAT, sc, dc * 1000 + stat(C, a, who, K.C_STR) + G[S.MIGHT_A],

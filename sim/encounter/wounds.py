@@ -1,5 +1,5 @@
-"""Wounds: a character or striker wounded (less its ward) or healed, and a killed
-party NPC removed."""
+"""Wounds: a character or striker wounded (less its ward) or healed, a character left with
+no toughness killed, and a killed party NPC removed."""
 
 from __future__ import annotations
 
@@ -18,8 +18,14 @@ def tough_left(C, p, who):
 
 @njit
 def remove_party(C, p, k):
-    """Party NPC in slot k, and what it bears, to its owners' discard piles; slots close up."""
-    P = C[2]
+    """Party NPC in slot k, and what it bears, to its owners' discard piles; slots close up
+    (the defender of a combat under way with them: -3 when it is the one removed)."""
+    P, G = C[2], C[3]
+    if p == G[S.ACTIVE] and G[S.C_STRIKER] >= 0:
+        if G[S.C_DEF] == k:
+            G[S.C_DEF] = -3
+        elif G[S.C_DEF] > k:
+            G[S.C_DEF] -= 1
     discard(P, p, P[p, S.PARTY + k])
     j = 0
     for i in range(P[p, S.ATT_N]):
@@ -58,12 +64,38 @@ def wound(C, p, who, n):
         P[p, S.PARTY_WOUNDS_ALL] += n
     log(C, p, S.EV_WOUND, card, n, stop)
     if n > 0 and tough_left(C, p, who) <= 0:
-        log(C, p, S.EV_KILL, card, 0, 0)
-        if who < 0:
-            P[p, S.DEATH_TURN], P[p, S.DEATH_ROUND] = G[S.TURN], G[S.ROUNDS]
-            lose(C, p, K.END_KILLED)
+        kill(C, p, who)
+
+
+@njit
+def kill(C, p, who):
+    """p's party character killed at once: a PC's owner loses, a party NPC goes to the
+    discard pile with what it bears."""
+    P, G = C[2], C[3]
+    log(C, p, S.EV_KILL, P[p, S.PC] if who < 0 else P[p, S.PARTY + who], 0, 0)
+    if who < 0:
+        P[p, S.DEATH_TURN], P[p, S.DEATH_ROUND] = G[S.TURN], G[S.ROUNDS]
+        lose(C, p, K.END_KILLED)
+    else:
+        remove_party(C, p, who)
+
+
+@njit
+def check_toughness(C, p):
+    """"When a character's toughness is reduced to 0, that character is immediately
+    killed", by a wound or not: after a card enters or leaves p's play (a negative toughness,
+    a location replaced), each of p's party characters with no toughness left is killed,
+    the PC first."""
+    P = C[2]
+    if tough_left(C, p, -1) <= 0:
+        kill(C, p, -1)
+        return
+    k = 0
+    while k < P[p, S.PARTY_N]:
+        if tough_left(C, p, k) <= 0:
+            kill(C, p, k)  # the slots close up: slot k holds the next one
         else:
-            remove_party(C, p, who)
+            k += 1
 
 
 @njit
