@@ -242,11 +242,15 @@ def test_train_refuses_policy_options_it_would_not_play(tmp_path):
     """train plays the trained POLICY against --against: a --policy typed as the opponent
     would be left unplayed, the folder's policy taking its place; refused, exit 2, before
     anything is written, naming --against."""
-    out = cardlab("train", "lookahead", "--folder", "paintline", "--policy", "random",
-                  "-n", "30", "--generations", "1", "--results", str(tmp_path), "-q")
+    folder = tmp_path / "paintline"
+    shutil.copytree(ROOT / "decks" / "paintline", folder)
+    results = tmp_path / "results"
+    out = cardlab("train", "lookahead", "--folder", str(folder), "--policy", "random",
+                  "-n", "30", "--generations", "1", "--results", str(results), "-q")
     assert out.returncode == 2 and "Traceback" not in out.stderr, out.stderr
     assert "--against" in out.stderr and "not one of its options" in out.stderr
-    assert not tmp_path.exists() or not list(tmp_path.iterdir())
+    assert not results.exists() or not list(results.iterdir())
+    assert "lookahead-tuned" not in (folder / "policies.toml").read_text(encoding="utf-8")
 
 
 def test_a_resumed_train_whose_name_is_taken_is_refused_before_it_trains(tmp_path):
