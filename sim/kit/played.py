@@ -22,11 +22,13 @@ def played(game, folder: Path | str, matchups) -> dict:
                      "policies": str(folder / "policies.toml"),
                      "rules": str(folder / "rules.toml")},
            "cards": {}, "decks": {}, "policies": {}, "rules": {}}
-    for m in matchups:
+    for i, m in enumerate(matchups):
         described = game.describe(m)
-        out["files"]["cards"] = str(described["card_pool"].get("path") or out["files"]["cards"])
-        out["cards"] = card_values(m, described)
-        out["rules"] = described["rules"]
+        if i == 0:  # the cards and rules are one run's: read from its first matchup
+            out["files"]["cards"] = str(described["card_pool"].get("path")
+                                        or out["files"]["cards"])
+            out["cards"] = card_values(m, described)
+            out["rules"] = described["rules"]
         for seat, entry in enumerate(described["decks"]):
             out["decks"][entry["name"]] = {"file": str(entry.get("path", "")),
                                            "cards": deck_cards(game, m, seat, entry)}
