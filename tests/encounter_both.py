@@ -3,9 +3,9 @@ side by side (each asserted equal), and a card column edited in both."""
 
 from __future__ import annotations
 
-from sim.encounter import effects as Ef
 from sim.encounter import rules as Ru
 from sim.encounter import state as S
+from sim.encounter import windows as Wi
 
 from .test_encounter_decisions import card, name, twin
 
@@ -62,4 +62,4 @@ def edited_stat(b, card_name, column, value):
 
 def window(b, step):
     """A maneuver window of the step, in both engines."""
-    b.step(lambda C: twin(Ef.window)(C, step), lambda g: g.window(step))
+    b.step(lambda C: twin(Wi.window)(C, step), lambda g: g.window(step))

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from sim.encounter import codes as K
-from sim.encounter import effects as Ef
+from sim.encounter import windows as Wi
 
 from .test_encounter_decisions import twin
 from .test_encounter_scenarios import Both
@@ -18,7 +18,7 @@ FOLDER = Path(__file__).resolve().parents[1] / "decks" / "encounter"
 
 
 def encounter_window(b):
-    b.step(lambda C: twin(Ef.window)(C, K.S_ENCOUNTER), lambda g: g.window(K.S_ENCOUNTER))
+    b.step(lambda C: twin(Wi.window)(C, K.S_ENCOUNTER), lambda g: g.window(K.S_ENCOUNTER))
 
 
 @pytest.mark.rule("ENC-9", "ENC-23", "ENC-76", "ENC-106")

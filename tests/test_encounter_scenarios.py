@@ -11,6 +11,7 @@ from sim.encounter import effects as Ef
 from sim.encounter import rules as Ru
 from sim.encounter import state as S
 from sim.encounter import turn as Tu
+from sim.encounter import windows as Wi
 from sim.encounter.reference_state import GONE, WAITING
 
 from .test_encounter_decisions import build, card, name, twin
@@ -182,7 +183,7 @@ def test_the_active_players_wound_kills_a_waiting_striker(wounded, states, b_pil
     b.strikers("Goblin", "Troll", "Dragon")
     b.hand(0, "Sniper Shot")
     b.pool(0, 1 if wounded != "none" else 0)
-    b.step(lambda C: twin(Ef.window)(C, K.S_ENCOUNTER), lambda g: g.window(K.S_ENCOUNTER))
+    b.step(lambda C: twin(Wi.window)(C, K.S_ENCOUNTER), lambda g: g.window(K.S_ENCOUNTER))
     assert b.striker_states() == states
     assert b.same(1)[1] == b_pile
     assert b.same(0)[1] == (["Sniper Shot"] if wounded != "none" else [])
@@ -194,7 +195,7 @@ def test_the_active_players_wound_on_a_tough_striker_leaves_it_fighting():
     b.strikers("Troll")
     b.hand(0, "Sniper Shot")
     b.pool(0, 1)
-    b.step(lambda C: twin(Ef.window)(C, K.S_ENCOUNTER), lambda g: g.window(K.S_ENCOUNTER))
+    b.step(lambda C: twin(Wi.window)(C, K.S_ENCOUNTER), lambda g: g.window(K.S_ENCOUNTER))
     assert b.striker_states() == [WAITING]
     assert int(b.G[S.SWOUND]) == b.g.strikers[0].wounds == 1
 

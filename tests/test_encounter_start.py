@@ -92,13 +92,13 @@ def test_each_player_may_act_at_the_start_of_the_quest_step_once_a_turn(limit):
     decks: in the window each draws once, the active player first, and no more, even where
     abilities may be used as often as paid."""
     from sim.encounter import codes as K
-    from sim.encounter import effects as Ef
+    from sim.encounter import windows as Wi
 
     b = Both(rules={"ability_limit": limit})
     for p in (0, 1):
         tower_in_play(b, p)
         b.deck(p, "Goblin", "Troll", "Dragon")
-    b.step(lambda C: twin(Ef.window)(C, K.S_QSTART), lambda g: g.window(K.S_QSTART))
+    b.step(lambda C: twin(Wi.window)(C, K.S_QSTART), lambda g: g.window(K.S_QSTART))
     assert b.same(0)[0] == ["Goblin"] and b.same(1)[0] == ["Goblin"]
     draws = [(int(r[1]), int(r[2])) for r in b.C[8][: b.G[S.LOG_N]] if r[2] == S.EV_DRAW]
     assert [p for p, _ in draws] == [0, 1]
@@ -108,10 +108,10 @@ def test_no_maneuver_at_the_start_of_the_quest_step_no_moment():
     """Nobody holds such a card: the window does not open, and random players draw nothing
     from their streams."""
     from sim.encounter import codes as K
-    from sim.encounter import effects as Ef
+    from sim.encounter import windows as Wi
 
     b = Both(({"style": "random"}, {"style": "random"}))
-    b.step(lambda C: twin(Ef.window)(C, K.S_QSTART), lambda g: g.window(K.S_QSTART))
+    b.step(lambda C: twin(Wi.window)(C, K.S_QSTART), lambda g: g.window(K.S_QSTART))
     for p in (0, 1):
         assert int(b.G[S.CTR + POLICY_STREAM + p]) == b.g.counters[POLICY_STREAM + p] == 0
 

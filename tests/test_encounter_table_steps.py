@@ -7,10 +7,10 @@ written here."""
 import pytest
 
 from sim.encounter import codes as K
-from sim.encounter import effects as Ef
 from sim.encounter import rules as Ru
 from sim.encounter import state as S
 from sim.encounter import turn as Tu
+from sim.encounter import windows as Wi
 
 from .test_encounter_decisions import card, name, twin
 from .test_encounter_scenarios import Both
@@ -130,7 +130,7 @@ def test_an_encounter_window_goes_counterclockwise_until_all_pass_in_a_row(playe
     for p in range(players):
         b.hand(p, *["Sniper Shot"] * (2 if p == two else 1))
         b.pool(p, 2)
-    b.step(lambda C: twin(Ef.window)(C, K.S_ENCOUNTER), lambda g: g.window(K.S_ENCOUNTER))
+    b.step(lambda C: twin(Wi.window)(C, K.S_ENCOUNTER), lambda g: g.window(K.S_ENCOUNTER))
     shots = rows(b, S.EV_MANEUVER)
     assert [s for s, _, c, _, _ in shots] == want
     assert {c for _, _, c, _, _ in shots} == {"Sniper Shot"}

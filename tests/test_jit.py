@@ -125,6 +125,42 @@ def test_only_an_entry_keeps_a_python_wrapper_and_machine_code_of_its_own():
         assert rule.get_pointer_to_function("anything") == 0
 
 
+def test_a_game_that_asks_gets_kernels_whose_module_makes_its_rules_private(monkeypatch):
+    """Where a game's package sets PRIVATE_RULES, a kernel's module makes the rules it links
+    in private before LLVM optimises it (so that it may drop the arguments a rule never
+    reads, or inline it), the kernel's own function public, with the same answer; elsewhere
+    the rule reaches the optimiser as numba links it, a definition another module may
+    replace."""
+    import sys
+
+    import pytest
+    from numba.core import codegen
+
+    from sim.core import linking
+
+    if not jit.LINK_ONLY:
+        pytest.skip("sim.core.linking is not installed on this numba")
+    seen = {}  # each function's linkage as the kernel's module reaches the optimiser
+    optimize = codegen.JITCodeLibrary._optimize_final_module
+
+    def recording(library):
+        seen.update({fn.name: fn.linkage.name for fn in library._final_module.functions})
+        optimize(library)
+
+    monkeypatch.setattr(codegen.JITCodeLibrary, "_optimize_final_module", recording)
+    for private in (False, True):
+        monkeypatch.setattr(sys.modules[__name__.rpartition(".")[0]], "PRIVATE_RULES",
+                            private, raising=False)
+        seen.clear()
+        tripled, kernel = rule_and_kernel()
+        assert kernel(2) == 7
+        entry = kernel.overloads[kernel.signatures[0]]
+        assert isinstance(entry.library, linking.PrivateRules) == private
+        rule = tripled.overloads[tripled.signatures[0]].fndesc.llvm_func_name
+        assert seen[rule] == ("internal" if private else "linkonce_odr")
+        assert seen[entry.fndesc.llvm_func_name] == "external"
+
+
 def test_what_python_calls_compiles_with_headroom(monkeypatch):
     """An entry and a rule's twin compile (or load) on a roomy frame stack, and the rules an
     entry links in compile inside that call (sim/core/headroom.py)."""

@@ -251,7 +251,17 @@ class _Internal(numba.core.registry.CPUDispatcher):
 
 
 WRAPPED = "called-from-python"
-LINK_ONLY = linking.install(lambda dispatcher: isinstance(dispatcher, _Internal))
+
+
+def _private_rules(dispatcher) -> bool:
+    """True for a function of a game package that asks for it (its __init__ sets
+    PRIVATE_RULES): the module of a kernel, or of a rule's twin, makes private the rules it
+    links in (sim.core.linking.PrivateRules)."""
+    module = getattr(getattr(dispatcher, "py_func", None), "__module__", None) or ""
+    return getattr(sys.modules.get(module.rpartition(".")[0]), "PRIVATE_RULES", False)
+
+
+LINK_ONLY = linking.install(lambda dispatcher: isinstance(dispatcher, _Internal), _private_rules)
 
 
 def pure(fn, **substitutes):

@@ -12,6 +12,16 @@ and emits nothing. Records are identical. Steps 7 and 9 of "The first compile"
 measured with step 8); Encounter's kernel is 7% faster, Paint the Line's as fast, Payne's 3
 to 7% slower.
 
+Where a game asks for it (its __init__ sets PRIVATE_RULES), the kernel's module also makes
+the rules it links in private to it before that one optimisation (`PrivateRules`). numba
+links a rule in as a definition that another module might replace, so LLVM kept every rule
+with the signature numba gave it: every array of the context passed whole (about 90 words
+pushed on the stack for each call of a rule that takes the context), and a rule called
+from one place kept as a call. Private, each rule loses the arguments it never reads and a
+rule called once is inlined. Encounter's kernel 1.29x, Payne's 1.22x, records identical;
+Paint the Line, whose short rules LLVM already inlines, would be 0.98x and does not ask
+(benchmarks/README.md, "A profile-led pass over Encounter's kernel").
+
 This reaches into numba's code libraries (`numba.core.codegen`), so it is installed only
 on the numba versions it was checked on; elsewhere every function is finalised as numba
 does it. CARDLAB_LINK_ONLY=0 turns it off.
@@ -29,19 +39,21 @@ from numba.core import codegen, event
 CHECKED = ((0, 60), (0, 69))
 
 # One entry per compile under way (numba compiles callees inside their callers' compiles):
-# whether the function being compiled is one that only compiled code calls.
-_COMPILING: list[bool] = []
+# whether the function being compiled is one that only compiled code calls, and whether
+# its module makes private the rules it links in.
+_COMPILING: list[tuple[bool, bool]] = []
 
 
 class _Compiling(event.Listener):
     """Follows numba's "numba:compile" events, so that the code library numba makes for a
     function knows whose it is."""
 
-    def __init__(self, link_only: Callable[[object], bool]):
-        self.link_only = link_only
+    def __init__(self, link_only: Callable[[object], bool], private: Callable[[object], bool]):
+        self.link_only, self.private = link_only, private
 
     def on_start(self, ev):
-        _COMPILING.append(bool(self.link_only(ev.data["dispatcher"])))
+        dispatcher = ev.data["dispatcher"]
+        _COMPILING.append((bool(self.link_only(dispatcher)), bool(self.private(dispatcher))))
 
     def on_end(self, ev):
         _COMPILING.pop()
@@ -69,14 +81,31 @@ class LinkOnly(codegen.JITCodeLibrary):
         return 0
 
 
+class PrivateRules(codegen.JITCodeLibrary):
+    """The code library of a function that Python calls (a kernel, a rule's twin) whose
+    module makes private the rules it links in before it is optimised: LLVM may then drop
+    the arguments a rule never reads and inline a rule called from one place (a rule linked
+    in keeps numba's linkonce_odr, a definition another module might replace, whose
+    signature LLVM leaves as it is). The library's own functions keep their linkage."""
+
+    def _optimize_final_module(self):
+        for fn in self._final_module.functions:
+            if not fn.is_declaration and fn.linkage.name == "linkonce_odr":
+                fn.linkage = "internal"
+        super()._optimize_final_module()
+
+
 def _version() -> tuple[int, int]:
     major, minor = numba.__version__.split(".")[:2]
     return int(major), int(minor)
 
 
-def install(link_only: Callable[[object], bool]) -> bool:
+def install(link_only: Callable[[object], bool],
+            private: Callable[[object], bool] = lambda dispatcher: False) -> bool:
     """From now on, the functions for whose dispatcher `link_only` is true get link-only
-    code libraries; True when installed (a checked numba version, not turned off)."""
+    code libraries, and the others for whose dispatcher `private` is true libraries that
+    make private the rules they link in (`PrivateRules`); True when installed (a checked
+    numba version, not turned off)."""
     if os.environ.get("CARDLAB_LINK_ONLY", "1") == "0":
         return False
     if not CHECKED[0] <= _version() < CHECKED[1]:
@@ -86,8 +115,12 @@ def install(link_only: Callable[[object], bool]) -> bool:
 
     def create_library(self, name, **kwargs):
         library = create(self, name, **kwargs)
-        if _COMPILING and _COMPILING[-1] and type(library) is codegen.JITCodeLibrary:
-            library.__class__ = LinkOnly
+        if _COMPILING and type(library) is codegen.JITCodeLibrary:
+            link_only, private = _COMPILING[-1]
+            if link_only:
+                library.__class__ = LinkOnly
+            elif private:
+                library.__class__ = PrivateRules
         return library
 
     def set_env_where_emitted(self, env_name, env):
@@ -98,5 +131,5 @@ def install(link_only: Callable[[object], bool]) -> bool:
 
     cpu.create_library = create_library
     cpu.set_env = set_env_where_emitted
-    event.register("numba:compile", _Compiling(link_only))
+    event.register("numba:compile", _Compiling(link_only, private))
     return True

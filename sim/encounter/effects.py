@@ -1,4 +1,4 @@
-"""Costs, keyword handlers and maneuver windows: what playing a card or an ability does."""
+"""Costs, keyword handlers and maneuvers: what playing a card or an ability does."""
 
 from __future__ import annotations
 
@@ -12,10 +12,7 @@ from sim.encounter.policy import (
     O_WHERE,
     OPT_ABILITY,
     OPT_HAND,
-    boost_score,
     discard_pick,
-    might_uses,
-    pick_option,
     survivors_return,
 )
 from sim.encounter.rules import (
@@ -27,7 +24,6 @@ from sim.encounter.rules import (
     draw_card,
     lacks,
     log,
-    next_seat,
     note,
     push,
     race_ok,
@@ -203,7 +199,10 @@ def side_gone(C):
     return G[S.C_STRIKER] >= 0 and (G[S.SSTATE + G[S.C_STRIKER]] == 2 or G[S.C_DEF] == -3)
 
 
-@njit(inline="always")
+# Called from the boost step, the windows and the moments: compiled once, not typed again
+# inlined into each of them; with the rules private to the kernel (sim.core.linking), LLVM
+# decides where to inline it.
+@njit
 def list_maneuvers(C, p, step, n):
     """Append p's maneuvers for this step to the option rows from row n: instants in hand it
     can pay for, abilities of its cards in play not used up (ability_limit) whose
@@ -299,62 +298,10 @@ def use_option(C, p, i):
             resolve(C, p, T[c, K.C_AB2], T[c, K.C_ARG2], c)
     else:
         X[p, c, X_USES] += 1
+        P[p, S.USED] = 1
         pay(C, p, T[c, K.C_ABCOST])
         j = OP[i, O_WHERE]
         resolve(C, p, T[c, K.C_AB1 + 2 * j], T[c, K.C_ARG1 + 2 * j], c)
-
-
-@njit
-def anyone_may(C, step):
-    """Whether a player still in has a maneuver of this step now."""
-    for q in range(C[1][K.R_PLAYERS]):
-        if C[2][q, S.OUT] == 0 and list_maneuvers(C, q, step, 0) > 0:
-            return True
-    return False
-
-
-@njit
-def window(C, step):
-    """A maneuver window: players act in turn, A first, then counterclockwise (a combat's:
-    A and the striker's owner only), one maneuver or a pass each; once every player in it
-    has passed in a row it closes. The start of the quest step's window (quest_start) opens
-    only when a player has such a maneuver (no policy draw otherwise), and its maneuvers
-    are chosen as boost maneuvers are."""
-    T, P, G, OP = C[0], C[2], C[3], C[9]
-    if step == K.S_QSTART and not anyone_may(C, step):
-        return
-    G[S.STEP] = step
-    a = p = G[S.ACTIVE]
-    b = G[S.SOWNER + G[S.C_STRIKER]] if step == K.S_COMBAT else -1
-    n_in = 2
-    if b < 0:
-        n_in = 0
-        for q in range(C[1][K.R_PLAYERS]):
-            if P[q, S.OUT] == 0:
-                n_in += 1
-    passes = 0
-    for _ in range(4 * S.CAP):
-        if passes >= n_in or G[S.OVER] or (b >= 0 and side_gone(C)):
-            break
-        n = list_maneuvers(C, p, step, 0)
-        for i in range(n):
-            c = OP[i, O_CARD]
-            j = 0 if OP[i, O_KIND] == OPT_HAND else OP[i, O_WHERE]
-            kw, arg = T[c, K.C_AB1 + 2 * j], T[c, K.C_ARG1 + 2 * j]
-            if step == K.S_QSTART:
-                OP[i, O_SCORE] = boost_score(C, p, OP[i, O_KIND], c, kw, arg)
-                continue
-            uses = 1  # how many uses a Might in play counts for (might_uses)
-            if kw == K.MIGHT and OP[i, O_KIND] != OPT_HAND:
-                uses = might_uses(C, p, T[c, K.C_ABCOST], P[p, S.POOL])
-            OP[i, O_SCORE] = maneuver_score(C, p, kw, arg, uses)
-        pick = pick_option(C, p, n)
-        if pick < 0:
-            passes += 1
-        else:
-            passes = 0
-            use_option(C, p, pick)
-        p = (b if p == a else a) if b >= 0 else next_seat(C, p, -1)
 
 
 @njit
@@ -390,11 +337,23 @@ def play_from_hand(C, p, i):
     check_toughness(C, p)  # a negative toughness, or a location's leaving, may kill
 
 
+# The cards in hand that may be boost plays, by kind and nature (bit kind * 8 + nature, both
+# codes under 8): characteristics, locations, NPCs but strike NPCs, bulwarks and character
+# actions. One test where a chain of comparisons branched on every card of the hand.
+BOOST_CARDS = sum(1 << (kind * 8 + nat) for kind in range(len(K.KINDS))
+                  for nat in range(len(K.NATURES))
+                  if kind in (K.CHARACTERISTIC, K.LOCATION) or (kind == K.NPC and nat != K.STRIKE)
+                  or (kind == K.ACTION and nat in (K.BULWARK, K.CHARACTER)))
+assert len(K.KINDS) <= 8 and len(K.NATURES) <= 8 and BOOST_CARDS < 1 << 63
+
+
 @njit(inline="always")
 def boost_playable(C, p, c):
     """Whether a card in hand may be played as a boost maneuver now."""
     T, P = C[0], C[2]
     kind, nat = T[c, K.C_KIND], T[c, K.C_NATURE]
+    if (BOOST_CARDS >> (kind * 8 + nat)) & 1 == 0:
+        return False  # quests, strike cards, instants, loot: never a boost play
     if not race_ok(C, p, c) or not unique_ok(C, p, c):
         return False
     if kind == K.LOCATION:
@@ -402,10 +361,7 @@ def boost_playable(C, p, c):
     if kind == K.ACTION and nat == K.CHARACTER and (
             T[c, K.C_ATTACH] == K.ATTACH_PARTY and P[p, S.PARTY_N] == 0):
         return False  # it may attach to a party NPC only, and there is none
-    if kind == K.CHARACTERISTIC or (kind == K.NPC and nat != K.STRIKE) or (
-            kind == K.ACTION and (nat == K.BULWARK or nat == K.CHARACTER)):
-        return can_pay(C, p, T[c, K.C_COST], 1)
-    return False
+    return can_pay(C, p, T[c, K.C_COST], 1)
 
 
 @njit

@@ -10,6 +10,7 @@ from sim.encounter import codes as K
 from sim.encounter import state as S
 from sim.encounter.effects import O_SCORE, list_maneuvers, maneuver_score, use_option
 from sim.encounter.policy import O_CARD, O_KIND, O_WHERE, OPT_HAND, boost_score, pick_option
+from sim.encounter.rules import lacks
 
 
 @njit
@@ -37,16 +38,26 @@ def alone(C, step, boosting):
         use_option(C, a, pick)
 
 
-@njit
+@njit(inline="always")
+def may_have(C, step):
+    """Whether any card of the active player's can bring a maneuver of this step (lacks):
+    without one, the moment is not there, and no call is made for it."""
+    P, a = C[2], C[3][S.ACTIVE]
+    return not lacks(P, a, step) or not lacks(P, a, S.PLAY_BIT + step)
+
+
+@njit(inline="always")
 def start_of_turn(C):
     """The start of A's turn, before the draw step ("Play these cards before beginning your
     draw step"): its start maneuvers, each once a turn (list_maneuvers), chosen as boost
     maneuvers are."""
-    alone(C, K.S_START, True)
+    if may_have(C, K.S_START):
+        alone(C, K.S_START, True)
 
 
-@njit
+@njit(inline="always")
 def respond(C):
     """A's responses to a strike NPC just played against its quest, chosen as window
     maneuvers are."""
-    alone(C, K.S_RESPONSE, False)
+    if may_have(C, K.S_RESPONSE):
+        alone(C, K.S_RESPONSE, False)

@@ -31,11 +31,13 @@ from sim.encounter.params import (
 from sim.encounter.rules import (
     card_kw,
     next_seat,
-    objective_holds,
+    objective_holds_given,
+    objective_stat,
     party_strength,
+    pc_stats,
     race_ok,
     rand,
-    stat,
+    stat_objective,
 )
 
 O_KIND, O_WHERE, O_CARD = 0, 1, 2  # option row: 0 card from hand (where: position) or
@@ -120,6 +122,7 @@ def unmet_objectives(C, p):
     its shortfall): every card scored in one boost choice reads the same list, instead of
     re-reading each quest and the PC's stats per card."""
     T, P, G = C[0], C[2], C[3]
+    stats, read = (0, 0, 0), False  # the PC's stats, read at the first stat objective
     n = 0
     for i in range(P[p, S.HAND_N]):
         q = P[p, S.HAND + i]
@@ -127,12 +130,13 @@ def unmet_objectives(C, p):
             continue
         for oc in (K.C_OBJ1, K.C_OBJ2):
             obj, arg = T[q, oc], T[q, oc + 1]
-            if obj == K.O_INT or obj == K.O_DEX or obj == K.O_STR:
-                col = K.C_INT if obj == K.O_INT else (K.C_DEX if obj == K.O_DEX else K.C_STR)
-                arg -= stat(C, p, -1, col)
+            if stat_objective(obj):
+                if not read:
+                    stats, read = pc_stats(C, p), True
+                arg -= objective_stat(stats, obj)
                 if arg <= 0:
                     continue
-            elif obj == 0 or objective_holds(C, p, obj, arg):
+            elif obj == 0 or objective_holds_given(C, p, obj, arg, stats):
                 continue
             G[S.NEED_OBJ + n], G[S.NEED_ARG + n] = obj, arg
             n += 1
@@ -253,6 +257,13 @@ def boost_score(C, p, kind, card, kw, arg):
 
 
 @njit(inline="always")
+def draws_to_pass(C, p):
+    """Whether p's policy draws from its stream even with nothing to choose but the pass
+    (random: its pick is uniform over the options and the pass)."""
+    return C[7][p, M_STYLE] == RANDOM
+
+
+@njit(inline="always")
 def pick_option(C, p, n):
     """Best-scoring option (score in column 3 of the option rows; first on ties), -1 to
     pass when none scores above 0; random: uniform over the options and the pass."""
@@ -273,14 +284,14 @@ def quest_pick(C, p, forced):
     T, P, M = C[0], C[2], C[7]
     n = P[p, S.HAND_N]
     style = M[p, M_STYLE]
-    opts = 0
-    for i in range(n):
-        c = P[p, S.HAND + i]
-        if T[c, K.C_KIND] == K.QUEST and race_ok(C, p, c):
-            opts += 1
-    if opts == 0:
-        return -1
     if style == RANDOM:
+        opts = 0
+        for i in range(n):
+            c = P[p, S.HAND + i]
+            if T[c, K.C_KIND] == K.QUEST and race_ok(C, p, c):
+                opts += 1
+        if opts == 0:
+            return -1
         j = rand(C, S.POLICY, p, opts if forced else opts + 1)
         for i in range(n):
             c = P[p, S.HAND + i]
@@ -289,8 +300,9 @@ def quest_pick(C, p, forced):
                     return i
                 j -= 1
         return -1
-    strength = party_strength(C, p)
-    best, bv, cheap, cv = -1, -1, -1, 1 << 30
+    # careful reads its party's strength and its PC's stats once, at its first quest
+    strength, stats, read = 0, (0, 0, 0), False
+    best, bv, cheap, cv = -1, -1, -1, 1 << 30  # with no quest to play: -1
     for i in range(n):
         c = P[p, S.HAND + i]
         if T[c, K.C_KIND] != K.QUEST or not race_ok(C, p, c):
@@ -299,11 +311,13 @@ def quest_pick(C, p, forced):
             cheap, cv = i, T[c, K.C_QCOST]
         ok = True
         if style == CAREFUL:
+            if not read:
+                strength, stats, read = party_strength(C, p), pc_stats(C, p), True
             ok = T[c, K.C_QCOST] * 1000 <= M[p, M_RATIO] * strength
             for oc in (K.C_OBJ1, K.C_OBJ2):
                 obj = T[c, oc]
-                if obj != K.O_UNHURT and obj != K.O_DEFEAT and not objective_holds(
-                        C, p, obj, T[c, oc + 1]):
+                if obj != K.O_UNHURT and obj != K.O_DEFEAT and not objective_holds_given(
+                        C, p, obj, T[c, oc + 1], stats):
                     ok = False
         for oc in (K.C_OBJ1, K.C_OBJ2):
             # DEFEAT n holds only if the opponents send n strikers: it is played when they

@@ -9,6 +9,7 @@ from sim.core.jit import njit
 from sim.core.rng import below
 from sim.encounter import codes as K
 from sim.encounter import state as S
+from sim.encounter.stats import party_strength_of, pc_stats_of, stat_of
 
 X_USES, X_DRAWN = 0, 1
 
@@ -138,34 +139,6 @@ def stat(C, p, who, col):
 
 
 @njit
-def stat_of(T, P, G, p, who, col):
-    """`stat` on the three arrays it reads: compiled once and called, where the whole body
-    inlined at each of its many call sites was typed again at every one of them."""
-    if who < 0:
-        v = T[P[p, S.PC], col]
-        for blk, cnt in ((S.CHARS, S.CHAR_N), (S.SUP, S.SUP_N), (S.LOOTS, S.LOOTS_N)):
-            for i in range(P[p, cnt]):
-                v += T[P[p, blk + i], col]
-    else:
-        v = T[P[p, S.PARTY + who], col]
-    for i in range(P[p, S.ATT_N]):
-        if P[p, S.ATT_ON + i] == who:
-            v += T[P[p, S.ATT + i], col]
-    # Bulwark and location modifiers reach each party character, toughness too (one that
-    # leaves play may so kill: wounds.check_toughness).
-    for i in range(P[p, S.BULW_N]):
-        v += T[P[p, S.BULW + i], col]
-    if P[p, S.LOC] >= 0:
-        v += T[P[p, S.LOC], col]
-    if p == G[S.ACTIVE]:
-        if who < 0 and (col == K.C_INT or col == K.C_DEX):
-            v -= G[S.HEX]
-        if col == K.C_STR:
-            v -= G[S.AMBUSH]
-    return v if v > 0 else 0
-
-
-@njit
 def damage_of(C, p, who):
     """Damage keyword of a party character: its own card, plus what it bears."""
     T, P = C[0], C[2]
@@ -247,15 +220,15 @@ def copies_in_play_of(P, G, p, card):
 
 @njit(inline="always")
 def unique_ok(C, p, card):
-    """A unique card may enter play only while no copy is in play (unique_scope)."""
-    return unique_ok_of(C[0], C[1], C[2], C[3], p, card)
+    """A unique card may enter play only while no copy is in play (unique_scope): a card
+    that is not unique, most of them, is answered here without a call."""
+    return C[0][card, K.C_UNIQUE] == 0 or unique_ok_of(C[0], C[1], C[2], C[3], p, card)
 
 
 @njit
 def unique_ok_of(T, R, P, G, p, card):
-    """`unique_ok` on the arrays it reads, compiled once and called (`stat_of` says why)."""
-    if T[card, K.C_UNIQUE] == 0:
-        return True
+    """`unique_ok` of a unique card, on the arrays it reads, compiled once and called
+    (`stat_of` says why)."""
     if copies_in_play_of(P, G, p, card) > 0:
         return False
     if R[K.R_UNIQUE] == 0:
@@ -356,9 +329,41 @@ def objective_holds(C, p, obj, arg):
 @njit
 def objective_holds_of(T, P, G, p, obj, arg):
     """`objective_holds` on the arrays it reads, compiled once and called (`stat_of` says why)."""
-    if obj == K.O_INT or obj == K.O_DEX or obj == K.O_STR:
-        col = K.C_INT if obj == K.O_INT else (K.C_DEX if obj == K.O_DEX else K.C_STR)
-        return stat_of(T, P, G, p, -1, col) >= arg
+    stats = pc_stats_of(T, P, G, p) if stat_objective(obj) else (0, 0, 0)
+    return objective_holds_given_of(T, P, G, p, obj, arg, stats)
+
+
+@njit(inline="always")
+def stat_objective(obj):
+    """INT, DEX or STR n: the PC's intelligence, dexterity or strength is at least n."""
+    return obj == K.O_INT or obj == K.O_DEX or obj == K.O_STR
+
+
+@njit(inline="always")
+def objective_stat(stats, obj):
+    """Of the PC's intelligence, dexterity and strength (`pc_stats`), the one a stat
+    objective reads."""
+    return stats[0] if obj == K.O_INT else (stats[1] if obj == K.O_DEX else stats[2])
+
+
+@njit(inline="always")
+def pc_stats(C, p):
+    """The PC's intelligence, dexterity and strength now, in one pass (`stat` of each)."""
+    return pc_stats_of(C[0], C[2], C[3], p)
+
+
+@njit(inline="always")
+def objective_holds_given(C, p, obj, arg, stats):
+    """`objective_holds`, the PC's stats read before (`pc_stats`): for a caller that reads
+    several objectives at once."""
+    return objective_holds_given_of(C[0], C[2], C[3], p, obj, arg, stats)
+
+
+@njit
+def objective_holds_given_of(T, P, G, p, obj, arg, stats):
+    """`objective_holds_given` on the arrays it reads, compiled once and called."""
+    if stat_objective(obj):
+        return objective_stat(stats, obj) >= arg
     if obj == K.O_UNHURT:
         return G[S.PCW_TURN] <= arg
     if obj == K.O_PARTY:
@@ -373,16 +378,17 @@ def objective_holds_of(T, P, G, p, obj, arg):
 @njit
 def party_strength(C, p):
     """Summed strength of p's party characters (the careful policy's yardstick)."""
-    P = C[2]
-    v = stat(C, p, -1, K.C_STR)
-    for k in range(P[p, S.PARTY_N]):
-        v += stat(C, p, k, K.C_STR)
-    return v
+    return party_strength_of(C[0], C[2], C[3], p)
 
 
 @njit
 def reset_uses(C, p):
-    X = C[4]
+    """Every ability of p's unused again: with none used since the last reset, nothing to
+    clear (the scan of every card of the pool ran at every turn, and most turns use none)."""
+    P, X = C[2], C[4]
+    if P[p, S.USED] == 0:
+        return
+    P[p, S.USED] = 0
     for c in range(X.shape[1]):
         X[p, c, X_USES] = 0
 

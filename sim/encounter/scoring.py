@@ -5,7 +5,7 @@ from __future__ import annotations
 from sim.core.jit import njit
 from sim.encounter import codes as K
 from sim.encounter import state as S
-from sim.encounter.effects import can_pay, pay, resolve, window
+from sim.encounter.effects import can_pay, pay, resolve
 from sim.encounter.policy import play_loot
 from sim.encounter.rules import (
     X_DRAWN,
@@ -20,6 +20,7 @@ from sim.encounter.rules import (
     to_bottom,
     unique_ok,
 )
+from sim.encounter.windows import window
 from sim.encounter.wounds import check_toughness
 
 

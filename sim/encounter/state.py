@@ -49,6 +49,7 @@ LEFT = 33  # twilight: the strike budget p has left this turn as an opponent, pa
 WITS = 35  # intelligence of p's PC with its starting characteristics (who chooses first)
 OUT = 34  # p's PC was killed (or its deck ran out) at a table of more than two: p is out
 DEATH_ROUND = 36  # the round p's PC was killed in, -1 while it lives
+USED = 37  # an ability of p's was used since its uses were last reset (reset_uses)
 DECK = 40
 LOOTD = DECK + CAP
 HAND = LOOTD + CAP

@@ -16,7 +16,6 @@ from sim.encounter.effects import (
     side_gone,
     stay,
     use_option,
-    window,
 )
 from sim.encounter.encounter_mode import encounter_turn
 from sim.encounter.moments import respond, start_of_turn
@@ -51,6 +50,7 @@ from sim.encounter.rules import (
 )
 from sim.encounter.scoring import score_step
 from sim.encounter.striking import pick_defender, pick_striker, strike_score
+from sim.encounter.windows import window
 from sim.encounter.wounds import heal, wound, wound_striker
 
 
