@@ -44,6 +44,10 @@ class ReferenceGame(ShotRules, TurnRules):
     def __init__(self, matchup: Matchup, seed: int, match_index: int, log_rows: bool = True):
         self.m = matchup
         self.cards = matchup.pool.table
+        self.rows = self.cards.tolist()  # plain ints: a numpy element read is slow
+        # Each card's keywords with their arguments, the first of two alike winning.
+        self.keywords = [{row[T.C_AB2]: row[T.C_ARG2], row[T.C_AB1]: row[T.C_ARG1]}
+                         for row in self.rows]
         self.names = matchup.pool.names
         r = matchup.rules.values
         self.rules = r
@@ -73,7 +77,7 @@ class ReferenceGame(ShotRules, TurnRules):
         return "Default Shot" if card < 0 else self.names[card]
 
     def col(self, card: int, column: int) -> int:
-        return int(self.cards[card, column])
+        return self.rows[card][column]
 
     def random_below(self, seat: int, purpose: int, n: int) -> int:
         s = purpose * 2 + seat
@@ -91,10 +95,7 @@ class ReferenceGame(ShotRules, TurnRules):
         """Argument of the keyword on the card, -1 when absent."""
         if card < 0:
             return -1
-        for ab, arg in ((T.C_AB1, T.C_ARG1), (T.C_AB2, T.C_ARG2)):
-            if self.col(card, ab) == code:
-                return self.col(card, arg)
-        return -1
+        return self.keywords[card].get(code, -1)
 
     # --- set-up ----------------------------------------------------------------------
 
