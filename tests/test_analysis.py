@@ -513,7 +513,7 @@ def test_mix_sweep_and_robust_flags(tmp_path):
     assert typed(d, LOB) == typed(m.decks[0], LOB) + 3
     df = sweep(GAME, m, 0, "mix", [0, 2], 200, 1, results=tmp_path, run_id="mix")
     assert df.value.tolist() == [0, 2]
-    precision = Precision(start=200, max_matches=400)
+    precision = Precision(start=200, max_matches=400, screen=400)
     flags = robust_flags(GAME, FOLDER, "us-red-tide", "ussr-red-tide", ["greedy", "pressure",
                          "lookahead"], 1, precision, "pressure", results=tmp_path,
                          run_id="fl")

@@ -215,7 +215,8 @@ def test_simulate_report_and_experiments(name, tmp_path):
     from sim.experiments.verdict_run import for_run
     from sim.experiments.verdicts import Precision
 
-    verdicts = for_run(res.run.path, Precision(start=100, max_matches=200), field_matches=200)
+    verdicts = for_run(res.run.path, Precision(start=100, max_matches=200, screen=400),
+                       field_matches=200)
     assert set(verdicts.verdict) <= set(VERDICTS) and len(verdicts)
     assert set(verdicts.kind) <= set(g.schema.flag_kinds or verdicts.kind)
     # Each card judged against par under a named policy, with a margin and a detectable size.

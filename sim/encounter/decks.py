@@ -158,8 +158,8 @@ def matchup_problems(pool: Pool, decks, rules: dict) -> list[Problem]:
     line in cards.csv), each deck by the construction rules (line 0: a variant's deck has
     no file line of its own)."""
     problems = pool.problems()
-    if any(not 0 <= pool.table[i, col] < len(words) for i in range(len(pool))
-           for col, words, _ in CODE_WORDS):
+    codes = pool.table[:, [col for col, _, _ in CODE_WORDS]]
+    if ((codes < 0) | (codes >= [len(words) for _, words, _ in CODE_WORDS])).any():
         return problems  # the deck rules read those codes
     for deck in decks:
         where = deck.path or deck.name

@@ -83,10 +83,23 @@ class Cards:
     # Fields a designer sets (CARD.FIELD=VALUE) that are not a whole-number column of their
     # own, each read by the game: setter(table, card, text) edits the row, or says why not.
     setters: Mapping[str, Callable[[np.ndarray, int, str], str]] = field(default_factory=dict)
+    # The row check's answers by the row's values: an experiment checks hundreds of variant
+    # tables, each every row of the pool again but the one it changed.
+    checked: dict[bytes, tuple[str, ...]] = field(default_factory=dict, compare=False,
+                                                  repr=False)
 
     @property
     def header(self) -> list[str]:
         return [c.name for c in self.columns]
+
+    def row_problems(self, row: np.ndarray) -> tuple[str, ...]:
+        """`check` of one row of the integer table, remembered by its values."""
+        key = np.asarray(row, dtype=np.int64).tobytes()
+        if key not in self.checked:
+            if len(self.checked) >= 100_000:  # a long session's variants: start again
+                self.checked.clear()
+            self.checked[key] = tuple(self.check([int(v) for v in row]))
+        return self.checked[key]
 
 
 @dataclass(frozen=True)
@@ -255,7 +268,7 @@ class CardTable:
         if line is None:
             line = self.lines[card] if card < len(self.lines) else 0
         return [Problem(where or self.path, line, f"card {self.ids[card]!r}: {m}")
-                for m in self.CARDS.check([int(v) for v in self.table[card]])]
+                for m in self.CARDS.row_problems(self.table[card])]
 
     def problems(self) -> list[Problem]:
         """The problems of the whole table as it stands (values changed in memory too)."""
