@@ -139,6 +139,17 @@ def winner_text(winner: int) -> str:
     return f"Winner: {SEAT_LETTERS[winner].upper() if winner >= 0 else 'none (draw)'}"
 
 
+def read_only(a: np.ndarray) -> np.ndarray:
+    """An input of a kernel as one numba type whatever built it: a writable or strided
+    array is another type to numba, so another whole compile of the kernel (half a minute
+    for Encounter) where a test or an experiment built a table of its own."""
+    a = np.ascontiguousarray(a)
+    if a.flags.writeable:
+        a = a.view()
+        a.flags.writeable = False
+    return a
+
+
 def kernel_entry(schema, engine: str, work: Callable | None = None,
                  bins: Callable | None = None) -> Callable:
     """A compiled kernel's run_batch (the Game contract's), where the module `engine`, imported
@@ -153,7 +164,7 @@ def kernel_entry(schema, engine: str, work: Callable | None = None,
         of `block` matches (default: a few pieces a thread) spread over the threads."""
         # deferred: the compiled engine loads only when a batch is played
         kernel = importlib.import_module(engine)
-        arrays = matchup.arrays()
+        arrays = tuple(read_only(a) for a in matchup.arrays())
         written = schema(matchup) if callable(schema) else schema
         n_cards = len(matchup.pool)
 
