@@ -179,7 +179,8 @@ def test_serve_only_cards_never_hit_on_a_return():
         opts = np.zeros((Sh.MAX_OPTIONS, Sh.N_OPT_COLS), dtype=np.int64)
         feats = np.zeros((Sh.MAX_OPTIONS, Pol.N_FEATURES))
         n = Sh.legal_hits(TABLE, RULES.vector, P, G, 0, opts, feats, Pol.WEIGHS_ALL,
-                          np.zeros(len(TABLE), dtype=np.int64))
+                          np.zeros(len(TABLE), dtype=np.int64),
+                          np.zeros((2, len(TABLE)), dtype=np.int64))
         # Serve: from play and from hand, Normal and Advantage values each; return: none.
         assert n == (5 if offered else 1)
         assert (serve in opts[:n, Sh.O_CARD]) == offered

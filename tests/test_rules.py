@@ -200,6 +200,14 @@ def test_advantage_table():
     assert sum(Ru.beats(a, b) for a in TYPES for b in TYPES) == 6
 
 
+def test_advantage_types_one_bit_a_type():
+    # Against a Drive only a Spin has Advantage (Spin beats Drive); on the serve every
+    # type but the Default Shot's; against the Default Shot every type does.
+    assert Ru.advantage_types(T.DRIVE, 0) == 1 << T.SPIN
+    assert Ru.advantage_types(T.LOB, 1) == (1 << T.LOB) | (1 << T.SPIN) | (1 << T.DRIVE)
+    assert Ru.advantage_types(T.NO_TYPE, 0) == (1 << T.LOB) | (1 << T.SPIN) | (1 << T.DRIVE)
+
+
 def test_advantage_only_when_the_rules_grant_it():
     for policy in ("greedy", "random"):
         log = shot_log(batch(policy, n=100, n_log=100))

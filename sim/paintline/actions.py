@@ -23,7 +23,7 @@ def play_to_table(table, view, P, p, prm, keys, ctr, work, cs):
     enhancements to shot cards in play that have none (the card of its choice), one card
     at a time; the options are distinct (copies count once), weighed as the policy's view
     holds the cards."""
-    opts, feats, worths, sel, cand, marks = work
+    opts, feats, worths, sel, cand, marks, shapes = work
     if not Pol.play_considered(prm):
         return
     while True:
@@ -31,7 +31,9 @@ def play_to_table(table, view, P, p, prm, keys, ctr, work, cs):
         for i in range(P[p, S.HAND_N]):
             c = P[p, S.HAND + i]
             kind = table[c, T.C_KIND]
-            if table[c, T.C_COST] > P[p, S.PP_READY] or Sh.repeats_in_hand(P, p, i):
+            if kind == T.STAMINA or table[c, T.C_COST] > P[p, S.PP_READY]:
+                continue  # Stamina is put into play by its own action, never here
+            if Sh.repeats_in_hand(P, p, i):
                 continue
             if kind == T.BASIC_SHOT or kind == T.TRICK_SHOT:
                 cand[n], sel[n] = i, -1
@@ -72,7 +74,7 @@ def same_free_slot(P, p, s):
 def recycle_turn(table, view, R, prm, P, G, p, keys, ctr, seen, work):
     """The policy's recycle: which cards of hand and play go (weighed as its view holds
     them), how many cards it draws. Returns False when a draw forfeits the game."""
-    opts, feats, worths, sel, cand, marks = work
+    opts, feats, worths, sel, cand, marks, shapes = work
     n_hand = P[p, S.HAND_N]
     n_play = P[p, S.PLAY_N]
     ratio = R[O.R_RECYCLE_RATIO]
@@ -109,10 +111,11 @@ def play_cards(table, view, R, prm, P, G, H, p, keys, ctr, work, cs):
     value set, slot in play (-1 for the Default Shot) and the stamina paid to hit a card
     already in the Arsenal. The policy weighs the hits and boosts as its view holds the
     cards; the shot is built from the table."""
-    opts, feats, worths, sel, cand, marks = work
+    opts, feats, worths, sel, cand, marks, shapes = work
     # The hits are listed only for a policy that may take another than the Default Shot.
     if Pol.hit_considered(prm):
-        n_opt = Sh.legal_hits(view, R, P, G, p, opts, feats, Pol.hit_weighs(prm), marks)
+        n_opt = Sh.legal_hits(view, R, P, G, p, opts, feats, Pol.hit_weighs(prm), marks,
+                              shapes)
         o = Pol.choose_hit(prm, feats, n_opt, keys, ctr, p)
         src, where, card = opts[o, Sh.O_SRC], opts[o, Sh.O_WHERE], opts[o, Sh.O_CARD]
         adv, epos, enh = opts[o, Sh.O_ADV], opts[o, Sh.O_ENH_POS], opts[o, Sh.O_ENH]

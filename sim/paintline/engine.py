@@ -30,7 +30,7 @@ from sim.paintline.shots import MAX_OPTIONS
 
 def new_work(n_cards):
     """A decision's work arrays: hit options and their features, worths, chosen positions,
-    candidates, and a mark for each card (legal_hits)."""
+    candidates, a mark for each card and each seat's card shapes (legal_hits)."""
     return (
         np.zeros((MAX_OPTIONS, Sh.N_OPT_COLS), dtype=np.int64),
         np.zeros((MAX_OPTIONS, Pol.N_FEATURES), dtype=np.float64),
@@ -38,6 +38,7 @@ def new_work(n_cards):
         np.zeros(3 * S.CAP, dtype=np.int64),
         np.zeros(3 * S.CAP, dtype=np.int64),
         np.zeros(n_cards, dtype=np.int64),
+        np.zeros((2, n_cards), dtype=np.int64),
     )
 
 
@@ -86,7 +87,7 @@ def take_turn(table, view, R, prm, P, G, H, p, keys, ctr, seen, cs, work, log, l
     a forfeit is left in G[FORFEIT]. The policy weighs cards as `view` holds them (the
     table itself, or the card table the seat's policy reads, which differs from it in shot
     values only); the shot rolls with the table's."""
-    opts, feats, worths, sel, cand, marks = work
+    opts, feats, worths, sel, cand, marks, shapes = work
     G[S.TURNS] += 1
     # 1. Ready stamina and draw.
     Ru.ready_stamina(P, p)

@@ -16,6 +16,7 @@ NATIONS = ("neutral", "US", "USSR")
 NEUTRAL = 0
 SHOT_TYPES = ("", "lob", "spin", "drive")
 NO_TYPE, LOB, SPIN, DRIVE = range(4)
+N_TYPES = len(SHOT_TYPES)
 
 # Columns of the card table.
 COLUMNS = (

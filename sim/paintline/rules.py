@@ -201,6 +201,17 @@ def has_advantage(shot_type, incoming_type, is_serve):
 
 
 @njit
+def advantage_types(incoming_type, is_serve):
+    """The shot types that have Advantage against this incoming shot, as bits (bit t for
+    type t): has_advantage over every type, worked out once for a whole list of hits."""
+    bits = 0
+    for t in range(T.N_TYPES):
+        if has_advantage(t, incoming_type, is_serve):
+            bits |= 1 << t
+    return bits
+
+
+@njit
 def escalation_target(G, R):
     """The number to reach: the index value, or crit_target right after a critical."""
     if G[CRIT] == 1:

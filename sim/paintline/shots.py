@@ -96,8 +96,9 @@ def option_odds(bonus, pen, crit_lo, need, next_target, crit_target, look_too):
     p_hit = LAND[2 if lo < 2 else (21 if lo > 21 else lo)]
     if not look_too:
         return p_hit, 0.0
-    # Crit n gives crit_lo = max(20 - n, 2), n never negative: always a row of the table.
-    p_crit = LAND[crit_lo] if 2 <= crit_lo <= 21 else (21 - crit_lo) / 20.0
+    # Crit n gives crit_lo = max(20 - n, 2), n never negative: always a row of the table
+    # (read clamped, so that no division is left for LLVM to hoist out of the options).
+    p_crit = LAND[2 if crit_lo < 2 else (21 if crit_lo > 21 else crit_lo)]
     if p_crit > p_hit:
         p_crit = p_hit
     after_crit = crit_target + pen
@@ -161,6 +162,22 @@ def is_boost(table, e):
     return table[e, T.C_KIND] == T.ENHANCEMENT and A.ability_arg(table, e, K.ATTACH) < 0
 
 
+# A shot card's abilities as a hit reads them, in one word (card_shape): set once worked
+# out, Serve, Ignore, the lowest critical roll (2..20) and the Surge steps above.
+SHAPE_SET, SHAPE_SERVE, SHAPE_IGNORE = 1, 2, 4
+SHAPE_CRIT_AT, SHAPE_CRIT_BITS, SHAPE_SURGE_AT = 3, 31, 8
+
+
+@njit(forceinline=False)
+def card_shape(table, card):
+    """A shot card's Serve and its shot-shaping abilities (A.shot_shape) in one word, read
+    once for every hit of the card (legal_hits)."""
+    crit_lo, surge, ignore, _ = A.shot_shape(table, card)
+    serve = SHAPE_SERVE if A.serve_only(table, card) else 0
+    return (SHAPE_SET | serve | (SHAPE_IGNORE if ignore == 1 else 0)
+            | (crit_lo << SHAPE_CRIT_AT) | (surge << SHAPE_SURGE_AT))
+
+
 @njit
 def add_option(opts, feats, n, src, where, card, adv, enh_pos, enh):
     opts[n, O_SRC], opts[n, O_WHERE], opts[n, O_CARD] = src, where, card
@@ -184,7 +201,7 @@ def distinct_enhancements(table, P, p):
 
 
 @njit
-def legal_hits(table, R, P, G, p, opts, feats, weighs, marks):
+def legal_hits(table, R, P, G, p, opts, feats, weighs, marks, shapes):
     """Every distinct legal hit: the Default Shot, each ready Arsenal card it can pay for,
     each shot card in hand it can pay for, in each value set open to it, each alone or
     with one enhancement from hand it can also pay for (a single-use boost, or an Attach
@@ -192,7 +209,8 @@ def legal_hits(table, R, P, G, p, opts, feats, weighs, marks):
     with the features the policy weighs (Pol.hit_weighs). `marks`, one zero a card, holds
     for each card in play met so far the attachment its first untapped copy bears, plus 2
     (zero again on return): a later copy bearing the same is the same hit, and only one
-    bearing another is compared with the copies before it."""
+    bearing another is compared with the copies before it. `shapes`, one zero a card for
+    each seat, keeps each card's card_shape as the seat's table gives it once it is met."""
     ready = P[p, S.PP_READY]
     serve = G[S.IS_SERVE]
     mute_cost = G[S.MUTE_COST]
@@ -200,19 +218,22 @@ def legal_hits(table, R, P, G, p, opts, feats, weighs, marks):
     boosts = R[O.R_BOOSTS] > 0
     hand_n = P[p, S.HAND_N]
     # What every option shares, worked out once: the target (plus the incoming penalty,
-    # unless a shot ignores it) and, when some hit can take one, the enhancements in hand.
+    # unless a shot ignores it), the types with Advantage and the enhancements in hand.
     target = Ru.escalation_target(G, R)
     in_pen = G[S.IN_PEN]
     crit_target = R[O.R_CRIT_TARGET]
-    enh_mask, single_mask, masked = 0, 0, False
+    advantage = Ru.advantage_types(G[S.IN_TYPE], serve)
+    enh_mask, single_mask = distinct_enhancements(table, P, p)
+    # The enhancements a hit can take: a single-use boost where the rules allow one, and
+    # an Attach (onto a card that bears none).
+    boost_mask = single_mask if boosts else 0
+    attach_mask = enh_mask & ~single_mask
     # The Default Shot: no bonus, no penalty, no abilities; boosted only if the rules say.
     add_option(opts, feats, 0, SRC_DEFAULT, -1, -1, 0, -1, -1)
     nxt = next_target(R, G, 0)
     put_features(target + in_pen, nxt, crit_target, 0, 0, 20, 0, feats, 0, weighs)
     n = 1
     if boosts and R[O.R_BOOST_DEFAULT] == 1:
-        enh_mask, single_mask = distinct_enhancements(table, P, p)
-        masked = True
         for j in range(hand_n):
             if (single_mask >> j) & 1 == 0:
                 continue
@@ -224,75 +245,87 @@ def legal_hits(table, R, P, G, p, opts, feats, weighs, marks):
             add_option(opts, feats, n, SRC_DEFAULT, -1, -1, 0, j, e)
             put_features(target + in_pen, nxt, crit_target, b, pen, 20, ecost, feats, n, weighs)
             n += 1
-    for src in (SRC_PLAY, SRC_HAND):
-        count = P[p, S.PLAY_N] if src == SRC_PLAY else hand_n
-        for i in range(count):
-            if src == SRC_PLAY:
-                if P[p, S.TAP + i] != 0:
-                    continue
-                card = P[p, S.PLAY + i]
-                att = P[p, S.ATT + i]
-                if marks[card] == att + 2:  # the first untapped copy bore att too
-                    continue
-                if marks[card]:  # an earlier untapped copy with another attachment
-                    same = False
-                    for j in range(i):
-                        if (P[p, S.PLAY + j] == card and P[p, S.TAP + j] == 0
-                                and P[p, S.ATT + j] == att):
-                            same = True
-                            break
-                    if same:
-                        continue
-                else:
-                    marks[card] = att + 2
-            else:
-                card = P[p, S.HAND + i]
-                att = -1
-                kind = table[card, T.C_KIND]
-                if kind != T.BASIC_SHOT and kind != T.TRICK_SHOT:
-                    continue
-                if repeats_in_hand(P, p, i):
-                    continue
-            cost = table[card, T.C_COST]
-            if cost > ready or (serve == 0 and A.serve_only(table, card)):
+    for i in range(P[p, S.PLAY_N]):
+        if P[p, S.TAP + i] != 0:
+            continue
+        card = P[p, S.PLAY + i]
+        att = P[p, S.ATT + i]
+        if marks[card] == att + 2:  # the first untapped copy bore att too
+            continue
+        if marks[card]:  # an earlier untapped copy with another attachment
+            if same_untapped_before(P, p, i, card, att):
                 continue
-            crit_lo, surge, ignore = 20, 0, 0
-            if A.abilities_in_force(table, card, mute_cost, tie):
-                crit_lo, surge, ignore, _ = A.shot_shape(table, card)
-            if not masked:
-                enh_mask, single_mask = distinct_enhancements(table, P, p)
-                masked = True
-            need = target + (0 if ignore == 1 else in_pen)
-            nxt = next_target(R, G, surge)
-            sets = 2 if Ru.has_advantage(table[card, T.C_TYPE], G[S.IN_TYPE], serve) else 1
-            for adv in range(sets):
-                b, pen = value_set(table, card, adv)
-                if att >= 0:
-                    b2, p2 = value_set(table, att, adv)
-                    b += b2
-                    pen += p2
-                add_option(opts, feats, n, src, i, card, adv, -1, -1)
-                put_features(need, nxt, crit_target, b, pen, crit_lo, cost, feats, n, weighs)
-                n += 1
-                for j in range(hand_n):
-                    if (enh_mask >> j) & 1 == 0:
-                        continue
-                    if (single_mask >> j) & 1 == 1:
-                        if not boosts:
-                            continue
-                    elif att >= 0:
-                        continue  # one attachment per shot card
-                    e = P[p, S.HAND + j]
-                    ecost = table[e, T.C_COST]
-                    if cost + ecost > ready:
-                        continue
-                    b2, p2 = value_set(table, e, adv)
-                    add_option(opts, feats, n, src, i, card, adv, j, e)
-                    put_features(need, nxt, crit_target, b + b2, pen + p2, crit_lo, cost + ecost,
-                                 feats, n, weighs)
-                    n += 1
+        else:
+            marks[card] = att + 2
+        n = card_hits(table, R, G, P, p, opts, feats, weighs, shapes, n, SRC_PLAY, i, card,
+                      att, boost_mask | (attach_mask if att < 0 else 0), ready, serve,
+                      mute_cost, tie, target, in_pen, crit_target, advantage)
+    for i in range(hand_n):
+        card = P[p, S.HAND + i]
+        kind = table[card, T.C_KIND]
+        if (kind != T.BASIC_SHOT and kind != T.TRICK_SHOT) or repeats_in_hand(P, p, i):
+            continue
+        n = card_hits(table, R, G, P, p, opts, feats, weighs, shapes, n, SRC_HAND, i, card,
+                      -1, boost_mask | attach_mask, ready, serve, mute_cost, tie, target,
+                      in_pen, crit_target, advantage)
     for i in range(P[p, S.PLAY_N]):
         marks[P[p, S.PLAY + i]] = 0
+    return n
+
+
+@njit
+def same_untapped_before(P, p, i, card, att):
+    """True when an untapped card in play before slot i is this card bearing att."""
+    for j in range(i):
+        if P[p, S.PLAY + j] == card and P[p, S.TAP + j] == 0 and P[p, S.ATT + j] == att:
+            return True
+    return False
+
+
+@njit
+def card_hits(table, R, G, P, p, opts, feats, weighs, shapes, n, src, i, card, att, fits,
+              ready, serve, mute_cost, tie, target, in_pen, crit_target, advantage):
+    """legal_hits' options of one distinct card (from play at slot i bearing att, or from
+    hand at position i), alone or with one of the enhancements in hand at the positions
+    set in `fits`, from option n on; returns the options listed so far."""
+    cost = table[card, T.C_COST]
+    if cost > ready:
+        return n
+    shape = shapes[p, card]
+    if shape == 0:
+        shape = card_shape(table, card)
+        shapes[p, card] = shape
+    if serve == 0 and shape & SHAPE_SERVE:
+        return n
+    crit_lo, surge, ignore = 20, 0, 0
+    if A.abilities_in_force(table, card, mute_cost, tie):
+        crit_lo = (shape >> SHAPE_CRIT_AT) & SHAPE_CRIT_BITS
+        surge = shape >> SHAPE_SURGE_AT
+        ignore = 1 if shape & SHAPE_IGNORE else 0
+    need = target + (0 if ignore == 1 else in_pen)
+    nxt = next_target(R, G, surge)
+    hand_n = P[p, S.HAND_N] if fits else 0
+    for adv in range(1 + ((advantage >> table[card, T.C_TYPE]) & 1)):
+        b, pen = value_set(table, card, adv)
+        if att >= 0:
+            b2, p2 = value_set(table, att, adv)
+            b += b2
+            pen += p2
+        add_option(opts, feats, n, src, i, card, adv, -1, -1)
+        put_features(need, nxt, crit_target, b, pen, crit_lo, cost, feats, n, weighs)
+        n += 1
+        for j in range(hand_n):
+            if (fits >> j) & 1 == 0:
+                continue
+            e = P[p, S.HAND + j]
+            ecost = table[e, T.C_COST]
+            if cost + ecost > ready:
+                continue
+            b2, p2 = value_set(table, e, adv)
+            add_option(opts, feats, n, src, i, card, adv, j, e)
+            put_features(need, nxt, crit_target, b + b2, pen + p2, crit_lo, cost + ecost,
+                         feats, n, weighs)
+            n += 1
     return n
 
 
@@ -319,25 +352,34 @@ def offer_boosts(table, view, R, P, G, H, p, prm, keys, ctr, feats, cand, att):
     if (H[S.H_CARD] < 0 and R[O.R_BOOST_DEFAULT] == 0) or not Pol.boost_considered(prm):
         return
     adv = H[S.H_ADV]
-    db, dp = view_shift(table, view, (H[S.H_CARD], att), adv)
-    for i in range(P[p, S.BOOST_N]):
-        b, pen = view_shift(table, view, (P[p, S.BOOSTS + i], -1), adv)
-        db, dp = db + b, dp + pen
+    shifted = False
+    db, dp = 0, 0
     while P[p, S.BOOST_N] < R[O.R_BOOSTS]:
-        shot_features(R, G, H, db, dp, 0, feats, 0)
-        base = Pol.hit_score(prm, feats, 0)
         n = 0
         for i in range(P[p, S.HAND_N]):
             e = P[p, S.HAND + i]
             if not is_boost(table, e) or repeats_in_hand(P, p, i):
                 continue
-            cost = table[e, T.C_COST]
-            if cost > P[p, S.PP_READY]:
+            if table[e, T.C_COST] > P[p, S.PP_READY]:
                 continue
-            b, pen = value_set(view, e, adv)
-            shot_features(R, G, H, db + b, dp + pen, cost, feats, n)
             cand[n] = i
             n += 1
+        # No boost to offer: the policy has nothing to weigh (choose_boost answers -1).
+        if n == 0:
+            return
+        if not shifted:
+            db, dp = view_shift(table, view, (H[S.H_CARD], att), adv)
+            for i in range(P[p, S.BOOST_N]):
+                b, pen = view_shift(table, view, (P[p, S.BOOSTS + i], -1), adv)
+                db, dp = db + b, dp + pen
+            shifted = True
+        for k in range(n):
+            e = P[p, S.HAND + cand[k]]
+            b, pen = value_set(view, e, adv)
+            shot_features(R, G, H, db + b, dp + pen, table[e, T.C_COST], feats, k)
+        # The shot as it stands, in the row after the boosts'.
+        shot_features(R, G, H, db, dp, 0, feats, n)
+        base = Pol.hit_score(prm, feats, n)
         k = Pol.choose_boost(prm, feats, n, base, keys, ctr, p)
         if k < 0:
             return
