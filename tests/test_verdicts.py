@@ -742,3 +742,23 @@ def test_a_deck_against_itself_names_the_policies_chosen_for_each_seat(tmp_path)
     assert out.returncode == 0, out.stderr
     chosen = json.loads((tmp_path / "m" / "verdicts.json").read_text())["policies"]
     assert set(chosen) == {"steady (seat A)", "steady (seat B)"}
+
+
+def test_a_quick_look_screens_the_policies_on_no_more_matches_than_a_card_plays():
+    # Paint the Line's sample folder has eight policies; each plays the judged seat's
+    # unchanged deck once to choose the deck's best play: on 100 matches where a verdict
+    # plays at most 100 (not the 4,000 a full verdict screens on), 8 x 100 in all.
+    import tomllib
+
+    from sim.kit.folders import default_folder, read_folder
+    from sim.paintline.game import GAME
+
+    folder = default_folder("paintline")
+    info = read_folder(folder)
+    assert len(tomllib.loads((folder / "policies.toml").read_text())) == 8
+    m = GAME.load_matchup(folder, "us-red-tide", "ussr-red-tide", "greedy", "greedy", {}, [])
+    cards = GAME.power.cards(m).set_index("id")
+    shot = next(c for c in GAME.building.counts(m, 0) if cards.at[c, "kind"] == "basic_shot")
+    v = card_verdicts(GAME, m, 2, Precision(start=100, max_matches=100), folder=str(folder),
+                      only={(0, shot)}, trained=info.trained)
+    assert v.attrs["screen_matches"] == 8 * 100

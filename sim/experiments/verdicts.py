@@ -76,12 +76,13 @@ class Subject:
 
 def best_play(arms: Arms, game, m, seat: int, policies: dict, trained, p: Precision) -> list[str]:
     """The policies that play the seat's deck: the trained one, and the best of the others by
-    win rate of the unchanged deck on `screen` matches, `p.policies` in all."""
+    win rate of the unchanged deck on `screen` matches, `p.policies` in all. A quick look
+    (a verdict of at most fewer matches) screens on no more than a card may play."""
     rate = {}
     for name, put in policies.items():
         key = ("base", seat, name)
         arms.add(key, put(m, seat), seat)
-        rate[name] = float(arms.extend(key, p.screen).mean())
+        rate[name] = float(arms.extend(key, min(p.screen, p.max_matches)).mean())
     order = sorted(rate, key=lambda k: (-rate[k], k))
     kept = [trained] if trained in rate else []
     kept += [k for k in order if k not in kept][: max(p.policies - len(kept), 0)]
