@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from sim.core.rng import N_STREAMS, py_stream_key
+from sim.kit.records import read_only
 from sim.paintline import engine as E
 from sim.paintline import pool as T
 from sim.paintline import rules as Ru
@@ -116,7 +117,9 @@ def _kernel(m, sides, seat, seed, serve, incoming):
     log_n = np.zeros(1, dtype=np.int64)
     seen = np.zeros((2, n), dtype=np.int8)
     cs = np.zeros((2, n, len(Rec.CARD_STATS)), dtype=np.int64)
-    landed = E.take_turn(table, table, m.rules.vector, m.policies[seat], P, G, H, seat, keys,
+    # read-only, as run_batch passes them: one compiled signature, not one per caller
+    table, vector, prm = (read_only(a) for a in (table, m.rules.vector, m.policies[seat]))
+    landed = E.take_turn(table, table, vector, prm, P, G, H, seat, keys,
                          ctr, seen, cs, E.new_work(n), log, log_n, 0)
     rally = (Incoming(int(G[S.STEP]), bool(G[S.CRIT]), int(G[S.IN_PEN]), int(G[S.IN_TYPE]),
                       int(G[S.MUTE_COST])) if landed and G[S.FORFEIT] < 0 else None)

@@ -125,6 +125,36 @@ def test_only_an_entry_keeps_a_python_wrapper_and_machine_code_of_its_own():
         assert rule.get_pointer_to_function("anything") == 0
 
 
+def test_a_rule_module_holds_its_own_code_and_the_kernel_links_each_rule_once():
+    """A link-only rule's module declares the rules it calls rather than copying them in;
+    the kernel's library links in every library below it, each once, each before those it
+    links, and answers as before."""
+    import pytest
+
+    from sim.core import linking
+
+    if not jit.LINK_ONLY:
+        pytest.skip("sim.core.linking is not installed on this numba")
+    tripled, _ = rule_and_kernel()
+
+    @jit.njit
+    def twice_tripled(x):
+        return tripled(x) + tripled(x)
+
+    @jit.njit(entry=True)
+    def kernel(x):
+        return twice_tripled(x) + tripled(x)
+
+    assert kernel(2) == 18
+    below = twice_tripled.overloads[twice_tripled.signatures[0]]
+    rule = tripled.overloads[tripled.signatures[0]]
+    name = rule.fndesc.llvm_func_name
+    assert below.library._final_module.get_function(name).is_declaration
+    a, b, c, d = (type("Library", (), {})() for _ in range(4))
+    a._links, b._links = [c, d], [d]
+    assert linking._linked([a, b, c]) == [a, c, d, b]
+
+
 def test_a_game_that_asks_gets_kernels_whose_module_makes_its_rules_private(monkeypatch):
     """Where a game's package sets PRIVATE_RULES, a kernel's module makes the rules it links
     in private before LLVM optimises it (so that it may drop the arguments a rule never

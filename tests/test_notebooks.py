@@ -31,7 +31,7 @@ assert bench.output.outputs, "the slider redrew nothing"''',
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_notebook_runs(path, tmp_path, monkeypatch):
-    monkeypatch.setenv("CARDLAB_NOTEBOOK_GAMES", "600")
+    monkeypatch.setenv("CARDLAB_NOTEBOOK_GAMES", "300")
     monkeypatch.setenv("CARDLAB_RESULTS", str(tmp_path))
     monkeypatch.setenv("MPLBACKEND", "Agg")
     nb = nbformat.read(path, as_version=4)

@@ -13,6 +13,7 @@ import pytest
 from sim.core.problems import InputError
 from sim.core.rng import N_STREAMS, py_stream_key
 from sim.kit.game import get
+from sim.kit.records import read_only
 from sim.paintline import engine as E
 from sim.paintline import order as Ord
 from sim.paintline import policy as Pol
@@ -63,7 +64,9 @@ def kernel_turn(prm, hand, play=(), taps=(), stamina=0):
     n = TABLE.shape[0]
     log = np.zeros((1, 8, Rec.N_LOG), dtype=np.int32)
     log_n = np.zeros(1, dtype=np.int64)
-    E.take_turn(TABLE, TABLE, BASE.rules.vector, prm, P, G, H, 0, keys, ctr,
+    # read-only, as run_batch passes them: one compiled signature, not one per caller
+    table, vector, prm = (read_only(a) for a in (TABLE, BASE.rules.vector, prm))
+    E.take_turn(table, table, vector, prm, P, G, H, 0, keys, ctr,
                 np.zeros((2, n), dtype=np.int8),
                 np.zeros((2, n, len(Rec.CARD_STATS)), dtype=np.int64), E.new_work(n), log,
                 log_n, 0)

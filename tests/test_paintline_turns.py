@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from sim.core.rng import DICE, N_STREAMS, py_below, py_stream_key
+from sim.kit.records import read_only
 from sim.paintline import deal as Dl
 from sim.paintline import engine as E
 from sim.paintline import options as O
@@ -94,7 +95,9 @@ def turn(P, G, H, p, seed=1, prm=GREEDY, rules=RULES, table=TABLE):
     cs = np.zeros((2, n, len(Rec.CARD_STATS)), dtype=np.int64)
     log = np.zeros((1, 8, Rec.N_LOG), dtype=np.int32)
     log_n = np.zeros(1, dtype=np.int64)
-    landed = E.take_turn(table, table, rules.vector, prm, P, G, H, p, keys, ctr, seen, cs,
+    # read-only, as run_batch passes them: one compiled signature, not one per caller
+    table, vector, prm = (read_only(a) for a in (table, rules.vector, prm))
+    landed = E.take_turn(table, table, vector, prm, P, G, H, p, keys, ctr, seen, cs,
                          E.new_work(n), log, log_n, 0)
     row = dict(zip(Rec.LOG_COLUMNS, log[0, 0].tolist(), strict=True)) if log_n[0] else None
     return landed, row, cs
@@ -173,7 +176,8 @@ def test_untap_one_step_inside_a_turn():
 def listed_hits(P, G):
     """Seat 0's hit options as a random pick meets them, each a tuple as Sh.NO_HIT."""
     hits = np.zeros(Sh.MAX_OPTIONS, dtype=np.int64)
-    n, _ = Sh.legal_hits(TABLE, RULES.vector, P, G, 0, GREEDY, Pol.WEIGHS_NOTHING, hits,
+    table, vector, prm = (read_only(a) for a in (TABLE, RULES.vector, GREEDY))
+    n, _ = Sh.legal_hits(table, vector, P, G, 0, prm, Pol.WEIGHS_NOTHING, hits,
                          np.zeros(len(TABLE) + 1, dtype=np.int64),
                          np.zeros((2, len(TABLE)), dtype=np.int64))
     return [Sh.unpack_hit(h) for h in hits[:n]]

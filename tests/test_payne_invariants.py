@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from sim.kit.game import get
-from sim.kit.records import BatchRecords
+from sim.kit.records import BatchRecords, read_only
 from sim.payne import engine as E
 from sim.payne import pool as T
 from sim.payne import state as S
@@ -31,7 +31,9 @@ def matchup(a, b, rules):
 
 def kernel_final_states(m, n, seed):
     """Each match of a batch played alone by the kernel, yielding its player rows at the end."""
-    table, views, R, prms, decks, lens, in_deck, battlers, n_battlers = m.arrays()
+    # as run_batch passes them (read-only): another array type would be another compile
+    table, views, R, prms, decks, lens, in_deck, battlers, n_battlers = (
+        read_only(a) for a in m.arrays())
     rec = BatchRecords.allocate(SCHEMA, n, len(table), 0, 0)
     cs = np.zeros((2, len(table), len(SCHEMA.all_card_stats)), dtype=np.int64)
     work = E.new_work(len(table))

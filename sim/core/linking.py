@@ -7,7 +7,10 @@ run as part of the kernel that links it in. So every level above a rule optimise
 rulebook below it again, and emitted machine code that nothing called. A link-only library
 keeps numba's passes over each function of its own but leaves the module's optimisation
 (inlining, loops) to the kernel, whose module holds the whole engine and is optimised once,
-and emits nothing. Records are identical. Steps 7 and 9 of "The first compile"
+and emits nothing; its module holds its own code only, its callees declared, and the
+library that emits machine code links in every link-only library below it, once each (before,
+every level copied in and checked again the whole engine below it). Records are identical.
+Steps 7 and 9 of "The first compile"
 (benchmarks/README.md) each made a game's first run a quarter to two fifths shorter (step 9
 measured with step 8); Encounter's kernel is 7% faster, Paint the Line's as fast, Payne's 3
 to 7% slower.
@@ -65,6 +68,13 @@ class LinkOnly(codegen.JITCodeLibrary):
     address; nothing calls it from Python (it has no Python wrapper) and nothing caches it
     (a cache entry is machine code)."""
 
+    def finalize(self):
+        # Its module holds its own code only, its callees declared: the library that emits
+        # machine code links in every link-only library below it, once each (`_linked`),
+        # where every level above a rule copied in again the whole engine below it.
+        self._links, self._linking_libraries = self._linking_libraries, []
+        super().finalize()
+
     def _optimize_final_module(self):
         # Its callers optimise it, inlined or linked in: the kernel's module holds the
         # whole engine and optimises it once, where every level above a rule optimised
@@ -72,8 +82,8 @@ class LinkOnly(codegen.JITCodeLibrary):
         pass
 
     def _finalize_final_module(self):
+        # Its callees are declarations here; the library that links it in checks them.
         self._finalize_dynamic_globals()
-        self._verify_declare_only_symbols()
         self._finalized = True
 
     def get_pointer_to_function(self, name):
@@ -93,6 +103,23 @@ class PrivateRules(codegen.JITCodeLibrary):
             if not fn.is_declaration and fn.linkage.name == "linkonce_odr":
                 fn.linkage = "internal"
         super()._optimize_final_module()
+
+
+def _linked(libraries: list) -> list:
+    """The libraries a module links in, with every library that a link-only one among them
+    links, and so on down: each once, each before those it links."""
+    out, seen = [], set()
+
+    def visit(library):
+        if library not in seen:
+            seen.add(library)
+            out.append(library)
+            for below in getattr(library, "_links", ()):
+                visit(below)
+
+    for library in libraries:
+        visit(library)
+    return out
 
 
 def _version() -> tuple[int, int]:
@@ -129,6 +156,14 @@ def install(link_only: Callable[[object], bool],
         if self._engine.get_global_value_address(env_name):
             set_env(self, env_name, env)
 
+    numba_finalize = codegen.CPUCodeLibrary.finalize
+
+    def finalize(self):
+        if not isinstance(self, LinkOnly):
+            self._linking_libraries = _linked(self._linking_libraries)
+        numba_finalize(self)
+
+    codegen.CPUCodeLibrary.finalize = finalize
     cpu.create_library = create_library
     cpu.set_env = set_env_where_emitted
     event.register("numba:compile", _Compiling(link_only, private))

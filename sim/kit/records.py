@@ -139,10 +139,13 @@ def winner_text(winner: int) -> str:
     return f"Winner: {SEAT_LETTERS[winner].upper() if winner >= 0 else 'none (draw)'}"
 
 
-def read_only(a: np.ndarray) -> np.ndarray:
+def read_only(a):
     """An input of a kernel as one numba type whatever built it: a writable or strided
     array is another type to numba, so another whole compile of the kernel (half a minute
-    for Encounter) where a test or an experiment built a table of its own."""
+    for Encounter) where a test or an experiment built a table of its own. Anything but an
+    array (a number) passes as it is."""
+    if not isinstance(a, np.ndarray):
+        return a
     a = np.ascontiguousarray(a)
     if a.flags.writeable:
         a = a.view()
