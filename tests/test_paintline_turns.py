@@ -173,20 +173,34 @@ def test_untap_one_step_inside_a_turn():
     assert row["card"] == DRIVE
 
 
+def listed_hits(P, G):
+    """Seat 0's hit options as a random pick meets them, each a tuple as Sh.NO_HIT."""
+    hits = np.zeros(Sh.MAX_OPTIONS, dtype=np.int64)
+    table, vector, prm = (read_only(a) for a in (TABLE, RULES.vector, GREEDY))
+    n, _ = Sh.legal_hits(table, vector, P, G, 0, prm, Pol.WEIGHS_NOTHING, hits,
+                         np.zeros(len(TABLE) + 1, dtype=np.int64),
+                         np.zeros((2, len(TABLE)), dtype=np.int64))
+    return [Sh.unpack_hit(h) for h in hits[:n]]
+
+
+def test_a_hit_option_packed_in_one_word_comes_back_whole():
+    last = S.CAP - 1
+    for hit in (Sh.NO_HIT, (Sh.SRC_DEFAULT, -1, -1, 0, last, 9),
+                (Sh.SRC_PLAY, last, 70_000, 1, -1, -1),
+                (Sh.SRC_HAND, 0, (1 << Sh.HIT_CARD_BITS) - 2, 1, last, 123_456)):
+        assert Sh.unpack_hit(Sh.pack_hit(*hit)) == hit
+
+
 def test_serve_only_cards_never_hit_on_a_return():
     serve = card("Short Serve")
     for is_serve, offered in ((1, True), (0, False)):
         P, G, H = fresh()
         give(P, 0, hand=[serve], play=[serve], stamina=5)
         G[S.IS_SERVE] = is_serve
-        opts = np.zeros((Sh.MAX_OPTIONS, Sh.N_OPT_COLS), dtype=np.int64)
-        feats = np.zeros((Sh.MAX_OPTIONS, Pol.N_FEATURES))
-        n = Sh.legal_hits(TABLE, RULES.vector, P, G, 0, opts, feats, Pol.WEIGHS_ALL,
-                          np.zeros(len(TABLE), dtype=np.int64),
-                          np.zeros((2, len(TABLE)), dtype=np.int64))
+        hits = listed_hits(P, G)
         # Serve: from play and from hand, Normal and Advantage values each; return: none.
-        assert n == (5 if offered else 1)
-        assert (serve in opts[:n, Sh.O_CARD]) == offered
+        assert len(hits) == (5 if offered else 1)
+        assert [h[2] for h in hits].count(serve) == (4 if offered else 0)
 
 
 def test_single_use_enhancement_discarded_attach_stays():

@@ -111,6 +111,22 @@ def shot_shape(table, card):
     return crit_lo, surge, ignore, mute
 
 
+# A shot card's abilities as a hit reads them, in one word (card_shape): set once worked
+# out, Serve, Ignore, the lowest critical roll (2..20) and the Surge steps above.
+SHAPE_SET, SHAPE_SERVE, SHAPE_IGNORE = 1, 2, 4
+SHAPE_CRIT_AT, SHAPE_CRIT_BITS, SHAPE_SURGE_AT = 3, 31, 8
+
+
+@njit(forceinline=False)
+def card_shape(table, card):
+    """A shot card's Serve and its shot-shaping abilities (shot_shape) in one word, read
+    once for every hit of the card (legal_hits)."""
+    crit_lo, surge, ignore, _ = shot_shape(table, card)
+    serve = SHAPE_SERVE if serve_only(table, card) else 0
+    return (SHAPE_SET | serve | (SHAPE_IGNORE if ignore == 1 else 0)
+            | (crit_lo << SHAPE_CRIT_AT) | (surge << SHAPE_SURGE_AT))
+
+
 @njit
 def shape_shot(table, card, H):
     """Write the card's shot-shaping abilities into the shot in progress."""

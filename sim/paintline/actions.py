@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from sim.core.jit import njit
 from sim.paintline import abilities as A
+from sim.paintline import boosts as Bo
 from sim.paintline import deal as Dl
 from sim.paintline import keywords as K
 from sim.paintline import options as O
@@ -23,7 +24,7 @@ def play_to_table(table, view, P, p, prm, keys, ctr, work, cs):
     enhancements to shot cards in play that have none (the card of its choice), one card
     at a time; the options are distinct (copies count once), weighed as the policy's view
     holds the cards."""
-    opts, feats, worths, sel, cand, marks, shapes = work
+    hits, feats, worths, sel, cand, marks, shapes = work
     if not Pol.play_considered(prm):
         return
     while True:
@@ -74,7 +75,7 @@ def same_free_slot(P, p, s):
 def recycle_turn(table, view, R, prm, P, G, p, keys, ctr, seen, work):
     """The policy's recycle: which cards of hand and play go (weighed as its view holds
     them), how many cards it draws. Returns False when a draw forfeits the game."""
-    opts, feats, worths, sel, cand, marks, shapes = work
+    hits, feats, worths, sel, cand, marks, shapes = work
     n_hand = P[p, S.HAND_N]
     n_play = P[p, S.PLAY_N]
     ratio = R[O.R_RECYCLE_RATIO]
@@ -111,16 +112,16 @@ def play_cards(table, view, R, prm, P, G, H, p, keys, ctr, work, cs):
     value set, slot in play (-1 for the Default Shot) and the stamina paid to hit a card
     already in the Arsenal. The policy weighs the hits and boosts as its view holds the
     cards; the shot is built from the table."""
-    opts, feats, worths, sel, cand, marks, shapes = work
+    hits, feats, worths, sel, cand, marks, shapes = work
     # The hits are listed only for a policy that may take another than the Default Shot.
     if Pol.hit_considered(prm):
-        n_opt = Sh.legal_hits(view, R, P, G, p, opts, feats, Pol.hit_weighs(prm), marks,
-                              shapes)
-        o = Pol.choose_hit(prm, feats, n_opt, keys, ctr, p)
-        src, where, card = opts[o, Sh.O_SRC], opts[o, Sh.O_WHERE], opts[o, Sh.O_CARD]
-        adv, epos, enh = opts[o, Sh.O_ADV], opts[o, Sh.O_ENH_POS], opts[o, Sh.O_ENH]
+        weighs = Pol.hit_weighs(prm)
+        n_opt, hit = Sh.legal_hits(view, R, P, G, p, prm, weighs, hits, marks, shapes)
+        if weighs == Pol.WEIGHS_NOTHING:  # a random pick among the options listed
+            hit = hits[Pol.choose_hit(prm, feats, n_opt, keys, ctr, p)]
+        src, where, card, adv, epos, enh = Sh.unpack_hit(hit)
     else:
-        src, where, card, adv, epos, enh = Sh.SRC_DEFAULT, -1, -1, 0, -1, -1
+        src, where, card, adv, epos, enh = Sh.NO_HIT
     if enh >= 0:
         Ru.remove_from_hand(P, p, epos)
         Ru.pay_stamina(P, p, table[enh, T.C_COST])
@@ -145,7 +146,7 @@ def play_cards(table, view, R, prm, P, G, H, p, keys, ctr, work, cs):
     build_shot(table, R, P, G, H, p, card, adv, slot)
     n_boosts = P[p, S.BOOST_N]
     att = P[p, S.ATT + slot] if slot >= 0 else -1
-    Sh.offer_boosts(table, view, R, P, G, H, p, prm, keys, ctr, feats, cand, att)
+    Bo.offer_boosts(table, view, R, P, G, H, p, prm, keys, ctr, feats, cand, att)
     for i in range(n_boosts, P[p, S.BOOST_N]):
         cs[p, P[p, S.BOOSTS + i], Rec.CS_PLAYED] += 1
     play_to_table(table, view, P, p, prm, keys, ctr, work, cs)

@@ -25,19 +25,19 @@ from sim.paintline import rules as Ru
 from sim.paintline import schema as Rec
 from sim.paintline import shots as Sh
 from sim.paintline import state as S
-from sim.paintline.shots import MAX_OPTIONS
 
 
 def new_work(n_cards):
-    """A decision's work arrays: hit options and their features, worths, chosen positions,
-    candidates, a mark for each card and each seat's card shapes (legal_hits)."""
+    """A decision's work arrays: hit options for a random pick, boost options' features,
+    worths, chosen positions, candidates, a mark for each card and the hit list's stamp,
+    and each seat's card shapes (legal_hits)."""
     return (
-        np.zeros((MAX_OPTIONS, Sh.N_OPT_COLS), dtype=np.int64),
-        np.zeros((MAX_OPTIONS, Pol.N_FEATURES), dtype=np.float64),
+        np.zeros(Sh.MAX_OPTIONS, dtype=np.int64),
+        np.zeros((S.CAP + 1, Pol.N_FEATURES), dtype=np.float64),
         np.zeros(3 * S.CAP, dtype=np.float64),
         np.zeros(3 * S.CAP, dtype=np.int64),
         np.zeros(3 * S.CAP, dtype=np.int64),
-        np.zeros(n_cards, dtype=np.int64),
+        np.zeros(n_cards + 1, dtype=np.int64),
         np.zeros((2, n_cards), dtype=np.int64),
     )
 
@@ -87,7 +87,7 @@ def take_turn(table, view, R, prm, P, G, H, p, keys, ctr, seen, cs, work, log, l
     a forfeit is left in G[FORFEIT]. The policy weighs cards as `view` holds them (the
     table itself, or the card table the seat's policy reads, which differs from it in shot
     values only); the shot rolls with the table's."""
-    opts, feats, worths, sel, cand, marks, shapes = work
+    hits, feats, worths, sel, cand, marks, shapes = work
     G[S.TURNS] += 1
     # 1. Ready stamina and draw.
     Ru.ready_stamina(P, p)

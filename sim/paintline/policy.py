@@ -226,9 +226,15 @@ def choose_recycle_draws(prm, k, safe, keys, ctr, p):
 
 
 @njit
+def option_score(prm, p_hit, pen, look, cost):
+    """What a hit option is worth to the policy, from its features (F_HIT .. F_COST)."""
+    return prm[W_HIT] * p_hit + prm[W_PEN] * pen + prm[W_LOOK] * look - prm[W_COST] * cost
+
+
+@njit
 def hit_score(prm, feats, i):
-    return (prm[W_HIT] * feats[i, F_HIT] + prm[W_PEN] * feats[i, F_PEN]
-            + prm[W_LOOK] * feats[i, F_LOOK] - prm[W_COST] * feats[i, F_COST])
+    return option_score(prm, feats[i, F_HIT], feats[i, F_PEN], feats[i, F_LOOK],
+                        feats[i, F_COST])
 
 
 # What choose_hit reads of a hit option's features (hit_weighs): nothing (a random pick

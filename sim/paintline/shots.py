@@ -1,6 +1,6 @@
 """Hit options: what each legal hit would roll with (its card, attachment, enhancement and
-the abilities in force), its exact odds over the d20, and the further single-use boosts
-offered to the policy; shared by the kernel and, as plain-Python twins, by the exact solver."""
+the abilities in force) and its exact odds over the d20, the hit list the policy chooses
+from; shared by the kernel and, as plain-Python twins, by the exact solver."""
 
 from __future__ import annotations
 
@@ -21,10 +21,29 @@ from sim.paintline import state as S
 MAX_OPTIONS = (S.CAP + 1) ** 2 // 2 + S.CAP + 2
 # Hit option sources.
 SRC_DEFAULT, SRC_PLAY, SRC_HAND = 0, 1, 2
-# Columns of an option row: source, slot or hand position, card, advantage, hand position
-# of its enhancement (-1 for none) and that enhancement.
-O_SRC, O_WHERE, O_CARD, O_ADV, O_ENH_POS, O_ENH = 0, 1, 2, 3, 4, 5
-N_OPT_COLS = 6
+# A hit option: its source, slot or hand position, card, value set (1: Advantage), hand
+# position of its enhancement (-1 for none) and that enhancement; the Default Shot
+# unboosted is NO_HIT. legal_hits gives each in one word (pack_hit): the one taken so far
+# is two live values with its score, where six were more for LLVM to keep in registers
+# across the whole list (benchmarks/README.md).
+NO_HIT = (SRC_DEFAULT, -1, -1, 0, -1, -1)
+HIT_CARD_BITS = 24  # card ids below 2^24 - 1: a pool holds far fewer cards
+
+
+@njit
+def pack_hit(src, where, card, adv, enh_pos, enh):
+    """A hit option in one word: source (2 bits), value set (1), slot or hand position and
+    its enhancement's (7 each, plus 1), card and enhancement (HIT_CARD_BITS each, plus 1)."""
+    return (src | (adv << 2) | ((where + 1) << 3) | ((enh_pos + 1) << 10)
+            | ((card + 1) << 17) | ((enh + 1) << (17 + HIT_CARD_BITS)))
+
+
+@njit
+def unpack_hit(word):
+    """pack_hit's option as a tuple like NO_HIT."""
+    mask = (1 << HIT_CARD_BITS) - 1
+    return (word & 3, ((word >> 3) & 127) - 1, ((word >> 17) & mask) - 1, (word >> 2) & 1,
+            ((word >> 10) & 127) - 1, ((word >> (17 + HIT_CARD_BITS)) & mask) - 1)
 
 
 @njit
@@ -121,18 +140,8 @@ def fill_features(R, G, bonus, pen, crit_lo, surge, ignore, cost, feats, i):
     """What a policy weighs: P(land), penalty put on the opponent, P(land and a plain
     return misses), stamina spent."""
     need = Ru.escalation_target(G, R) + (0 if ignore == 1 else G[S.IN_PEN])
-    put_features(need, next_target(R, G, surge), R[O.R_CRIT_TARGET], bonus, pen, crit_lo,
-                 cost, feats, i, Pol.WEIGHS_ALL)
-
-
-@njit
-def put_features(need, nxt, crit_target, bonus, pen, crit_lo, cost, feats, i, weighs):
-    """fill_features from the target already worked out (need) and the return's (nxt),
-    as far as the policy weighs them (Pol.hit_weighs; a look-ahead not weighed is 0)."""
-    if weighs == Pol.WEIGHS_NOTHING:
-        return
-    p_hit, look = option_odds(bonus, pen, crit_lo, need, nxt, crit_target,
-                              weighs == Pol.WEIGHS_ALL)
+    p_hit, look = option_odds(bonus, pen, crit_lo, need, next_target(R, G, surge),
+                              R[O.R_CRIT_TARGET], True)
     feats[i, Pol.F_HIT] = p_hit
     feats[i, Pol.F_PEN] = pen
     feats[i, Pol.F_LOOK] = look
@@ -162,28 +171,6 @@ def is_boost(table, e):
     return table[e, T.C_KIND] == T.ENHANCEMENT and A.ability_arg(table, e, K.ATTACH) < 0
 
 
-# A shot card's abilities as a hit reads them, in one word (card_shape): set once worked
-# out, Serve, Ignore, the lowest critical roll (2..20) and the Surge steps above.
-SHAPE_SET, SHAPE_SERVE, SHAPE_IGNORE = 1, 2, 4
-SHAPE_CRIT_AT, SHAPE_CRIT_BITS, SHAPE_SURGE_AT = 3, 31, 8
-
-
-@njit(forceinline=False)
-def card_shape(table, card):
-    """A shot card's Serve and its shot-shaping abilities (A.shot_shape) in one word, read
-    once for every hit of the card (legal_hits)."""
-    crit_lo, surge, ignore, _ = A.shot_shape(table, card)
-    serve = SHAPE_SERVE if A.serve_only(table, card) else 0
-    return (SHAPE_SET | serve | (SHAPE_IGNORE if ignore == 1 else 0)
-            | (crit_lo << SHAPE_CRIT_AT) | (surge << SHAPE_SURGE_AT))
-
-
-@njit
-def add_option(opts, feats, n, src, where, card, adv, enh_pos, enh):
-    opts[n, O_SRC], opts[n, O_WHERE], opts[n, O_CARD] = src, where, card
-    opts[n, O_ADV], opts[n, O_ENH_POS], opts[n, O_ENH] = adv, enh_pos, enh
-
-
 @njit
 def distinct_enhancements(table, P, p):
     """Bit masks over hand positions: the first copy of each enhancement card, and of
@@ -201,17 +188,49 @@ def distinct_enhancements(table, P, p):
 
 
 @njit
-def legal_hits(table, R, P, G, p, opts, feats, weighs, marks, shapes):
+def weigh_option(prm, weighs, hits, n, word, top, need, nxt, crit_target, bonus, pen,
+                 crit_lo, cost):
+    """Whether hit option n (pack_hit's `word`) is the one to take so far, and the score to
+    beat after it: under a policy that weighs the features (Pol.hit_weighs), one scoring
+    above every one before it, the Default Shot's first (Pol.choose_hit's choice, made as
+    the list goes); under one that weighs nothing, none: it is kept in `hits` for the
+    random pick."""
+    if weighs == Pol.WEIGHS_NOTHING:
+        hits[n] = word
+        return False, top
+    score = option_value(prm, weighs, need, nxt, crit_target, bonus, pen, crit_lo, cost)
+    if score > top:
+        return True, score
+    return False, top
+
+
+@njit
+def option_value(prm, weighs, need, nxt, crit_target, bonus, pen, crit_lo, cost):
+    """A hit option's score (Pol.option_score) from the features the policy weighs."""
+    p_hit, look = option_odds(bonus, pen, crit_lo, need, nxt, crit_target,
+                              weighs == Pol.WEIGHS_ALL)
+    return Pol.option_score(prm, p_hit, pen, look, cost)
+
+
+@njit
+def legal_hits(table, R, P, G, p, prm, weighs, hits, marks, shapes):
     """Every distinct legal hit: the Default Shot, each ready Arsenal card it can pay for,
     each shot card in hand it can pay for, in each value set open to it, each alone or
     with one enhancement from hand it can also pay for (a single-use boost, or an Attach
-    onto a card that has none), so the hit is chosen knowing its enhancement; each priced
-    with the features the policy weighs (Pol.hit_weighs). `marks`, one zero a card, holds
-    for each card in play met so far the attachment its first untapped copy bears, plus 2
-    (zero again on return): a later copy bearing the same is the same hit, and only one
-    bearing another is compared with the copies before it. `shapes`, one zero a card for
-    each seat, keeps each card's card_shape as the seat's table gives it once it is met."""
+    onto a card that has none), so the hit is chosen knowing its enhancement. Returns how
+    many there are and the one the policy takes (weigh_option) as pack_hit's word. The
+    options are weighed as they are listed (a policy that weighs nothing finds them in
+    `hits`): the features a policy weighs (Pol.hit_weighs) are those choose_hit reads. `marks`,
+    one a card and then the latest list's stamp (zeros at first), holds for each card in
+    play met so far, above this list's stamp, the attachment its first untapped copy
+    bears plus 2: a later copy bearing the same is the same hit, and only one bearing
+    another is compared with the copies before it. `shapes`, one zero a card for each
+    seat, keeps each card's A.card_shape as the seat's table gives it once it is met."""
     ready = P[p, S.PP_READY]
+    # This list's marks lie above every earlier list's (a mark is the stamp plus a card's
+    # attachment plus 2, at most the cards in the pool plus 1), so none is cleared.
+    stamp = marks[-1] + len(marks) + 1
+    marks[-1] = stamp
     serve = G[S.IS_SERVE]
     mute_cost = G[S.MUTE_COST]
     tie = R[O.R_TIE_RULE]
@@ -229,9 +248,12 @@ def legal_hits(table, R, P, G, p, opts, feats, weighs, marks, shapes):
     boost_mask = single_mask if boosts else 0
     attach_mask = enh_mask & ~single_mask
     # The Default Shot: no bonus, no penalty, no abilities; boosted only if the rules say.
-    add_option(opts, feats, 0, SRC_DEFAULT, -1, -1, 0, -1, -1)
+    best = pack_hit(*NO_HIT)
     nxt = next_target(R, G, 0)
-    put_features(target + in_pen, nxt, crit_target, 0, 0, 20, 0, feats, 0, weighs)
+    top = 0.0
+    if weighs != Pol.WEIGHS_NOTHING:
+        top = option_value(prm, weighs, target + in_pen, nxt, crit_target, 0, 0, 20, 0)
+    hits[0] = best
     n = 1
     if boosts and R[O.R_BOOST_DEFAULT] == 1:
         for j in range(hand_n):
@@ -242,35 +264,45 @@ def legal_hits(table, R, P, G, p, opts, feats, weighs, marks, shapes):
             if ecost > ready:
                 continue
             b, pen = value_set(table, e, 0)
-            add_option(opts, feats, n, SRC_DEFAULT, -1, -1, 0, j, e)
-            put_features(target + in_pen, nxt, crit_target, b, pen, 20, ecost, feats, n, weighs)
+            word = pack_hit(SRC_DEFAULT, -1, -1, 0, j, e)
+            take, top = weigh_option(prm, weighs, hits, n, word, top, target + in_pen, nxt,
+                                     crit_target, b, pen, 20, ecost)
+            if take:
+                best = word
             n += 1
     for i in range(P[p, S.PLAY_N]):
         if P[p, S.TAP + i] != 0:
             continue
         card = P[p, S.PLAY + i]
-        att = P[p, S.ATT + i]
-        if marks[card] == att + 2:  # the first untapped copy bore att too
+        cost = table[card, T.C_COST]
+        if cost > ready:  # every copy costs as much: none is marked
             continue
-        if marks[card]:  # an earlier untapped copy with another attachment
+        att = P[p, S.ATT + i]
+        mark = marks[card] - stamp
+        if mark == att + 2:  # the first untapped copy bore att too
+            continue
+        if mark > 0:  # an earlier untapped copy with another attachment
             if same_untapped_before(P, p, i, card, att):
                 continue
         else:
-            marks[card] = att + 2
-        n = card_hits(table, R, G, P, p, opts, feats, weighs, shapes, n, SRC_PLAY, i, card,
-                      att, boost_mask | (attach_mask if att < 0 else 0), ready, serve,
-                      mute_cost, tie, target, in_pen, crit_target, advantage)
+            marks[card] = stamp + att + 2
+        n, top, best = card_hits(
+            table, R, G, P, p, prm, weighs, hits, shapes, n, top, best, SRC_PLAY, i, card,
+            cost, att, boost_mask | (attach_mask if att < 0 else 0), ready, serve, mute_cost, tie,
+            target, in_pen, crit_target, advantage)
     for i in range(hand_n):
         card = P[p, S.HAND + i]
         kind = table[card, T.C_KIND]
-        if (kind != T.BASIC_SHOT and kind != T.TRICK_SHOT) or repeats_in_hand(P, p, i):
+        if kind != T.BASIC_SHOT and kind != T.TRICK_SHOT:
             continue
-        n = card_hits(table, R, G, P, p, opts, feats, weighs, shapes, n, SRC_HAND, i, card,
-                      -1, boost_mask | attach_mask, ready, serve, mute_cost, tie, target,
-                      in_pen, crit_target, advantage)
-    for i in range(P[p, S.PLAY_N]):
-        marks[P[p, S.PLAY + i]] = 0
-    return n
+        cost = table[card, T.C_COST]
+        if cost > ready or repeats_in_hand(P, p, i):
+            continue
+        n, top, best = card_hits(
+            table, R, G, P, p, prm, weighs, hits, shapes, n, top, best, SRC_HAND, i, card,
+            cost, -1, boost_mask | attach_mask, ready, serve, mute_cost, tie, target, in_pen,
+            crit_target, advantage)
+    return n, best
 
 
 @njit
@@ -283,25 +315,24 @@ def same_untapped_before(P, p, i, card, att):
 
 
 @njit
-def card_hits(table, R, G, P, p, opts, feats, weighs, shapes, n, src, i, card, att, fits,
-              ready, serve, mute_cost, tie, target, in_pen, crit_target, advantage):
+def card_hits(table, R, G, P, p, prm, weighs, hits, shapes, n, top, best, src, i, card, cost,
+              att, fits, ready, serve, mute_cost, tie, target, in_pen, crit_target,
+              advantage):
     """legal_hits' options of one distinct card (from play at slot i bearing att, or from
     hand at position i), alone or with one of the enhancements in hand at the positions
-    set in `fits`, from option n on; returns the options listed so far."""
-    cost = table[card, T.C_COST]
-    if cost > ready:
-        return n
+    set in `fits`, from option n on, the one to take so far `best` scoring `top`; returns
+    them as they stand after its options; the card's cost is within `ready`."""
     shape = shapes[p, card]
     if shape == 0:
-        shape = card_shape(table, card)
+        shape = A.card_shape(table, card)
         shapes[p, card] = shape
-    if serve == 0 and shape & SHAPE_SERVE:
-        return n
+    if serve == 0 and shape & A.SHAPE_SERVE:
+        return n, top, best
     crit_lo, surge, ignore = 20, 0, 0
     if A.abilities_in_force(table, card, mute_cost, tie):
-        crit_lo = (shape >> SHAPE_CRIT_AT) & SHAPE_CRIT_BITS
-        surge = shape >> SHAPE_SURGE_AT
-        ignore = 1 if shape & SHAPE_IGNORE else 0
+        crit_lo = (shape >> A.SHAPE_CRIT_AT) & A.SHAPE_CRIT_BITS
+        surge = shape >> A.SHAPE_SURGE_AT
+        ignore = 1 if shape & A.SHAPE_IGNORE else 0
     need = target + (0 if ignore == 1 else in_pen)
     nxt = next_target(R, G, surge)
     hand_n = P[p, S.HAND_N] if fits else 0
@@ -311,8 +342,11 @@ def card_hits(table, R, G, P, p, opts, feats, weighs, shapes, n, src, i, card, a
             b2, p2 = value_set(table, att, adv)
             b += b2
             pen += p2
-        add_option(opts, feats, n, src, i, card, adv, -1, -1)
-        put_features(need, nxt, crit_target, b, pen, crit_lo, cost, feats, n, weighs)
+        word = pack_hit(src, i, card, adv, -1, -1)
+        take, top = weigh_option(prm, weighs, hits, n, word, top, need, nxt, crit_target, b,
+                                 pen, crit_lo, cost)
+        if take:
+            best = word
         n += 1
         for j in range(hand_n):
             if (fits >> j) & 1 == 0:
@@ -322,78 +356,10 @@ def card_hits(table, R, G, P, p, opts, feats, weighs, shapes, n, src, i, card, a
             if cost + ecost > ready:
                 continue
             b2, p2 = value_set(table, e, adv)
-            add_option(opts, feats, n, src, i, card, adv, j, e)
-            put_features(need, nxt, crit_target, b + b2, pen + p2, crit_lo, cost + ecost,
-                         feats, n, weighs)
+            word = pack_hit(src, i, card, adv, j, e)
+            take, top = weigh_option(prm, weighs, hits, n, word, top, need, nxt, crit_target,
+                                     b + b2, pen + p2, crit_lo, cost + ecost)
+            if take:
+                best = word
             n += 1
-    return n
-
-
-@njit
-def view_shift(table, view, cards, adv):
-    """(bonus, penalty) the policy's view adds to the table's, over the cards given (-1:
-    none) in one value set."""
-    db, dp = 0, 0
-    for c in cards:
-        if c >= 0:
-            b, pen = value_set(view, c, adv)
-            b0, p0 = value_set(table, c, adv)
-            db += b - b0
-            dp += pen - p0
-    return db, dp
-
-
-@njit
-def offer_boosts(table, view, R, P, G, H, p, prm, keys, ctr, feats, cand, att):
-    """Offer further affordable single-use enhancements to the policy, one at a time, up to
-    boosts_per_shot; each one taken is paid, leaves the hand, boosts the shot in H and
-    waits in P's boost zone until the roll. The policy weighs the shot (its card, its
-    attachment `att` and its boosts) and each boost as its view holds them."""
-    if (H[S.H_CARD] < 0 and R[O.R_BOOST_DEFAULT] == 0) or not Pol.boost_considered(prm):
-        return
-    adv = H[S.H_ADV]
-    shifted = False
-    db, dp = 0, 0
-    while P[p, S.BOOST_N] < R[O.R_BOOSTS]:
-        n = 0
-        for i in range(P[p, S.HAND_N]):
-            e = P[p, S.HAND + i]
-            if not is_boost(table, e) or repeats_in_hand(P, p, i):
-                continue
-            if table[e, T.C_COST] > P[p, S.PP_READY]:
-                continue
-            cand[n] = i
-            n += 1
-        # No boost to offer: the policy has nothing to weigh (choose_boost answers -1).
-        if n == 0:
-            return
-        if not shifted:
-            db, dp = view_shift(table, view, (H[S.H_CARD], att), adv)
-            for i in range(P[p, S.BOOST_N]):
-                b, pen = view_shift(table, view, (P[p, S.BOOSTS + i], -1), adv)
-                db, dp = db + b, dp + pen
-            shifted = True
-        for k in range(n):
-            e = P[p, S.HAND + cand[k]]
-            b, pen = value_set(view, e, adv)
-            shot_features(R, G, H, db + b, dp + pen, table[e, T.C_COST], feats, k)
-        # The shot as it stands, in the row after the boosts'.
-        shot_features(R, G, H, db, dp, 0, feats, n)
-        base = Pol.hit_score(prm, feats, n)
-        k = Pol.choose_boost(prm, feats, n, base, keys, ctr, p)
-        if k < 0:
-            return
-        b, pen = view_shift(table, view, (P[p, S.HAND + cand[k]], -1), adv)
-        db, dp = db + b, dp + pen
-        take_boost(table, P, p, cand[k], H)
-
-
-@njit
-def take_boost(table, P, p, pos, H):
-    """Pay for the single-use enhancement at hand position pos; it boosts the shot in H and
-    waits in the boost zone until the roll."""
-    e = Ru.remove_from_hand(P, p, pos)
-    Ru.pay_stamina(P, p, table[e, T.C_COST])
-    P[p, S.BOOSTS + P[p, S.BOOST_N]] = e
-    P[p, S.BOOST_N] += 1
-    add_boost(table, e, H)
+    return n, top, best
