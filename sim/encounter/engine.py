@@ -19,7 +19,7 @@ from sim.encounter.rules import (
     game_over,
     log,
     next_seat,
-    push,
+    put_in_play,
     rand,
 )
 from sim.encounter.turn import take_turn
@@ -93,7 +93,7 @@ def set_up(C, D):
         P[p, S.MAY] = may
         X[p, D[p, D_PC], X_DRAWN] = 1
         for j in (D_CH1, D_CH2):
-            push(P, p, S.CHARS, S.CHAR_N, D[p, j])
+            put_in_play(T, P, p, S.CHARS, S.CHAR_N, D[p, j])
             X[p, D[p, j], X_DRAWN] = 1
         if emode:
             continue

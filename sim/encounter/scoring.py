@@ -15,7 +15,7 @@ from sim.encounter.rules import (
     loot_top,
     note,
     objective_holds,
-    push,
+    put_in_play,
     start_step,
     to_bottom,
     unique_ok,
@@ -83,7 +83,7 @@ def reveal_loot(C, a, n):
         legal = T[c, K.C_KIND] == K.LOOT and unique_ok(C, a, c) and can_pay(C, a, cost, 0)
         if G[S.OVER] == 0 and legal and play_loot(C, a):
             pay(C, a, cost)
-            push(P, a, S.LOOTS, S.LOOTS_N, c)
+            put_in_play(T, P, a, S.LOOTS, S.LOOTS_N, c)
             note(C, a, c, S.ST_PLAYED)
             note(C, a, c, S.ST_SUCCEEDED)
             log(C, a, S.EV_LOOT, c, 0, 0)
