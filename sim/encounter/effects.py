@@ -5,6 +5,7 @@ from __future__ import annotations
 from sim.core.jit import njit
 from sim.encounter import codes as K
 from sim.encounter import state as S
+from sim.encounter.actors import count_actors, may_act_in_play, put_in_play
 from sim.encounter.params import M_STYLE, RANDOM
 from sim.encounter.policy import (
     O_CARD,
@@ -20,14 +21,11 @@ from sim.encounter.rules import (
     card_kw,
     combat_winner,
     copies_in_play,
-    count_actors,
     discard,
     draw_card,
     lacks,
     log,
-    may_act_in_play,
     note,
-    put_in_play,
     race_ok,
     take_from_hand,
     unique_ok,

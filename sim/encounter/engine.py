@@ -11,6 +11,7 @@ from sim.core.jit import njit
 from sim.core.rng import stream_key
 from sim.encounter import codes as K
 from sim.encounter import state as S
+from sim.encounter.actors import put_in_play
 from sim.encounter.policy import choose_first, mulligan
 from sim.encounter.rules import (
     X_DRAWN,
@@ -19,7 +20,6 @@ from sim.encounter.rules import (
     game_over,
     log,
     next_seat,
-    put_in_play,
     rand,
 )
 from sim.encounter.turn import take_turn

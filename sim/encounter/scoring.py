@@ -5,6 +5,7 @@ from __future__ import annotations
 from sim.core.jit import njit
 from sim.encounter import codes as K
 from sim.encounter import state as S
+from sim.encounter.actors import put_in_play
 from sim.encounter.effects import can_pay, pay, resolve
 from sim.encounter.policy import play_loot
 from sim.encounter.rules import (
@@ -15,7 +16,6 @@ from sim.encounter.rules import (
     loot_top,
     note,
     objective_holds,
-    put_in_play,
     start_step,
     to_bottom,
     unique_ok,

@@ -51,7 +51,7 @@ OUT = 34  # p's PC was killed (or its deck ran out) at a table of more than two:
 DEATH_ROUND = 36  # the round p's PC was killed in, -1 while it lives
 USED = 37  # an ability of p's was used since its uses were last reset (reset_uses)
 # What p's play zones hold that can maneuver, counted again whenever a card enters or leaves
-# them (rules.count_actors): bit s of PLAY_STEPS for a step s one of them acts in (bit 0 says
+# them (actors.count_actors): bit s of PLAY_STEPS for a step s one of them acts in (bit 0 says
 # they were counted), ACTORS_N of them listed from ACTORS in the zones' order.
 PLAY_STEPS = 38
 ACTORS_N = 39

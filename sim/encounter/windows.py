@@ -6,6 +6,7 @@ from __future__ import annotations
 from sim.core.jit import njit
 from sim.encounter import codes as K
 from sim.encounter import state as S
+from sim.encounter.actors import may_act_in_play
 from sim.encounter.effects import O_SCORE, list_maneuvers, maneuver_score, side_gone, use_option
 from sim.encounter.policy import (
     O_CARD,
@@ -17,7 +18,7 @@ from sim.encounter.policy import (
     might_uses,
     pick_option,
 )
-from sim.encounter.rules import lacks, may_act_in_play, next_seat
+from sim.encounter.rules import lacks, next_seat
 
 
 @njit

@@ -6,7 +6,8 @@ from __future__ import annotations
 from sim.core.jit import njit
 from sim.encounter import codes as K
 from sim.encounter import state as S
-from sim.encounter.rules import count_actors, discard, log, lose, stat
+from sim.encounter.actors import count_actors
+from sim.encounter.rules import discard, log, lose, stat
 
 
 @njit(inline="always")
