@@ -225,7 +225,7 @@ def list_maneuvers(C, p, step, n):
         count_actors(T, P, p)  # a state set by hand, not by the rules
     # Only the cards in play with a maneuver (count_actors), in the zones' order.
     for i in range(P[p, S.ACTORS_N] if in_play else 0):
-        c = P[p, S.ACTORS + i]
+        c = P[p, S.ACTORS + i] >> 3  # card * 8 + its zone (count_actors)
         if T[c, K.C_STEP] != step or (limited and X[p, c, X_USES] >= copies_in_play(
                 C, p, c)) or not can_pay(C, p, T[c, K.C_ABCOST], 0):
             continue
