@@ -5,6 +5,7 @@ from __future__ import annotations
 from sim.core.jit import njit
 from sim.encounter import codes as K
 from sim.encounter import state as S
+from sim.encounter.actors import count_actors, may_act_in_play, put_in_play
 from sim.encounter.params import M_STYLE, RANDOM
 from sim.encounter.policy import (
     O_CARD,
@@ -25,7 +26,6 @@ from sim.encounter.rules import (
     lacks,
     log,
     note,
-    push,
     race_ok,
     take_from_hand,
     unique_ok,
@@ -98,9 +98,9 @@ def enter_npc(C, p, card):
     if T[card, K.C_NATURE] == K.PARTY:
         k = P[p, S.PARTY_N]
         P[p, S.PWOUND + k], P[p, S.PWARD + k], P[p, S.PDEF + k] = 0, 0, 0
-        push(P, p, S.PARTY, S.PARTY_N, card)
+        put_in_play(T, P, p, S.PARTY, S.PARTY_N, card)
     else:
-        push(P, p, S.SUP, S.SUP_N, card)
+        put_in_play(T, P, p, S.SUP, S.SUP_N, card)
 
 
 @njit
@@ -208,7 +208,7 @@ def list_maneuvers(C, p, step, n):
     can pay for, abilities of its cards in play not used up (ability_limit) whose
     ability_cost it can pay."""
     T, R, P, X, OP = C[0], C[1], C[2], C[4], C[9]
-    in_hand, in_play = not lacks(P, p, step), not lacks(P, p, S.PLAY_BIT + step)
+    in_hand, in_play = not lacks(P, p, step), may_act_in_play(P, p, step)
     # A start-of-turn or start-of-quest-step maneuver may be performed only once a turn,
     # whatever ability_limit.
     limited = R[K.R_ABILITY] != K.AB_UNLIMITED or step == K.S_START or step == K.S_QSTART
@@ -221,23 +221,23 @@ def list_maneuvers(C, p, step, n):
                 and usable(C, p, T[c, K.C_AB1], T[c, K.C_ARG1], step)):
             OP[n, O_KIND], OP[n, O_WHERE], OP[n, O_CARD] = OPT_HAND, i, c
             n += 1
-    for blk, cnt in ((S.CHARS, S.CHAR_N), (S.SUP, S.SUP_N), (S.LOOTS, S.LOOTS_N),
-                     (S.BULW, S.BULW_N), (S.PARTY, S.PARTY_N), (S.ATT, S.ATT_N)):
-        for i in range(P[p, cnt] if in_play else 0):
-            c = P[p, blk + i]
-            if T[c, K.C_STEP] != step or (limited and X[p, c, X_USES] >= copies_in_play(
-                    C, p, c)) or not can_pay(C, p, T[c, K.C_ABCOST], 0):
-                continue
-            for j in range(2):
-                kw, arg = T[c, K.C_AB1 + 2 * j], T[c, K.C_ARG1 + 2 * j]
-                dup = False
-                for m in range(n):
-                    if OP[m, O_KIND] == OPT_ABILITY and OP[m, O_CARD] == c:
-                        dup = True
-                if kw != 0 and kw < K.DAMAGE and not dup and usable(
-                        C, p, kw, arg, step):
-                    OP[n, O_KIND], OP[n, O_WHERE], OP[n, O_CARD] = OPT_ABILITY, j, c
-                    n += 1
+    if in_play and P[p, S.PLAY_STEPS] & 1 == 0:
+        count_actors(T, P, p)  # a state set by hand, not by the rules
+    # Only the cards in play with a maneuver (count_actors), in the zones' order.
+    for i in range(P[p, S.ACTORS_N] if in_play else 0):
+        c = P[p, S.ACTORS + i] >> 3  # card * 8 + its zone (count_actors)
+        if T[c, K.C_STEP] != step or (limited and X[p, c, X_USES] >= copies_in_play(
+                C, p, c)) or not can_pay(C, p, T[c, K.C_ABCOST], 0):
+            continue
+        for j in range(2):
+            kw, arg = T[c, K.C_AB1 + 2 * j], T[c, K.C_ARG1 + 2 * j]
+            dup = False
+            for m in range(n):
+                if OP[m, O_KIND] == OPT_ABILITY and OP[m, O_CARD] == c:
+                    dup = True
+            if kw != 0 and kw < K.DAMAGE and not dup and usable(C, p, kw, arg, step):
+                OP[n, O_KIND], OP[n, O_WHERE], OP[n, O_CARD] = OPT_ABILITY, j, c
+                n += 1
     return n
 
 
@@ -318,7 +318,7 @@ def play_from_hand(C, p, i):
         enter_npc(C, p, c)
         played(C, p, c, nat != K.PARTY)
     elif kind == K.CHARACTERISTIC:
-        push(P, p, S.CHARS, S.CHAR_N, c)
+        put_in_play(T, P, p, S.CHARS, S.CHAR_N, c)
         played(C, p, c, True)
     elif kind == K.LOCATION:
         if P[p, S.LOC] >= 0:
@@ -327,12 +327,12 @@ def play_from_hand(C, p, i):
         P[p, S.LOC_PLAYED] = 1
         played(C, p, c, True)
     elif nat == K.BULWARK:
-        push(P, p, S.BULW, S.BULW_N, c)
+        put_in_play(T, P, p, S.BULW, S.BULW_N, c)
         played(C, p, c, True)
     else:
         P[p, S.ATT_ON + P[p, S.ATT_N]] = gear_target(C, p, c)
         P[p, S.ATT_BY + P[p, S.ATT_N]] = p
-        push(P, p, S.ATT, S.ATT_N, c)
+        put_in_play(T, P, p, S.ATT, S.ATT_N, c)
         played(C, p, c, True)
     check_toughness(C, p)  # a negative toughness, or a location's leaving, may kill
 
@@ -372,11 +372,11 @@ def stay(C, b, c):
     T, P = C[0], C[2]
     played(C, b, c, True)
     if T[c, K.C_STAYS] == K.STAY_BULWARK:
-        push(P, b, S.BULW, S.BULW_N, c)
+        put_in_play(T, P, b, S.BULW, S.BULW_N, c)
         log(C, b, S.EV_STAY, c, K.STAY_BULWARK, 0)
         return
     a = C[3][S.ACTIVE]
     who = stays_target(C, b, a)
     P[a, S.ATT_ON + P[a, S.ATT_N]], P[a, S.ATT_BY + P[a, S.ATT_N]] = who, b
-    push(P, a, S.ATT, S.ATT_N, c)
+    put_in_play(T, P, a, S.ATT, S.ATT_N, c)
     log(C, b, S.EV_STAY, c, K.STAY_CHARACTER, who)

@@ -11,6 +11,7 @@ from sim.core.jit import njit
 from sim.core.rng import stream_key
 from sim.encounter import codes as K
 from sim.encounter import state as S
+from sim.encounter.actors import put_in_play
 from sim.encounter.policy import choose_first, mulligan
 from sim.encounter.rules import (
     X_DRAWN,
@@ -19,7 +20,6 @@ from sim.encounter.rules import (
     game_over,
     log,
     next_seat,
-    push,
     rand,
 )
 from sim.encounter.turn import take_turn
@@ -93,7 +93,7 @@ def set_up(C, D):
         P[p, S.MAY] = may
         X[p, D[p, D_PC], X_DRAWN] = 1
         for j in (D_CH1, D_CH2):
-            push(P, p, S.CHARS, S.CHAR_N, D[p, j])
+            put_in_play(T, P, p, S.CHARS, S.CHAR_N, D[p, j])
             X[p, D[p, j], X_DRAWN] = 1
         if emode:
             continue

@@ -5,6 +5,7 @@ from __future__ import annotations
 from sim.core.jit import njit
 from sim.encounter import codes as K
 from sim.encounter import state as S
+from sim.encounter.actors import put_in_play
 from sim.encounter.effects import can_pay, pay, resolve
 from sim.encounter.policy import play_loot
 from sim.encounter.rules import (
@@ -15,7 +16,6 @@ from sim.encounter.rules import (
     loot_top,
     note,
     objective_holds,
-    push,
     start_step,
     to_bottom,
     unique_ok,
@@ -83,7 +83,7 @@ def reveal_loot(C, a, n):
         legal = T[c, K.C_KIND] == K.LOOT and unique_ok(C, a, c) and can_pay(C, a, cost, 0)
         if G[S.OVER] == 0 and legal and play_loot(C, a):
             pay(C, a, cost)
-            push(P, a, S.LOOTS, S.LOOTS_N, c)
+            put_in_play(T, P, a, S.LOOTS, S.LOOTS_N, c)
             note(C, a, c, S.ST_PLAYED)
             note(C, a, c, S.ST_SUCCEEDED)
             log(C, a, S.EV_LOOT, c, 0, 0)

@@ -50,6 +50,11 @@ WITS = 35  # intelligence of p's PC with its starting characteristics (who choos
 OUT = 34  # p's PC was killed (or its deck ran out) at a table of more than two: p is out
 DEATH_ROUND = 36  # the round p's PC was killed in, -1 while it lives
 USED = 37  # an ability of p's was used since its uses were last reset (reset_uses)
+# What p's play zones hold that can maneuver, counted again whenever a card enters or leaves
+# them (actors.count_actors): bit s of PLAY_STEPS for a step s one of them acts in (bit 0 says
+# they were counted), ACTORS_N of them listed from ACTORS in the zones' order.
+PLAY_STEPS = 38
+ACTORS_N = 39
 DECK = 40
 LOOTD = DECK + CAP
 HAND = LOOTD + CAP
@@ -65,7 +70,8 @@ LOOTS = BULW + CAP
 ATT = LOOTS + CAP  # character action card
 ATT_ON = ATT + CAP  # who bears it: -1 the PC, k party slot k
 ATT_BY = ATT_ON + CAP  # its owner (an opponent's strike card that stays on a character)
-PLAYER_SIZE = ATT_BY + CAP
+ACTORS = ATT_BY + CAP  # a card in p's play zones with a maneuver (count_actors)
+PLAYER_SIZE = ACTORS + CAP
 
 # Game row G.
 TURN = 0  # turns begun, both players together

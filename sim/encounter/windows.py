@@ -6,6 +6,7 @@ from __future__ import annotations
 from sim.core.jit import njit
 from sim.encounter import codes as K
 from sim.encounter import state as S
+from sim.encounter.actors import may_act_in_play
 from sim.encounter.effects import O_SCORE, list_maneuvers, maneuver_score, side_gone, use_option
 from sim.encounter.policy import (
     O_CARD,
@@ -32,11 +33,12 @@ def anyone_may(C, step):
 @njit(inline="always")
 def window(C, step):
     """A maneuver window (`maneuver_window`). One where no player still in can have a
-    maneuver of this step (none of its cards brings one: lacks) and none draws to pass
+    maneuver of this step (none of its cards brings one: lacks; none in play has one:
+    PLAY_STEPS) and none draws to pass
     (`draws_to_pass`) is every player's pass at once: it closes here, without a call."""
     P = C[2]
     for q in range(C[1][K.R_PLAYERS]):
-        if P[q, S.OUT] == 0 and (not lacks(P, q, step) or not lacks(P, q, S.PLAY_BIT + step)
+        if P[q, S.OUT] == 0 and (not lacks(P, q, step) or may_act_in_play(P, q, step)
                                  or draws_to_pass(C, q)):
             maneuver_window(C, step)
             return

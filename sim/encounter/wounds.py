@@ -6,6 +6,7 @@ from __future__ import annotations
 from sim.core.jit import njit
 from sim.encounter import codes as K
 from sim.encounter import state as S
+from sim.encounter.actors import count_actors
 from sim.encounter.rules import discard, log, lose, stat
 
 
@@ -41,6 +42,7 @@ def remove_party(C, p, k):
         for blk in (S.PARTY, S.PWOUND, S.PWARD, S.PDEF):
             P[p, blk + i] = P[p, blk + i + 1]
     P[p, S.PARTY_N] -= 1
+    count_actors(C[0], P, p)
 
 
 @njit
