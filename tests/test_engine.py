@@ -122,19 +122,25 @@ def test_every_rule_option_has_a_variant():
 @pytest.mark.parametrize("key", list(VARIANTS))
 def test_kernel_equals_reference_under_each_rule_option(key):
     """Under each option's variant the two engines agree record for record, and the records
-    differ from the compared setting's on the same seeds: a variant that changed nothing
-    would test nothing."""
+    differ from the compared setting's on the same seeds (on 2,000 kernel matches where the
+    compared few happen to be the same): a variant that changed nothing would test
+    nothing."""
     change, base, *how = VARIANTS[key]
     (pa, pb), n = how or (("random", "greedy"), N_VARIANT)
     plain = load_matchup(FOLDER, "us-red-tide", "ussr-red-tide", pa, pb)
     rules = plain.rules.replace(**base)
-    before = run_batch(load_matchup(FOLDER, "us-red-tide", "ussr-red-tide", pa, pb, rules), n,
-                       seed=4, n_log=n)
+    before_m = load_matchup(FOLDER, "us-red-tide", "ussr-red-tide", pa, pb, rules)
+    before = run_batch(before_m, n, seed=4, n_log=n)
     m = load_matchup(FOLDER, "us-red-tide", "ussr-red-tide", pa, pb, rules.replace(**change))
     kernel = run_batch(m, n, seed=4, n_log=n)
     assert_same(kernel, reference_batch(m, n, seed=4, n_log=n))
-    assert not (np.array_equal(kernel.matches, before.matches)
-                and np.array_equal(kernel.log, before.log)), f"{key}: no record changed"
+    changed = not (np.array_equal(kernel.matches, before.matches)
+                   and np.array_equal(kernel.log, before.log))
+    if not changed:  # a rare case (a tie of costs): the kernel alone on more matches
+        wide = [run_batch(x, 2000, seed=4) for x in (before_m, m)]
+        changed = not (np.array_equal(wide[0].matches, wide[1].matches)
+                       and np.array_equal(wide[0].card_stats, wide[1].card_stats))
+    assert changed, f"{key}: no record changed"
 
 
 class CheckedGame(ReferenceGame):
