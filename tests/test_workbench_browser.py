@@ -31,7 +31,7 @@ from tests.browser import (
     table_row,
     wait_status,
 )
-from tests.conftest import cardlab
+from tests.conftest import cardlab  # the command line in this process: every path given is absolute
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason=f"no Chromium at {CHROMIUM} "
                                 "(.ci/run installs Debian's chromium package)")
@@ -44,13 +44,6 @@ def shot(page, tmp: Path, name: str) -> None:
     if SHOTS:
         Path(SHOTS).mkdir(parents=True, exist_ok=True)
         shutil.copy(tmp / f"{name}.png", Path(SHOTS) / f"workbench-{name}.png")
-
-
-def cli(*args: str, cwd: Path):
-    """The command line beside the server (in this process: every path it is given is
-    absolute, so the folder it is run from does not matter)."""
-    del cwd
-    return cardlab(*args)
 
 
 @pytest.fixture(scope="module")
@@ -81,15 +74,15 @@ def test_one_card_changed_plays_the_same_numbers_as_the_command_line(site):
     shot(page, tmp, "results")
     row = table_row(page, "rates-table", "us-red-tide wins")
     # The command line on the same folder, seed and card value (`simulate --set`).
-    out = cli("simulate", "--folder", str(folder), "--set", "high-lob.normal_bonus=5", "-n",
-              "2000", "--seed", "1", "--results", str(tmp / "cli"), cwd=tmp)
+    out = cardlab("simulate", "--folder", str(folder), "--set", "high-lob.normal_bonus=5", "-n",
+              "2000", "--seed", "1", "--results", str(tmp / "cli"))
     assert out.returncode == 0, out.stderr
     line = next(x for x in out.stdout.splitlines() if "us-red-tide wins" in x
                 and "serving" not in x and "receiving" not in x)
     rate, lo, hi = re.findall(r"\d\.\d{4}", line)[-3:]
     assert (row["variant"], row["variant_lo"], row["variant_hi"]) == (rate, lo, hi)
-    base = cli("simulate", "--folder", str(folder), "-n", "2000", "--seed", "1", "--results",
-               str(tmp / "cli"), cwd=tmp)
+    base = cardlab("simulate", "--folder", str(folder), "-n", "2000", "--seed", "1", "--results",
+               str(tmp / "cli"))
     line = next(x for x in base.stdout.splitlines() if "us-red-tide wins" in x
                 and "serving" not in x and "receiving" not in x)
     assert row["baseline"] == re.findall(r"\d\.\d{4}", line)[-3]
@@ -168,7 +161,7 @@ def test_save_writes_the_diff_and_a_patched_folder_the_validator_accepts(site):
     diff = (saved / "cards.diff").read_text()
     assert re.search(r"^-moon-ball,.*$", diff, re.M) and re.search(r"^\+moon-ball,", diff, re.M)
     assert "-4 Drive Shot" in diff and "+3 Drive Shot" in diff and "+4 Push" in diff
-    check = cli("check", str(saved / "folder"), cwd=tmp)
+    check = cardlab("check", str(saved / "folder"))
     assert check.returncode == 0, check.stderr
     assert (folder / "cards.csv").read_text() == shipped  # never without confirmation
     # With the box ticked, the shipped folder changes only after the red button.
@@ -231,7 +224,7 @@ def test_two_tabs_and_a_command_line_resume_one_run_one_writes(site):
     two.get_by_role("button", name="Resume").click()
     said = wait_status(two, "busy")
     assert "r1" in said
-    line = cli("simulate", "--resume", "r1", "--results", str(results), cwd=tmp)
+    line = cardlab("simulate", "--resume", "r1", "--results", str(results))
     assert line.returncode == 2 and "busy" in line.stderr and "Traceback" not in line.stderr
     wait_status(one, "Resumed and finished r1", timeout=300_000)
     from analysis.load import load_run
