@@ -15,12 +15,16 @@ from .conftest import ROOT, cardlab
 
 def sample_pair(name: str):
     """A copy of a game folder with only its two [defaults] decks: the findings below are
-    about those two decks (the field's other decks add pairings and cards of their own)."""
+    about those two decks (the field's other decks add pairings and cards of their own).
+    Made at collection (the parametrized tests read its policies), removed when the run ends."""
+    import atexit
     import tempfile
     import tomllib
 
     src = ROOT / "decks" / name
-    dst = Path(tempfile.mkdtemp(prefix="cardlab-lint-")) / name
+    root = Path(tempfile.mkdtemp(prefix="cardlab-lint-"))
+    atexit.register(shutil.rmtree, root, ignore_errors=True)
+    dst = root / name
     shutil.copytree(src, dst)
     keep = set(tomllib.loads((src / "game.toml").read_text())["defaults"]["decks"])
     for deck in dst.glob("*.deck"):
