@@ -16,6 +16,7 @@ from sim.payne import engine as E
 from sim.payne import pool as T
 from sim.payne import rules as Ru
 from sim.payne import state as S
+from sim.payne import unseen as U
 from sim.payne.params import CHOICE_FIELDS
 from sim.payne.reference import Match
 from sim.payne.schema import SCHEMA
@@ -162,7 +163,8 @@ def kernel_of(g):
     G[S.R1_ATTACK:S.R1_ATTACK + 2] = g.round1_attacks
     table, views, R, prms, _, _, in_deck, battlers, n_battlers = g.m.arrays()
     return dict(table=table, views=views, R=R, prms=prms, P=P, G=G,
-                KN=g.know.copy(), in_deck=in_deck, seen=g.seen.copy(), drawn=g.drawn.copy(),
+                KN=g.know.copy(), in_deck=in_deck, seen=kernel_seen(views, in_deck, g.seen),
+                drawn=g.drawn.copy(),
                 battlers=battlers, n_battlers=n_battlers, cs=g.cs.copy(),
                 hist=np.zeros((1, 2, 3), dtype=np.int32), keys=g.keys.copy(),
                 ctr=g.ctr.copy(), fw=np.zeros(8), buf=np.zeros(S.CAP, dtype=np.int64),
@@ -170,8 +172,21 @@ def kernel_of(g):
                 log=np.zeros((1, SCHEMA.log_rows, len(SCHEMA.log_columns)), dtype=np.int32))
 
 
+def kernel_seen(views, in_deck, seen) -> np.ndarray:
+    """A seat's counts of cards seen as the kernel keeps them: followed by his tallies of
+    the opposing characters not yet seen, counted afresh from the counts."""
+    out = np.zeros((2, seen.shape[1] + S.UNSEEN_SIZE), dtype=np.int64)
+    out[:, :seen.shape[1]] = seen
+    U.count_unseen(views, in_deck, out)
+    return out
+
+
 def left_by_kernel(k):
-    P, G = k["P"], k["G"]
+    """What the kernel left, in the reference's plain form; the tallies of unseen characters
+    it kept card by card must equal those counted afresh from what each seat has seen."""
+    P, G, n = k["P"], k["G"], len(k["table"])
+    seen = k["seen"]
+    assert (seen == kernel_seen(k["views"], k["in_deck"], seen[:, :n])).all(), seen[:, n:]
     seats = []
     for p in range(2):
         def at(slot, p=p):
@@ -186,7 +201,7 @@ def left_by_kernel(k):
             at(S.ATTACK_WINS), at(S.DECKED)))
     log = [tuple(int(v) for v in row) for row in k["log"][0, :G[S.LOG_N]]]
     return Left(seats, int(G[S.ROUND]), int(G[S.OVER]), int(G[S.WINNER]), int(G[S.END]),
-                int(G[S.AUTOWINS]), log, k["KN"].tolist(), k["seen"].tolist(), k["ctr"].tolist(),
+                int(G[S.AUTOWINS]), log, k["KN"].tolist(), seen[:, :n].tolist(), k["ctr"].tolist(),
                 k["cs"].tolist())
 
 
@@ -224,14 +239,14 @@ def both(m, sides, *steps, rnd=1, seed=1, know=-1):
         elif step[0] == "card":
             _, p, name = step
             c = int(m.pool.lookup(name))
-            Ru.play_card(k["table"], k["R"], k["prms"], k["P"], k["KN"], p, c, k["in_deck"],
-                         k["seen"], k["cs"], k["keys"], k["ctr"], k["fw"], k["order"],
-                         k["flipped"])
+            Ru.play_card(k["table"], k["views"], k["R"], k["prms"], k["P"], k["KN"], p, c,
+                         k["in_deck"], k["seen"], k["cs"], k["keys"], k["ctr"], k["fw"],
+                         k["order"], k["flipped"])
             g.play_card(p, c)
         else:
             _, p, role = step
-            got = Ru.reveal(k["table"], k["R"], k["prms"], k["P"], k["KN"], p, role,
-                            k["in_deck"], k["seen"], k["keys"], k["ctr"], k["fw"], k["order"])
+            got = Ru.reveal(k["views"], k["R"], k["prms"], k["P"], k["KN"], p, role,
+                            k["seen"], k["keys"], k["ctr"], k["fw"], k["order"])
             g.reveal(p, role)
             answer = "none" if got < 0 else T.SIDES[got]
             told = g.text[-1].split(": ")[-1].split(" ")[0]

@@ -14,6 +14,8 @@ from sim.payne import state as S
 from sim.payne.reference import Match
 from sim.payne.schema import SCHEMA
 
+from .payne_both import kernel_seen
+
 FOLDER = Path(__file__).resolve().parents[1] / "decks" / "payne"
 GAME = get("payne")
 N, E, S_, W = 1, 2, 4, 8
@@ -38,22 +40,23 @@ def scenario(rules, off_id, off_mask, def_id, def_mask, lie=False):
 
 def kernel_state(g):
     """The reference match's state as the kernel's arrays: player rows, knowledge, seen,
-    stream counters and policy vectors."""
+    stream counters, policy vectors and the seats' views of the cards."""
     P = np.zeros((2, S.PLAYER_SIZE), dtype=np.int64)
     for q, seat in enumerate(g.seats):
         P[q, S.OFF], P[q, S.DEF] = seat.off, seat.dfn
         P[q, S.OFF_MASK], P[q, S.DEF_MASK] = seat.off_mask, seat.dfn_mask
         P[q, S.OFF_BELIEF], P[q, S.DEF_BELIEF] = seat.off_belief, seat.dfn_belief
         P[q, S.LIE_OFF], P[q, S.LIE_DEF] = seat.lie
-    return (P, g.know.copy(), g.seen.copy(), g.ctr.copy(),
-            np.stack(g.m.policies).astype(np.float64))
+    views, in_deck = g.m.arrays()[1], g.in_deck
+    return (P, g.know.copy(), kernel_seen(views, in_deck, g.seen), g.ctr.copy(),
+            np.stack(g.m.policies).astype(np.float64), views)
 
 
 def kernel_play(g, p, c):
     """The kernel's play_card on the reference match's state; returns its player rows and
     what each seat knows."""
-    P, KN, seen, ctr, prms = kernel_state(g)
-    Ru.play_card(g.table, g.m.rules.vector, prms, P, KN, p, c, g.in_deck, seen,
+    P, KN, seen, ctr, prms, views = kernel_state(g)
+    Ru.play_card(g.table, views, g.m.rules.vector, prms, P, KN, p, c, g.in_deck, seen,
                  np.zeros((2, len(g.table), len(SCHEMA.all_card_stats)), dtype=np.int64),
                  g.keys, ctr, np.zeros(8), np.zeros(4, dtype=np.int64),
                  np.zeros(4, dtype=np.int64))
@@ -130,9 +133,9 @@ def test_prior_lies_under_maylie_in_both_engines(def_mask, answer):
     arrows meeting them least often first) that is lit, or "none" when none is. The asker
     ignores any answer."""
     g = scenario({}, "opal-wren", N, "kurt-osgood", def_mask, lie=True)
-    P, KN, seen, ctr, prms = kernel_state(g)
-    got = Ru.reveal(g.table, g.m.rules.vector, prms, P, KN, 0, T.DEF, g.in_deck, seen,
-                    g.keys, ctr, np.zeros(8), np.zeros(4, dtype=np.int64))
+    P, KN, seen, ctr, prms, views = kernel_state(g)
+    got = Ru.reveal(views, g.m.rules.vector, prms, P, KN, 0, T.DEF, seen, g.keys, ctr,
+                    np.zeros(8), np.zeros(4, dtype=np.int64))
     g.reveal(0, T.DEF)
     named = g.text[-1].split(": ")[-1].split(" ")[0]
     assert ("none" if got < 0 else "NESW"[got]) == named == answer

@@ -15,6 +15,7 @@ from sim.payne.params import FIELDS, KIND, PRIOR, READ_BY, load_policies
 from sim.payne.policy import choose_fielding
 from sim.solvers.train import tuned_policies
 
+from .payne_both import kernel_seen
 from .test_payne_decisions import FOLDER, GAME, E, card, field, list_share, match, policy
 
 
@@ -100,10 +101,11 @@ def test_field_power_off_keeps_a_strong_power_out_of_the_field(weight, fielded):
     keys = np.array([py_stream_key(5, 0, s) for s in range(N_STREAMS)], dtype=np.uint64)
     share = list_share(match(policy("prior"), policy("prior")), 1, T.DEF)
     assert share[0] > share[1]
+    views, in_deck = m.arrays()[1], m.arrays()[6]
+    nothing_seen = kernel_seen(views, in_deck, np.zeros((2, len(ids)), dtype=np.int64))
     i_off, _ = pure(choose_fielding, next_below=py_next_below)(
-        table, 0, prior(field_power_off=weight), hand, 3, m.arrays()[6][1],
-        np.zeros(len(ids), dtype=np.int64), keys, np.zeros(N_STREAMS, dtype=np.int64), 0,
-        np.zeros(4))
+        table, 0, prior(field_power_off=weight), hand, 3, in_deck[1], nothing_seen[0], keys,
+        np.zeros(N_STREAMS, dtype=np.int64), 0, np.zeros(4))
     assert ids[hand[i_off]] == fielded
 
 

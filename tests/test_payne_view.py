@@ -50,3 +50,40 @@ def test_the_policy_reads_the_view_and_the_battle_the_table():
     assert viewed["fielded"] > 2 * max(plain["fielded"], 1)
     held = viewed["battles_won"] / viewed["battles"]
     assert held < 0.2 and true["battles_won"] / true["battles"] > held + 0.5
+
+
+def test_an_arrow_change_is_chosen_by_the_view_of_the_opposing_characters():
+    # docs/payne-rules.md: prior decides "from its own view". Lighting one arrow of his own
+    # attacker (Arrow Advantage +1, no arrow lit), prior lights the arrow that meets the side
+    # the opponent's unseen defenders light most often (facing: the same side). Seat 0's
+    # view reads every defender of the opposing deck with W alone lit, so he lights W,
+    # whatever the defenders' printed arrows say.
+    from sim.core.rng import N_STREAMS
+    from sim.payne import pool as T
+    from sim.payne import rules as Ru
+    from sim.payne import state as S
+
+    from .payne_both import kernel_seen
+
+    g, m, defense = matchup()
+    seat = 1 - defense
+    table, views, R, prms = (np.array(a) for a in m.arrays()[:4])
+    in_deck = np.array(m.arrays()[6])
+    theirs = [c for c in range(len(table)) if in_deck[defense, c] > 0
+              and table[c, T.C_KIND] == T.CHARACTER and table[c, T.C_ROLE] == T.DEF]
+    printed = [sum(int(in_deck[defense, c]) * (int(table[c, T.C_ARROWS]) >> s & 1)
+                   for c in theirs) for s in range(4)]
+    assert max(range(4), key=printed.__getitem__) != 3  # the print alone would not give W
+    views[seat, theirs, T.C_ARROWS] = 8
+    attacker = next(c for c in range(len(table)) if in_deck[seat, c] > 0
+                    and table[c, T.C_KIND] == T.CHARACTER and table[c, T.C_ROLE] == T.OFF)
+    P = np.zeros((2, S.PLAYER_SIZE), dtype=np.int64)
+    P[:, S.OFF] = P[:, S.DEF] = -1
+    P[seat, S.OFF] = attacker  # his arrows now: none lit
+    KN = np.full((2, 2, 4), -1, dtype=np.int64)
+    seen = kernel_seen(views, in_deck, np.zeros((2, len(table)), dtype=np.int64))
+    Ru.arrow_change(table, views, R, prms, P, KN, seat, T.OFF, 1, False, seen,
+                    np.zeros(N_STREAMS, dtype=np.uint64), np.zeros(N_STREAMS, dtype=np.int64),
+                    np.zeros(8),
+                    np.zeros(4, dtype=np.int64), np.zeros(4, dtype=np.int64))
+    assert P[seat, S.OFF_MASK] == 8

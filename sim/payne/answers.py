@@ -24,8 +24,7 @@ TRUTH = -2  # lie_answer: tell the truth
 
 
 @njit
-def reveal_order(table, geometry, prm, need_lit, opp_list, opp_seen, know, w, order, keys,
-                 ctr, p):
+def reveal_order(table, geometry, prm, need_lit, opp_seen, know, w, order, keys, ctr, p):
     """The answerer's order of his character's sides for a Reveal (the truthful answer is
     the first in the asked state). reveal_answer random: a random order from his policy
     stream; guarded: least use to the asker first, ties by side (N E S W). Asked an unlit
@@ -40,11 +39,11 @@ def reveal_order(table, geometry, prm, need_lit, opp_list, opp_seen, know, w, or
             order[i], order[j] = order[j], order[i]
         return
     if need_lit:
-        side_odds(table, opp_list, opp_seen, know, w[4:8])
+        side_odds(table, opp_seen, know, w[4:8])
         for s in range(4):
             w[meet(geometry, s)] = w[4 + s]
     else:
-        attacker_odds(table, opp_list, opp_seen, know, w[4:8])
+        attacker_odds(table, opp_seen, know, w[4:8])
         for s in range(4):
             w[s] = w[4 + meet(geometry, s)]
     for i in range(1, 4):

@@ -14,6 +14,7 @@ from sim.payne import policy as Pol
 from sim.payne import pool as T
 from sim.payne import rules as Ru
 from sim.payne import state as S
+from sim.payne import unseen as U
 
 
 @njit
@@ -35,13 +36,13 @@ def play_window(table, views, R, prms, P, KN, p, allow, in_deck, seen, cs, keys,
     hand_n = P[p, S.HAND_N]
     n = Pol.choose_plays(views[p], R[O.R_GEOMETRY], prms[p], P[p, S.HAND:S.HAND + hand_n],
                          hand_n, allow, P[p, S.BAN_NOW], opp_lie, P[p, S.OFF_BELIEF],
-                         P[p, S.DEF_BELIEF], in_deck[1 - p], seen[p], KN[p], fw[0:4], buf,
+                         P[p, S.DEF_BELIEF], seen[p], KN[p], fw[0:4], buf,
                          keys, ctr, p)
     for k in range(n):
         c = buf[k]
         Ru.take_from_hand(P, p, Ru.hand_position(P, p, c))
-        Ru.play_card(table, R, prms, P, KN, p, c, in_deck, seen, cs, keys, ctr, fw, order,
-                     flipped)
+        Ru.play_card(table, views, R, prms, P, KN, p, c, in_deck, seen, cs, keys, ctr, fw,
+                     order, flipped)
 
 
 @njit
@@ -86,7 +87,7 @@ def battle(table, views, R, prms, P, G, KN, att, k, in_deck, seen, drawn, cs, ke
     auto = auto_win(R, P, att, dfn)
     side = -1
     if auto == 0:
-        Pol.side_odds(views[att], in_deck[dfn], seen[att], KN[att], fw[0:4])
+        Pol.side_odds(views[att], seen[att], KN[att], fw[0:4])
         side = Pol.choose_side(R[O.R_GEOMETRY], prms[att], P[att, S.OFF_BELIEF], fw[0:4],
                                keys, ctr, att)
         success = S.lit(P[att, S.OFF_MASK], S.meet(R[O.R_GEOMETRY], side)) \
@@ -97,8 +98,8 @@ def battle(table, views, R, prms, P, G, KN, att, k, in_deck, seen, drawn, cs, ke
     if G[S.ROUND] == 1:
         G[S.R1_ATTACK + att] = success
     off_card, def_card = P[att, S.OFF], P[dfn, S.DEF]
-    seen[dfn, off_card] += 1  # both battlers are flipped
-    seen[att, def_card] += 1
+    U.see(views, in_deck, seen, dfn, off_card)  # both battlers are flipped
+    U.see(views, in_deck, seen, att, def_card)
     w = att if success == 1 else dfn
     P[w, S.SCORE] += 1
     P[w, S.ROUND_PTS] += 1
@@ -218,6 +219,7 @@ def play_match(table, views, R, prms, decks, deck_lens, in_deck, battlers, n_bat
     G[S.WINNER] = -1
     G[S.R1_ATTACK] = G[S.R1_ATTACK + 1] = -1
     seen[:, :] = 0
+    U.count_unseen(views, in_deck, seen)
     drawn[:, :] = 0
     for p in range(2):
         P[p, S.OFF] = P[p, S.DEF] = -1
@@ -244,7 +246,8 @@ def play_match(table, views, R, prms, decks, deck_lens, in_deck, battlers, n_bat
 def new_work(n_cards):
     """Scratch a thread reuses from match to match."""
     return (np.zeros((2, S.PLAYER_SIZE), dtype=np.int64), np.zeros(S.GAME_SIZE, dtype=np.int64),
-            np.zeros((2, 2, 4), dtype=np.int64), np.zeros((2, n_cards), dtype=np.int64),
+            np.zeros((2, 2, 4), dtype=np.int64),
+            np.zeros((2, n_cards + S.UNSEEN_SIZE), dtype=np.int64),
             np.zeros((2, n_cards), dtype=np.int64), np.zeros(N_STREAMS, dtype=np.uint64),
             np.zeros(N_STREAMS, dtype=np.int64), np.zeros(8, dtype=np.float64),
             np.zeros(S.CAP, dtype=np.int64), np.zeros(4, dtype=np.int64),

@@ -33,7 +33,7 @@ from sim.payne.params import (  # noqa: F401  (the parameter slots, read as Pol.
     VALUE_REVEAL,
     load_policies,
 )
-from sim.payne.state import lit, meet
+from sim.payne.state import UNSEEN_ALL, UNSEEN_ROLE, lit, meet
 
 BITS = np.array([bin(m).count("1") for m in range(16)], dtype=np.int64)  # set bits of a side mask
 
@@ -50,42 +50,32 @@ def chance(prm, rate, keys, ctr, p):
 
 
 @njit
-def unseen_share(table, opp_list, opp_seen, role, share):
-    """share[s] = share of the opponent's unseen characters of `role` with arrow s lit."""
-    # Whole counts until the last step (in registers, not the array): the same numbers, as
-    # sums of whole numbers are exact in floating point too.
-    total, n0, n1, n2, n3 = 0, 0, 0, 0, 0
-    for c in range(table.shape[0]):
-        # Most of the pool is not in the opponent's deck: the counts are read first.
-        k = opp_list[c] - opp_seen[c]
-        if k <= 0 or table[c, T.C_KIND] != T.CHARACTER or table[c, T.C_ROLE] != role:
-            continue
-        total += k
-        mask = table[c, T.C_ARROWS]
-        n0 += k * lit(mask, 0)
-        n1 += k * lit(mask, 1)
-        n2 += k * lit(mask, 2)
-        n3 += k * lit(mask, 3)
-    share[0], share[1], share[2], share[3] = n0, n1, n2, n3
+def unseen_share(table, opp_seen, role, share):
+    """share[s] = share of the opponent's unseen characters of `role` with arrow s lit (the
+    tallies kept beside the seat's counts of cards seen, sim/payne/unseen.py)."""
+    base = table.shape[0] + role * UNSEEN_ROLE
+    total = opp_seen[base + UNSEEN_ALL]
+    for s in range(4):
+        share[s] = opp_seen[base + s]
     if total > 0:
         for s in range(4):
             share[s] /= total
 
 
 @njit
-def side_odds(table, opp_list, opp_seen, know, odds):
+def side_odds(table, opp_seen, know, odds):
     """p(s): the opposing defender's side s is lit, known (1/0) or by unseen copies."""
-    unseen_share(table, opp_list, opp_seen, T.DEF, odds)
+    unseen_share(table, opp_seen, T.DEF, odds)
     for s in range(4):
         if know[T.DEF, s] >= 0:
             odds[s] = know[T.DEF, s]
 
 
 @njit
-def attacker_odds(table, opp_list, opp_seen, know, odds):
+def attacker_odds(table, opp_seen, know, odds):
     """p(a): the opposing attacker's arrow a is lit, known (a Reveal's answer, a blind change
     he assumes took: 1/0) or by his unseen offensive copies."""
-    unseen_share(table, opp_list, opp_seen, T.OFF, odds)
+    unseen_share(table, opp_seen, T.OFF, odds)
     for a in range(4):
         if know[T.OFF, a] >= 0:
             odds[a] = know[T.OFF, a]
@@ -126,7 +116,7 @@ def choose_fielding(table, geometry, prm, hand, hand_n, opp_list, opp_seen, keys
                     j -= 1
             continue
         if role == T.OFF:  # the defenders' sides: read by the offensive pick alone
-            unseen_share(table, opp_list, opp_seen, T.DEF, share)
+            unseen_share(table, opp_seen, T.DEF, share)
         best, ties = -1e300, 0
         for i in range(hand_n):
             c = hand[i]
@@ -244,18 +234,18 @@ def card_value(table, prm, c, opp_lie):
 
 
 @njit
-def battle_chances(table, geometry, own_off, own_def, opp_list, opp_seen, know, tmp):
+def battle_chances(table, geometry, own_off, own_def, opp_seen, know, tmp):
     """The player's chance of winning each of his battles before any card, as prior sees
     it: attacking, the largest p(s) among the sides his attacker's meeting arrows light (the
     side he will name); defending, one less the largest chance that the opposing attacker's
     arrow meeting a lit side of his defender is lit (what he knows, else the unseen
     offensive copies)."""
-    side_odds(table, opp_list, opp_seen, know, tmp)
+    side_odds(table, opp_seen, know, tmp)
     attack = 0.0
     for s in range(4):
         if lit(own_off, meet(geometry, s)) and tmp[s] > attack:
             attack = tmp[s]
-    attacker_odds(table, opp_list, opp_seen, know, tmp)
+    attacker_odds(table, opp_seen, know, tmp)
     threat = 0.0
     for s in range(4):
         if lit(own_def, s) and tmp[meet(geometry, s)] > threat:
@@ -283,9 +273,9 @@ def is_reveal(table, c):
 
 @njit
 def choose_plays(table, geometry, prm, hand, hand_n, allow, ban, opp_lie, own_off, own_def,
-                 opp_list, opp_seen, know, tmp, out, keys, ctr, p):
+                 opp_seen, know, tmp, out, keys, ctr, p):
     """Cards to play this window, in order, into out; returns how many. own_off, own_def:
-    the player's battlers' arrows as he knows them; opp_list, opp_seen, know: his view of
+    the player's battlers' arrows as he knows them; opp_seen, know: his view of
     the opponent (prior's chances of the battles)."""
     n = 0
     if prm[KIND] == PLAIN:
@@ -300,8 +290,8 @@ def choose_plays(table, geometry, prm, hand, hand_n, allow, ban, opp_lie, own_of
             j = next_below(keys, ctr, p, POLICY, i + 1)
             out[i], out[j] = out[j], out[i]
         return n
-    chance_off, chance_def = battle_chances(table, geometry, own_off, own_def, opp_list,
-                                            opp_seen, know, tmp)
+    chance_off, chance_def = battle_chances(table, geometry, own_off, own_def, opp_seen,
+                                            know, tmp)
     kept_off, kept_def = 0, 0
     for i in range(hand_n):
         if table[hand[i], T.C_KIND] == T.CHARACTER:
@@ -364,18 +354,18 @@ def drop_unused_reveals(table, out, n):
 
 
 @njit
-def change_weights(table, geometry, which, own_off, own_def, opp_list, opp_seen, know, w, tmp):
+def change_weights(table, geometry, which, own_off, own_def, opp_seen, know, w, tmp):
     """How much the prior wants each side of the changed character lit."""
     if which == OWN_OFF:
-        side_odds(table, opp_list, opp_seen, know, tmp)
+        side_odds(table, opp_seen, know, tmp)
         for a in range(4):
             w[a] = tmp[meet(geometry, a)]
     elif which == OPP_DEF:
-        side_odds(table, opp_list, opp_seen, know, tmp)
+        side_odds(table, opp_seen, know, tmp)
         for s in range(4):
             w[s] = 2.0 * lit(own_off, meet(geometry, s)) + 1.0 - tmp[s]
     else:
-        attacker_odds(table, opp_list, opp_seen, know, tmp)
+        attacker_odds(table, opp_seen, know, tmp)
         for s in range(4):
             if which == OWN_DEF:
                 w[s] = -tmp[meet(geometry, s)]

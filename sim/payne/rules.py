@@ -8,6 +8,7 @@ from sim.payne import answers as A
 from sim.payne import options as O
 from sim.payne import policy as Pol
 from sim.payne import pool as T
+from sim.payne import unseen as U
 from sim.payne.state import (
     AUTO_DEF,
     AUTO_OFF,
@@ -184,7 +185,7 @@ def character_slots(role):
 
 
 @njit
-def arrow_change(table, R, prms, P, KN, p, role, arg, blind, in_deck, seen, keys, ctr, fw,
+def arrow_change(table, views, R, prms, P, KN, p, role, arg, blind, seen, keys, ctr, fw,
                  order, flipped):
     """Arrow Advantage (own character of `role`, seen) or Disadvantage (the opposing
     battler, chosen blind): the chooser's policy orders the sides, the units apply."""
@@ -197,8 +198,8 @@ def arrow_change(table, R, prms, P, KN, p, role, arg, blind, in_deck, seen, keys
         which = Pol.OPP_DEF if role == T.DEF else Pol.OPP_OFF
     else:
         which = Pol.OWN_OFF if role == T.OFF else Pol.OWN_DEF
-    Pol.change_weights(table, R[O.R_GEOMETRY], which, P[p, OFF_BELIEF], P[p, DEF_BELIEF],
-                       in_deck[1 - p], seen[p], KN[p], fw[0:4], fw[4:8])
+    Pol.change_weights(views[p], R[O.R_GEOMETRY], which, P[p, OFF_BELIEF], P[p, DEF_BELIEF],
+                       seen[p], KN[p], fw[0:4], fw[4:8])
     Pol.order_sides(prms[p], fw[0:4], arg > 0, order, keys, ctr, p)
     old = P[owner, m_slot]
     new = change_arrows(R, old, table[card, T.C_ARROWS], arg, order, flipped)
@@ -221,7 +222,7 @@ def arrow_change(table, R, prms, P, KN, p, role, arg, blind, in_deck, seen, keys
 
 
 @njit
-def reveal(table, R, prms, P, KN, p, role, in_deck, seen, keys, ctr, fw, order):
+def reveal(views, R, prms, P, KN, p, role, seen, keys, ctr, fw, order):
     """Reveal: the opposing owner names a lit side of his offensive character or an unlit
     side of his defensive one (first in the order his policy gives), or 'none'; under MayLie
     anything. Returns the answer (side or -1)."""
@@ -229,8 +230,8 @@ def reveal(table, R, prms, P, KN, p, role, in_deck, seen, keys, ctr, fw, order):
     c_slot, m_slot, b_slot = character_slots(role)
     need = 1 if role == T.OFF else 0
     may_lie = P[q, LIE_OFF] + P[q, LIE_DEF] > 0
-    A.reveal_order(table, R[O.R_GEOMETRY], prms[q], need, in_deck[p], seen[q], KN[q], fw,
-                   order, keys, ctr, q)
+    A.reveal_order(views[q], R[O.R_GEOMETRY], prms[q], need, seen[q], KN[q], fw, order, keys,
+                   ctr, q)
     answer = A.TRUTH
     if may_lie:
         answer = A.lie_answer(prms[q], need, P[q, b_slot], order, keys, ctr, q)
@@ -250,11 +251,12 @@ def reveal(table, R, prms, P, KN, p, role, in_deck, seen, keys, ctr, fw, order):
 
 
 @njit
-def play_card(table, R, prms, P, KN, p, c, in_deck, seen, cs, keys, ctr, fw, order, flipped):
+def play_card(table, views, R, prms, P, KN, p, c, in_deck, seen, cs, keys, ctr, fw, order,
+              flipped):
     """Play a booster, event or character-as-event: its effects in the order its player
     chooses."""
     role = table[c, T.C_ROLE]
-    seen[1 - p, c] += 1
+    U.see(views, in_deck, seen, 1 - p, c)
     if table[c, T.C_KIND] == T.BOOSTER:
         cs[p, c, CS_PLAYED_BOOSTER] += 1
     else:
@@ -269,13 +271,13 @@ def play_card(table, R, prms, P, KN, p, c, in_deck, seen, cs, keys, ctr, fw, ord
         eff = table[c, T.C_EFF1 if e == 0 else T.C_EFF2]
         arg = table[c, T.C_ARG1 if e == 0 else T.C_ARG2]
         if eff == T.ARROW_ADVANTAGE:
-            arrow_change(table, R, prms, P, KN, p, role, arg, False, in_deck, seen, keys, ctr,
+            arrow_change(table, views, R, prms, P, KN, p, role, arg, False, seen, keys, ctr,
                          fw, order, flipped)
         elif eff == T.ARROW_DISADVANTAGE:
-            arrow_change(table, R, prms, P, KN, p, 1 - role, arg, True, in_deck, seen, keys,
+            arrow_change(table, views, R, prms, P, KN, p, 1 - role, arg, True, seen, keys,
                          ctr, fw, order, flipped)
         elif eff == T.REVEAL:
-            reveal(table, R, prms, P, KN, p, 1 - role, in_deck, seen, keys, ctr, fw, order)
+            reveal(views, R, prms, P, KN, p, 1 - role, seen, keys, ctr, fw, order)
         elif eff == T.AUTO_WIN:
             P[p, AUTO_OFF if role == T.OFF else AUTO_DEF] = 1
         elif eff == T.BAN:

@@ -21,6 +21,12 @@ DECK = 32
 HAND = DECK + CAP
 PLAYER_SIZE = HAND + CAP
 
+# A seat's counts of the opposing cards he has seen (seen[p], by card row) are followed by
+# his tallies of the opposing characters he has not (sim/payne/unseen.py): at n_cards + role *
+# UNSEEN_ROLE, the copies with side s lit (+ s), then all copies (+ UNSEEN_ALL).
+UNSEEN_ALL, UNSEEN_ROLE = 4, 5
+UNSEEN_SIZE = 2 * UNSEEN_ROLE
+
 # Match row G.
 ROUND, FIRST, END, OVER, WINNER, AUTOWINS, ROUNDS_0, LOG_N = 0, 1, 2, 3, 4, 5, 6, 9
 R1_ATTACK = 10  # seat p's round-1 attack: 1 succeeded, 0 failed, -1 none (at R1_ATTACK + p)
