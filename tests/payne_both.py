@@ -174,9 +174,12 @@ def kernel_of(g):
 
 def kernel_seen(views, in_deck, seen) -> np.ndarray:
     """A seat's counts of cards seen as the kernel keeps them: followed by his tallies of
-    the opposing characters not yet seen, counted afresh from the counts."""
-    out = np.zeros((2, seen.shape[1] + S.UNSEEN_SIZE), dtype=np.int64)
-    out[:, :seen.shape[1]] = seen
+    the opposing characters not yet seen (counted afresh from the counts) and what the
+    matchup's matches start from."""
+    n = seen.shape[1]
+    out = np.zeros((2, U.width(n)), dtype=np.int64)
+    U.prepare(views, in_deck, out)
+    out[:, :n] = seen
     U.count_unseen(views, in_deck, out)
     return out
 

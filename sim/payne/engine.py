@@ -218,8 +218,7 @@ def play_match(table, views, R, prms, decks, deck_lens, in_deck, battlers, n_bat
     G[S.FIRST] = -1
     G[S.WINNER] = -1
     G[S.R1_ATTACK] = G[S.R1_ATTACK + 1] = -1
-    seen[:, :] = 0
-    U.count_unseen(views, in_deck, seen)
+    U.start(seen, len(table))
     drawn[:, :] = 0
     for p in range(2):
         P[p, S.OFF] = P[p, S.DEF] = -1
@@ -247,7 +246,7 @@ def new_work(n_cards):
     """Scratch a thread reuses from match to match."""
     return (np.zeros((2, S.PLAYER_SIZE), dtype=np.int64), np.zeros(S.GAME_SIZE, dtype=np.int64),
             np.zeros((2, 2, 4), dtype=np.int64),
-            np.zeros((2, n_cards + S.UNSEEN_SIZE), dtype=np.int64),
+            np.zeros((2, U.width(n_cards)), dtype=np.int64),
             np.zeros((2, n_cards), dtype=np.int64), np.zeros(N_STREAMS, dtype=np.uint64),
             np.zeros(N_STREAMS, dtype=np.int64), np.zeros(8, dtype=np.float64),
             np.zeros(S.CAP, dtype=np.int64), np.zeros(4, dtype=np.int64),
@@ -261,6 +260,7 @@ def play_piece(lo, hi, table, views, R, prms, decks, deck_lens, in_deck, battler
     thread, in its own work arrays, card statistics summed into card_stats; each match draws
     only from its own streams, so how a batch is split into pieces changes nothing."""
     P, G, KN, seen, drawn, keys, ctr, fw, buf, order, flipped = work
+    U.prepare(views, in_deck, seen)
     for i in range(lo, hi):
         li = i if i < log.shape[0] else -1
         play_match(table, views, R, prms, decks, deck_lens, in_deck, battlers, n_battlers, seed,

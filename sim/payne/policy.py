@@ -33,7 +33,7 @@ from sim.payne.params import (  # noqa: F401  (the parameter slots, read as Pol.
     VALUE_REVEAL,
     load_policies,
 )
-from sim.payne.state import UNSEEN_ALL, UNSEEN_ROLE, lit, meet
+from sim.payne.state import ATTACKERS, UNSEEN_ALL, UNSEEN_ROLE, lit, meet
 
 BITS = np.array([bin(m).count("1") for m in range(16)], dtype=np.int64)  # set bits of a side mask
 
@@ -151,11 +151,14 @@ def choose_fielding(table, geometry, prm, hand, hand_n, opp_list, opp_seen, keys
 
 @njit
 def defence_cost(table, geometry, opp_list, opp_seen, mask):
-    """Sum over unseen opposing offensive copies o of |L(o) & lit(d)| / |L(o)|."""
+    """Sum over unseen opposing offensive copies o of |L(o) & lit(d)| / |L(o)| (the opposing
+    deck's attackers listed in pool order after the seat's counts of cards seen)."""
     cost = 0.0
-    for c in range(table.shape[0]):
+    at = table.shape[0] + ATTACKERS
+    for j in range(opp_seen[at]):
+        c = opp_seen[at + 1 + j]
         k = opp_list[c] - opp_seen[c]
-        if k <= 0 or table[c, T.C_KIND] != T.CHARACTER or table[c, T.C_ROLE] != T.OFF:
+        if k <= 0:
             continue
         # The attacker's lit arrows, each moved to the defender's side it lies on (meet):
         # n_l of them, `hit` on the defender's lit sides, counted as bits.

@@ -21,11 +21,14 @@ DECK = 32
 HAND = DECK + CAP
 PLAYER_SIZE = HAND + CAP
 
-# A seat's counts of the opposing cards he has seen (seen[p], by card row) are followed by
-# his tallies of the opposing characters he has not (sim/payne/unseen.py): at n_cards + role *
-# UNSEEN_ROLE, the copies with side s lit (+ s), then all copies (+ UNSEEN_ALL).
+# What seat p has seen, seen[p] (sim/payne/unseen.py): his count of each opposing card seen
+# (by card row), then from n_cards on: his tallies of the opposing characters not seen (at
+# role * UNSEEN_ROLE, the copies with side s lit at + s, all copies at + UNSEEN_ALL), the same
+# tallies with nothing seen (+ UNSEEN_SIZE), and the opposing deck's offensive characters in
+# pool order (their count at ATTACKERS, their rows after it).
 UNSEEN_ALL, UNSEEN_ROLE = 4, 5
 UNSEEN_SIZE = 2 * UNSEEN_ROLE
+ATTACKERS = 2 * UNSEEN_SIZE
 
 # Match row G.
 ROUND, FIRST, END, OVER, WINNER, AUTOWINS, ROUNDS_0, LOG_N = 0, 1, 2, 3, 4, 5, 6, 9
