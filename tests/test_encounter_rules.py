@@ -7,12 +7,14 @@ import numpy as np
 import pytest
 
 from sim.core.jit import pure as twin
+from sim.encounter import actors as Ac
 from sim.encounter import codes as K
 from sim.encounter import effects as Ef
 from sim.encounter import engine as E
 from sim.encounter import rules as Ru
 from sim.encounter import scoring as Sc
 from sim.encounter import state as S
+from sim.encounter import stats as St
 from sim.encounter import turn as Tu
 from sim.encounter import wounds as Wo
 from sim.encounter.batch import load_matchup, with_rules
@@ -151,7 +153,8 @@ def test_objectives_read_now():
     assert not f(C, 0, K.O_PARTY, 1)
     add_party(C, 0, "Orc Grunt")
     assert f(C, 0, K.O_PARTY, 1)
-    P[0, S.LOC] = card("Rome Arena")  # urban, +1 strength to each party character
+    # Rome Arena: urban, +1 strength to each party character
+    twin(St.place_location)(C[0], P, 0, card("Rome Arena"))
     assert f(C, 0, K.O_PLACE, 2) and not f(C, 0, K.O_PLACE, 1)
     assert f(C, 0, K.O_STR, 8)
     G[S.HEX] = 2  # Hex: the active PC's intelligence and dexterity fall
@@ -164,7 +167,7 @@ def test_strike_budget_adds_budget_and_removes_sneak():
     G[S.ACTIVE] = 1  # Grey quests (Sneak 1 from Shadow Step)
     # The Orc (seat 0) is the opponent whose budget it is; no twilight threat.
     assert twin(Tu.strike_budget)(C, card("Decode the Signal"), 0, 0) == 1  # 2 - 1
-    C[2][0, S.SUP], C[2][0, S.SUP_N] = card("Warlord"), 1  # Budget 1 for the Orc
+    twin(Ac.put_in_play)(C[0], C[2], 0, S.SUP, S.SUP_N, card("Warlord"))  # Budget 1, Orc
     assert twin(Tu.strike_budget)(C, card("Decode the Signal"), 0, 0) == 2
 
 
@@ -241,7 +244,8 @@ def test_reaching_points_to_win_wins_before_the_reward_and_the_loot(points, over
     for name in ("Iron Sword", "Great Axe"):
         twin(Ru.loot_bottom)(P, 0, card(name))
     # Survey the Rings: PLACE 3, 4 points, 1 loot, reward Heal 1.
-    P[0, S.LOC], P[0, S.POINTS], P[0, S.PC_WOUNDS] = card("Rings of Saturn"), points, 1
+    twin(St.place_location)(C[0], P, 0, card("Rings of Saturn"))
+    P[0, S.POINTS], P[0, S.PC_WOUNDS] = points, 1
     G[S.QUEST] = card("Survey the Rings")
     twin(Sc.score_step)(C)
     assert P[0, S.POINTS] == points + 4 and G[S.OVER] == over
