@@ -253,10 +253,17 @@ def next_seat(C, p, step):
     """The next seat still in the game from p: step 1 clockwise (to the left), -1
     counterclockwise (to the right)."""
     n, P = C[1][K.R_PLAYERS], C[2]
-    q = (p + step + n) % n
+    q = wrap(p + step, n)
     while P[q, S.OUT] != 0 and q != p:
-        q = (q + step + n) % n
+        q = wrap(q + step, n)
     return q
+
+
+@njit(inline="always")
+def wrap(q, n):
+    """A seat one step past either end of the table, back on it: no division (next_seat runs
+    several times a turn, and n is known only at run time)."""
+    return q - n if q >= n else (q + n if q < 0 else q)
 
 
 @njit
