@@ -271,3 +271,49 @@ def test_a_pc_deals_its_own_damage():
     orc = C[2][0, S.PC]
     T[orc, K.C_AB1], T[orc, K.C_ARG1] = K.DAMAGE, 2
     assert twin(Ru.damage_of)((T, *C[1:]), 0, -1) == 2
+
+
+def test_kept_stat_sums_equal_a_recount_after_every_turn():
+    """What each seat's cards in play add to its characters' stats, Budget and Sneak is
+    kept as cards enter or leave play (stats.py); after every turn of whole matches (plays,
+    loot, party NPCs killed, locations replaced) it equals the sums counted again from the
+    zones, at two seats and at four."""
+    from sim.core.rng import py_below, py_stream_key
+
+    def below(key, counter, n):  # the streams in plain integers
+        return py_below(int(key), int(counter), int(n))
+
+    turn, count = twin(Tu.take_turn, below=below), twin(St.count_stats)
+    seen = {"turns": 0, "left play": 0}
+
+    def checked_turn(C):
+        T, P = C[0], C[2]
+        before = [(P[p, S.LOC], P[p, S.PARTY_N]) for p in range(P.shape[0])]
+        turn(C)
+        for p in range(P.shape[0]):
+            if P[p, S.STATS_OK] == 0:
+                continue
+            kept = P[p].copy()
+            count(T, P, p)
+            ends = (S.PC_SUM, S.SNEAK_SUM + 1, S.PARTY_SUM, S.PARTY_SUM + 4 * P[p, S.PARTY_N])
+            for lo, hi in (ends[:2], ends[2:]):
+                assert list(kept[lo:hi]) == list(P[p, lo:hi])
+            loc, party = before[p]
+            seen["left play"] += (loc >= 0 and P[p, S.LOC] != loc) + (P[p, S.PARTY_N] < party)
+        seen["turns"] += 1
+
+    play = twin(E.play_match, take_turn=checked_turn, below=below)
+    # random also puts gear and strike cards that stay on party NPCs; at four seats the
+    # folder's [table] decks fill seats C and D
+    for players, policy in ((2, "careful"), (2, "random"), (4, "careful")):
+        m = load_matchup(FOLDER, "orc-warband", "grey-expedition", policy,
+                         rules={"players": players})
+        T, R, M, D, _ = m.arrays()
+        for match in range(10):
+            P, G, X, KY, OP = E.new_work(T.shape[0], players)
+            twin(E.reset)(P, G, X)
+            KY[:] = [py_stream_key(5, match, s) for s in range(S.N_PURPOSES * players)]
+            cs = np.zeros((players, T.shape[0], S.N_CARD_STATS), np.int64)
+            L = np.zeros((1, S.LOG_COLS), np.int32)
+            play((T, R, P, G, X, cs, KY, M, L, OP), D)
+    assert seen["turns"] > 200 and seen["left play"] > 0
