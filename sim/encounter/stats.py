@@ -9,6 +9,8 @@ from sim.encounter import state as S
 
 # The stats kept per seat are K.STAT_COLS, consecutive columns of the card table.
 assert K.STAT_COLS == tuple(range(K.C_DEX, K.C_DEX + 4))
+# A location's numbers are added to each party character: kept with the bulwark's.
+LOC_SUM = S.ALL_SUM
 
 
 @njit
@@ -37,7 +39,7 @@ def count_stats(T, P, p):
     for i in range(P[p, S.BULW_N]):
         add_card(T, P, p, P[p, S.BULW + i], S.ALL_SUM, 1)
     if P[p, S.LOC] >= 0:
-        add_card(T, P, p, P[p, S.LOC], S.ALL_SUM, 1)
+        add_card(T, P, p, P[p, S.LOC], LOC_SUM, 1)
     for k in range(P[p, S.PARTY_N]):
         for j in range(4):
             P[p, S.PARTY_SUM + 4 * k + j] = 0
@@ -73,8 +75,8 @@ def place_location(T, P, p, card):
     """p's location is now `card` (the one before it already discarded), in the kept sums."""
     if P[p, S.STATS_OK] == 1:
         if P[p, S.LOC] >= 0:
-            add_card(T, P, p, P[p, S.LOC], S.ALL_SUM, -1)
-        add_card(T, P, p, card, S.ALL_SUM, 1)
+            add_card(T, P, p, P[p, S.LOC], LOC_SUM, -1)
+        add_card(T, P, p, card, LOC_SUM, 1)
     P[p, S.LOC] = card
 
 
@@ -85,8 +87,10 @@ def stat_of(T, P, G, p, who, col):
     if P[p, S.STATS_OK] == 0:
         count_stats(T, P, p)
     j = col - K.C_DEX
-    v = P[p, S.ALL_SUM + j] + (P[p, S.PC_SUM + j] if who < 0 else
-                               P[p, S.PARTY_SUM + 4 * who + j])
+    v = P[p, S.PC_SUM + j] if who < 0 else P[p, S.PARTY_SUM + 4 * who + j]
+    # Bulwark and location modifiers reach each party character, toughness too (one that
+    # leaves play may so kill: wounds.check_toughness).
+    v += P[p, S.ALL_SUM + j]
     if p == G[S.ACTIVE]:
         if who < 0 and (col == K.C_INT or col == K.C_DEX):
             v -= G[S.HEX]
@@ -115,10 +119,12 @@ def party_strength_of(T, P, G, p):
     if P[p, S.STATS_OK] == 0:
         count_stats(T, P, p)
     j = K.C_STR - K.C_DEX
-    every = P[p, S.ALL_SUM + j] - (G[S.AMBUSH] if p == G[S.ACTIVE] else 0)
-    v = P[p, S.PC_SUM + j] + every
-    total = v if v > 0 else 0
-    for k in range(P[p, S.PARTY_N]):
-        v = P[p, S.PARTY_SUM + 4 * k + j] + every
+    every = P[p, S.ALL_SUM + j]  # bulwark and location
+    ambush = G[S.AMBUSH] if p == G[S.ACTIVE] else 0
+    total = 0
+    for who in range(-1, P[p, S.PARTY_N]):
+        v = P[p, S.PC_SUM + j] if who < 0 else P[p, S.PARTY_SUM + 4 * who + j]
+        v += every
+        v -= ambush
         total += v if v > 0 else 0
     return total
