@@ -3,6 +3,7 @@ side by side (each asserted equal), and a card column edited in both."""
 
 from __future__ import annotations
 
+from sim.encounter import actors as Ac
 from sim.encounter import rules as Ru
 from sim.encounter import state as S
 from sim.encounter import windows as Wi
@@ -39,12 +40,20 @@ def zone(b, p, block, count, ref):
     return kernel
 
 
+def recount(b):
+    """What the kernel keeps of each seat's cards in play (the cards that can maneuver, the
+    stat sums) counted again from the edited table, as a match's table never changes."""
+    for p in range(b.P.shape[0]):
+        twin(Ac.count_actors)(b.C[0], b.P, p)
+
+
 def edited(b, card_name, column, value, field):
     """The card's column set to value in both engines (the shared table is read-only)."""
     c = card(card_name)
     T = b.C[0].copy()
     T[c, column] = value
     b.C = (T, *b.C[1:])
+    recount(b)
     setattr(b.g.cards[c], field, value)
 
 
@@ -56,6 +65,7 @@ def edited_stat(b, card_name, column, value):
     T = b.C[0].copy()
     T[c, column] = value
     b.C = (T, *b.C[1:])
+    recount(b)
     field = next(f for f, col in STAT_COLUMN.items() if col == column)
     b.g.cards[c].stats[field] = value
 

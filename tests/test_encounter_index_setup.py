@@ -14,6 +14,7 @@ from sim.encounter import codes as K
 from sim.encounter import effects as Ef
 from sim.encounter import engine as E
 from sim.encounter import state as S
+from sim.encounter import stats as St
 from sim.encounter import targets as Ta
 from sim.encounter import turn as Tu
 from sim.encounter.reference import Table
@@ -158,7 +159,7 @@ def test_one_location_a_turn_replacing_the_one_in_play_for_no_cost():
     the discard pile, nothing is paid; Rome Arena may not follow this turn, one location a
     turn and one in play."""
     b = Both()
-    b.P[0, S.LOC] = card("Badlands")
+    pure(St.place_location)(b.C[0], b.P, 0, card("Badlands"))
     b.g.seats[0].location = b.g.cards[card("Badlands")]
     assert stat(b, 0, -1, K.C_STR, "str") == 8 and stat(b, 0, -1, K.C_INT, "int") == 1
     b.hand(0, "Rome Arena", "Starship Deck")

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import pytest
 
+from sim.encounter import actors as Ac
 from sim.encounter import codes as K
 from sim.encounter import rules as Ru
 from sim.encounter import scoring as Sc
 from sim.encounter import state as S
+from sim.encounter import stats as Sts
 from sim.encounter import striking as St
 from sim.encounter import turn as Tu
 from sim.encounter.reference_state import WAITING
@@ -64,7 +66,7 @@ def test_careful_plays_a_quest_costing_exactly_its_share_of_the_party(location, 
     Badlands (7) it is neither affordable (6 > 5.25) nor its objective met."""
     b = Both()
     if location:
-        b.P[0, S.LOC] = card(location)
+        twin(Sts.place_location)(b.C[0], b.P, 0, card(location))
         b.g.seats[0].location = b.g.cards[card(location)]
     assert stat(b, 0, -1, K.C_STR, "str") == (8 if location else 7)
     b.hand(0, "Smash the Gate")
@@ -159,7 +161,7 @@ def questing(quest, points=0, wins=0, location=None, loot=(), pc_wounds=0, deck=
     b.P[0, S.POINTS] = b.g.seats[0].points = points
     b.G[S.WINS] = b.g.wins = wins
     if location:
-        b.P[0, S.LOC] = card(location)
+        twin(Sts.place_location)(b.C[0], b.P, 0, card(location))
         b.g.seats[0].location = b.g.cards[card(location)]
     for n in loot:
         twin(Ru.loot_bottom)(b.P, 0, card(n))
@@ -255,7 +257,7 @@ def test_score_maneuvers_come_before_the_objectives_are_read():
     completed (4 points)."""
     for shot in (False, True):
         b = questing("Silent Infiltration")
-        twin(Ru.push)(b.P, 0, S.CHARS, S.CHAR_N, card("Nimble"))
+        twin(Ac.put_in_play)(b.C[0], b.P, 0, S.CHARS, S.CHAR_N, card("Nimble"))
         b.g.seats[0].characteristics.append(b.g.cards[card("Nimble")])
         edited(b, "Sniper Shot", K.C_STEP, K.S_SCORE, "step")
         if shot:

@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from sim.encounter import actors as Ac
 from sim.encounter import codes as K
 from sim.encounter import effects as Ef
 from sim.encounter import policy as Po
@@ -190,7 +191,7 @@ def test_a_ward_ability_is_used_until_the_kill_is_prevented(limit, used, over):
     turn: once, and the PC is killed."""
     b = Both(rules={"ability_limit": limit}, pc_wounds=5)
     shield = card("Mirror Shield")
-    twin(Ru.push)(b.P, 0, S.LOOTS, S.LOOTS_N, shield)
+    twin(Ac.put_in_play)(b.C[0], b.P, 0, S.LOOTS, S.LOOTS_N, shield)
     b.g.seats[0].loot_in_play.append(b.g.cards[shield])
     b.strikers("Dragon")
     assert twin(Ru.stat)(b.C, 0, -1, K.C_STR) == 7

@@ -7,12 +7,14 @@ import numpy as np
 import pytest
 
 from sim.core.jit import pure as twin
+from sim.encounter import actors as Ac
 from sim.encounter import codes as K
 from sim.encounter import effects as Ef
 from sim.encounter import engine as E
 from sim.encounter import rules as Ru
 from sim.encounter import scoring as Sc
 from sim.encounter import state as S
+from sim.encounter import stats as St
 from sim.encounter import turn as Tu
 from sim.encounter import wounds as Wo
 from sim.encounter.batch import load_matchup, with_rules
@@ -151,7 +153,8 @@ def test_objectives_read_now():
     assert not f(C, 0, K.O_PARTY, 1)
     add_party(C, 0, "Orc Grunt")
     assert f(C, 0, K.O_PARTY, 1)
-    P[0, S.LOC] = card("Rome Arena")  # urban, +1 strength to each party character
+    # Rome Arena: urban, +1 strength to each party character
+    twin(St.place_location)(C[0], P, 0, card("Rome Arena"))
     assert f(C, 0, K.O_PLACE, 2) and not f(C, 0, K.O_PLACE, 1)
     assert f(C, 0, K.O_STR, 8)
     G[S.HEX] = 2  # Hex: the active PC's intelligence and dexterity fall
@@ -164,7 +167,7 @@ def test_strike_budget_adds_budget_and_removes_sneak():
     G[S.ACTIVE] = 1  # Grey quests (Sneak 1 from Shadow Step)
     # The Orc (seat 0) is the opponent whose budget it is; no twilight threat.
     assert twin(Tu.strike_budget)(C, card("Decode the Signal"), 0, 0) == 1  # 2 - 1
-    C[2][0, S.SUP], C[2][0, S.SUP_N] = card("Warlord"), 1  # Budget 1 for the Orc
+    twin(Ac.put_in_play)(C[0], C[2], 0, S.SUP, S.SUP_N, card("Warlord"))  # Budget 1, Orc
     assert twin(Tu.strike_budget)(C, card("Decode the Signal"), 0, 0) == 2
 
 
@@ -241,7 +244,8 @@ def test_reaching_points_to_win_wins_before_the_reward_and_the_loot(points, over
     for name in ("Iron Sword", "Great Axe"):
         twin(Ru.loot_bottom)(P, 0, card(name))
     # Survey the Rings: PLACE 3, 4 points, 1 loot, reward Heal 1.
-    P[0, S.LOC], P[0, S.POINTS], P[0, S.PC_WOUNDS] = card("Rings of Saturn"), points, 1
+    twin(St.place_location)(C[0], P, 0, card("Rings of Saturn"))
+    P[0, S.POINTS], P[0, S.PC_WOUNDS] = points, 1
     G[S.QUEST] = card("Survey the Rings")
     twin(Sc.score_step)(C)
     assert P[0, S.POINTS] == points + 4 and G[S.OVER] == over
@@ -267,3 +271,49 @@ def test_a_pc_deals_its_own_damage():
     orc = C[2][0, S.PC]
     T[orc, K.C_AB1], T[orc, K.C_ARG1] = K.DAMAGE, 2
     assert twin(Ru.damage_of)((T, *C[1:]), 0, -1) == 2
+
+
+def test_kept_stat_sums_equal_a_recount_after_every_turn():
+    """What each seat's cards in play add to its characters' stats, Budget and Sneak is
+    kept as cards enter or leave play (stats.py); after every turn of whole matches (plays,
+    loot, party NPCs killed, locations replaced) it equals the sums counted again from the
+    zones, at two seats and at four."""
+    from sim.core.rng import py_below, py_stream_key
+
+    def below(key, counter, n):  # the streams in plain integers
+        return py_below(int(key), int(counter), int(n))
+
+    turn, count = twin(Tu.take_turn, below=below), twin(St.count_stats)
+    seen = {"turns": 0, "left play": 0}
+
+    def checked_turn(C):
+        T, P = C[0], C[2]
+        before = [(P[p, S.LOC], P[p, S.PARTY_N]) for p in range(P.shape[0])]
+        turn(C)
+        for p in range(P.shape[0]):
+            if P[p, S.STATS_OK] == 0:
+                continue
+            kept = P[p].copy()
+            count(T, P, p)
+            ends = (S.PC_SUM, S.SNEAK_SUM + 1, S.PARTY_SUM, S.PARTY_SUM + 4 * P[p, S.PARTY_N])
+            for lo, hi in (ends[:2], ends[2:]):
+                assert list(kept[lo:hi]) == list(P[p, lo:hi])
+            loc, party = before[p]
+            seen["left play"] += (loc >= 0 and P[p, S.LOC] != loc) + (P[p, S.PARTY_N] < party)
+        seen["turns"] += 1
+
+    play = twin(E.play_match, take_turn=checked_turn, below=below)
+    # random also puts gear and strike cards that stay on party NPCs; at four seats the
+    # folder's [table] decks fill seats C and D
+    for players, policy in ((2, "careful"), (2, "random"), (4, "careful")):
+        m = load_matchup(FOLDER, "orc-warband", "grey-expedition", policy,
+                         rules={"players": players})
+        T, R, M, D, _ = m.arrays()
+        for match in range(10):
+            P, G, X, KY, OP = E.new_work(T.shape[0], players)
+            twin(E.reset)(P, G, X)
+            KY[:] = [py_stream_key(5, match, s) for s in range(S.N_PURPOSES * players)]
+            cs = np.zeros((players, T.shape[0], S.N_CARD_STATS), np.int64)
+            L = np.zeros((1, S.LOG_COLS), np.int32)
+            play((T, R, P, G, X, cs, KY, M, L, OP), D)
+    assert seen["turns"] > 200 and seen["left play"] > 0

@@ -74,11 +74,11 @@ def uses(rec, card):
 
 
 def tower_in_play(b, p):
-    from sim.encounter import rules as Ru
+    from sim.encounter import actors as Ac
 
     from .test_encounter_decisions import card
 
-    twin(Ru.push)(b.P, p, S.BULW, S.BULW_N, card("Lookout Tower"))
+    twin(Ac.put_in_play)(b.C[0], b.P, p, S.BULW, S.BULW_N, card("Lookout Tower"))
     b.g.seats[p].bulwark.append(b.g.cards[card("Lookout Tower")])
 
 

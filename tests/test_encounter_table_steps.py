@@ -6,8 +6,8 @@ written here."""
 
 import pytest
 
+from sim.encounter import actors as Ac
 from sim.encounter import codes as K
-from sim.encounter import rules as Ru
 from sim.encounter import state as S
 from sim.encounter import turn as Tu
 from sim.encounter import windows as Wi
@@ -36,7 +36,7 @@ def rows(b, *events):
 
 def bulwark(b, p, *names):
     for n in names:
-        twin(Ru.push)(b.P, p, S.BULW, S.BULW_N, card(n))
+        twin(Ac.put_in_play)(b.C[0], b.P, p, S.BULW, S.BULW_N, card(n))
         b.g.seats[p].bulwark.append(b.g.cards[card(n)])
 
 

@@ -12,6 +12,7 @@ import pytest
 from sim.encounter import codes as K
 from sim.encounter import effects as Ef
 from sim.encounter import state as S
+from sim.encounter import stats as St
 
 from .encounter_both import edited_stat, stat
 from .test_encounter_decisions import card, twin
@@ -91,7 +92,7 @@ def test_a_location_that_leaves_play_takes_its_toughness_and_may_kill(pc_wounds,
     first, which ends the match."""
     b = Both(party=(("Hired Blade", 2),), pc_wounds=pc_wounds)
     edited_stat(b, "Badlands", K.C_TOUGH, 1)
-    b.P[0, S.LOC] = card("Badlands")
+    twin(St.place_location)(b.C[0], b.P, 0, card("Badlands"))
     b.g.seats[0].location = b.g.cards[card("Badlands")]
     assert stat(b, 0, -1, K.C_TOUGH, "tough") == 6
     assert stat(b, 0, 0, K.C_TOUGH, "tough") == 3

@@ -6,6 +6,7 @@ from sim.core.jit import njit
 from sim.encounter import codes as K
 from sim.encounter import state as S
 from sim.encounter.rules import lacks, push
+from sim.encounter.stats import count_stats, enter_stats
 
 # The play zones in the order list_maneuvers reads them; an actor is listed as card * 8 +
 # its zone's rank here.
@@ -22,11 +23,13 @@ def acts(T, c):
 @njit
 def put_in_play(T, P, p, block, count, card):
     """`push` to one of p's play zones; a card with a maneuver joins the actors at the end of
-    its zone's (the first card of a game: `count_actors`)."""
+    its zone's (the first card of a game: `count_actors`); its stats join the kept sums."""
     push(P, p, block, count, card)
     if P[p, S.PLAY_STEPS] & 1 == 0:
         count_actors(T, P, p)
-    elif acts(T, card):
+        return
+    enter_stats(T, P, p, block, card)
+    if acts(T, card):
         z = 0
         for blk, _, rank in ZONES:
             if blk == block:
@@ -44,7 +47,8 @@ def put_in_play(T, P, p, block, count, card):
 def count_actors(T, P, p):
     """The cards in p's play zones with a maneuver, in the order list_maneuvers offers them
     (zone by zone, each as card * 8 + zone rank), and the steps they act in (PLAY_STEPS,
-    bit 0 set: counted): read at every window; counted whole after a card leaves play."""
+    bit 0 set: counted): read at every window; counted whole after a card leaves play, with
+    the kept stat sums (`stats.count_stats`)."""
     bits, n = 1, 0
     for blk, cnt, rank in ZONES:
         for i in range(P[p, cnt]):
@@ -54,6 +58,7 @@ def count_actors(T, P, p):
                 n += 1
                 bits |= 1 << T[c, K.C_STEP]
     P[p, S.ACTORS_N], P[p, S.PLAY_STEPS] = n, bits
+    count_stats(T, P, p)
 
 
 @njit(inline="always")

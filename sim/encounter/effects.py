@@ -30,6 +30,7 @@ from sim.encounter.rules import (
     take_from_hand,
     unique_ok,
 )
+from sim.encounter.stats import place_location
 from sim.encounter.targets import (
     cancel_count,
     cancel_target,
@@ -323,7 +324,7 @@ def play_from_hand(C, p, i):
     elif kind == K.LOCATION:
         if P[p, S.LOC] >= 0:
             discard(P, p, P[p, S.LOC])
-        P[p, S.LOC] = c
+        place_location(T, P, p, c)
         P[p, S.LOC_PLAYED] = 1
         played(C, p, c, True)
     elif nat == K.BULWARK:

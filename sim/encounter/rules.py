@@ -9,7 +9,7 @@ from sim.core.jit import njit
 from sim.core.rng import below
 from sim.encounter import codes as K
 from sim.encounter import state as S
-from sim.encounter.stats import party_strength_of, pc_stats_of, stat_of
+from sim.encounter.stats import count_stats, party_strength_of, pc_stats_of, stat_of
 
 X_USES, X_DRAWN = 0, 1
 
@@ -181,18 +181,12 @@ def lacks(P, p, bit):
 
 @njit(inline="always")
 def player_kw(C, p, kw):
-    """A player-wide static keyword (Budget, Sneak) summed over p's cards in play."""
-    T, P = C[0], C[2]
-    if lacks(P, p, S.KW_BIT + kw):
-        return 0
-    v = card_kw(T, P[p, S.PC], kw)
-    for blk, cnt in ((S.CHARS, S.CHAR_N), (S.SUP, S.SUP_N), (S.LOOTS, S.LOOTS_N),
-                     (S.BULW, S.BULW_N), (S.PARTY, S.PARTY_N), (S.ATT, S.ATT_N)):
-        for i in range(P[p, cnt]):
-            v += card_kw(T, P[p, blk + i], kw)
-    if P[p, S.LOC] >= 0:
-        v += card_kw(T, P[p, S.LOC], kw)
-    return v
+    """A player-wide static keyword (Budget, Sneak) summed over p's cards in play (kept as
+    they enter or leave play: stats.count_stats)."""
+    P = C[2]
+    if P[p, S.STATS_OK] == 0:
+        count_stats(C[0], P, p)
+    return P[p, S.BUDGET_SUM] if kw == K.BUDGET else P[p, S.SNEAK_SUM]
 
 
 @njit(inline="always")
@@ -259,10 +253,17 @@ def next_seat(C, p, step):
     """The next seat still in the game from p: step 1 clockwise (to the left), -1
     counterclockwise (to the right)."""
     n, P = C[1][K.R_PLAYERS], C[2]
-    q = (p + step + n) % n
+    q = wrap(p + step, n)
     while P[q, S.OUT] != 0 and q != p:
-        q = (q + step + n) % n
+        q = wrap(q + step, n)
     return q
+
+
+@njit(inline="always")
+def wrap(q, n):
+    """A seat one step past either end of the table, back on it: no division (next_seat runs
+    several times a turn, and n is known only at run time)."""
+    return q - n if q >= n else (q + n if q < 0 else q)
 
 
 @njit

@@ -55,7 +55,17 @@ USED = 37  # an ability of p's was used since its uses were last reset (reset_us
 # they were counted), ACTORS_N of them listed from ACTORS in the zones' order.
 PLAY_STEPS = 38
 ACTORS_N = 39
-DECK = 40
+# What p's cards in play add to its characters' stats (dexterity, intelligence, strength,
+# toughness: K.STAT_COLS in order) and its Budget and Sneak, summed as cards enter or leave
+# play (stats.count_stats, STATS_OK set once counted): PC_SUM what reaches the PC alone
+# (the PC, characteristics, support NPCs, loot, the character actions it bears), ALL_SUM
+# what reaches every character (bulwark, location), PARTY_SUM + 4 * k party NPC k's own.
+STATS_OK = 40
+PC_SUM = 41
+ALL_SUM = 45
+BUDGET_SUM = 49
+SNEAK_SUM = 50
+DECK = 51
 LOOTD = DECK + CAP
 HAND = LOOTD + CAP
 DISC = HAND + CAP
@@ -71,7 +81,8 @@ ATT = LOOTS + CAP  # character action card
 ATT_ON = ATT + CAP  # who bears it: -1 the PC, k party slot k
 ATT_BY = ATT_ON + CAP  # its owner (an opponent's strike card that stays on a character)
 ACTORS = ATT_BY + CAP  # a card in p's play zones with a maneuver (count_actors)
-PLAYER_SIZE = ACTORS + CAP
+PARTY_SUM = ACTORS + CAP  # 4 slots a party NPC
+PLAYER_SIZE = PARTY_SUM + 4 * CAP
 
 # Game row G.
 TURN = 0  # turns begun, both players together
