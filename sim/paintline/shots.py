@@ -214,6 +214,18 @@ def option_value(prm, weighs, need, nxt, crit_target, bonus, pen, crit_lo, cost)
 
 @njit
 def legal_hits(table, R, P, G, p, prm, weighs, hits, marks, shapes):
+    """listed_hits, with a copy of its own for a policy that weighs all but the look-ahead
+    (greedy, the default): there `weighs` is a constant, so the compiler can drop each
+    option's tests of it and the work only the look-ahead or a random pick needs, where
+    the one copy for every policy tested them option by option (benchmarks/README.md,
+    "A third pass over Paint the Line's kernel")."""
+    if weighs == Pol.WEIGHS_ALL_BUT_LOOK:
+        return listed_hits(table, R, P, G, p, prm, Pol.WEIGHS_ALL_BUT_LOOK, hits, marks, shapes)
+    return listed_hits(table, R, P, G, p, prm, weighs, hits, marks, shapes)
+
+
+@njit
+def listed_hits(table, R, P, G, p, prm, weighs, hits, marks, shapes):
     """Every distinct legal hit: the Default Shot, each ready Arsenal card it can pay for,
     each shot card in hand it can pay for, in each value set open to it, each alone or
     with one enhancement from hand it can also pay for (a single-use boost, or an Attach
