@@ -26,6 +26,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import checkout  # noqa: F401  (this checkout's sim first on the import path)
+
 CHILD = "CARDLAB_PROFILE_CHILD"
 
 

@@ -11,6 +11,7 @@ import sys
 import tempfile
 import time
 
+import checkout  # noqa: F401  (this checkout's sim first on the import path)
 import psutil
 
 
