@@ -6,6 +6,7 @@ from sim.core.jit import njit
 from sim.encounter import codes as K
 from sim.encounter import state as S
 from sim.encounter.actors import count_actors, may_act_in_play, put_in_play
+from sim.encounter.hand import instants_in_hand
 from sim.encounter.params import M_STYLE, RANDOM
 from sim.encounter.policy import (
     O_CARD,
@@ -23,7 +24,6 @@ from sim.encounter.rules import (
     copies_in_play,
     discard,
     draw_card,
-    lacks,
     log,
     note,
     race_ok,
@@ -70,7 +70,7 @@ def pay(C, p, cost):
         P[p, S.POOL] -= cost
     elif cur == K.CUR_DISCARD:
         for _ in range(cost):
-            card = take_from_hand(P, p, discard_pick(C, p, -1))
+            card = take_from_hand(C[0], P, p, discard_pick(C, p, -1))
             discard(P, p, card)
             log(C, p, S.EV_DISCARD, card, 1, 0)
     elif p == G[S.ACTIVE]:
@@ -209,7 +209,8 @@ def list_maneuvers(C, p, step, n):
     can pay for, abilities of its cards in play not used up (ability_limit) whose
     ability_cost it can pay."""
     T, R, P, X, OP = C[0], C[1], C[2], C[4], C[9]
-    in_hand, in_play = not lacks(P, p, step), may_act_in_play(P, p, step)
+    in_hand = instants_in_hand(T, P, p, step) > 0  # none of its step: no hand scan
+    in_play = may_act_in_play(P, p, step)
     # A start-of-turn or start-of-quest-step maneuver may be performed only once a turn,
     # whatever ability_limit.
     limited = R[K.R_ABILITY] != K.AB_UNLIMITED or step == K.S_START or step == K.S_QSTART
@@ -290,7 +291,7 @@ def use_option(C, p, i):
     T, P, X, OP = C[0], C[2], C[4], C[9]
     c = OP[i, O_CARD]
     if OP[i, O_KIND] == OPT_HAND:
-        take_from_hand(P, p, OP[i, O_WHERE])
+        take_from_hand(C[0], P, p, OP[i, O_WHERE])
         pay(C, p, T[c, K.C_COST])
         played(C, p, c, True)
         discard(P, p, c)
@@ -311,7 +312,7 @@ def play_from_hand(C, p, i):
     (on the PC), or a location replacing p's; then any of p's characters left with no
     toughness is killed."""
     T, P = C[0], C[2]
-    c = take_from_hand(P, p, i)
+    c = take_from_hand(C[0], P, p, i)
     pay(C, p, T[c, K.C_COST])
     kind, nat = T[c, K.C_KIND], T[c, K.C_NATURE]
     log(C, p, S.EV_PLAY, c, 0, 0)

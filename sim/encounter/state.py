@@ -82,7 +82,11 @@ ATT_ON = ATT + CAP  # who bears it: -1 the PC, k party slot k
 ATT_BY = ATT_ON + CAP  # its owner (an opponent's strike card that stays on a character)
 ACTORS = ATT_BY + CAP  # a card in p's play zones with a maneuver (count_actors)
 PARTY_SUM = ACTORS + CAP  # 4 slots a party NPC
-PLAYER_SIZE = PARTY_SUM + 4 * CAP
+# p's instant actions in hand, counted by their step s in HAND_STEPS + s as cards enter or
+# leave the hand (hand.count_hand; HAND_STEPS + 0 is 1 once counted).
+HAND_STEPS = PARTY_SUM + 4 * CAP
+N_STEPS = 11  # the steps and moments, codes.STEPS
+PLAYER_SIZE = HAND_STEPS + N_STEPS
 
 # Game row G.
 TURN = 0  # turns begun, both players together
