@@ -1,5 +1,5 @@
-"""Encounter's kept hand counts (hand.py): the instants each seat holds, by step, equal a
-count of its hand after every turn of whole matches."""
+"""Encounter's kept hand counts (hand.py): the instants each seat holds, by step, and the
+positions of its quests equal a count of its hand after every turn of whole matches."""
 
 from pathlib import Path
 
@@ -27,15 +27,15 @@ def instants_by_step(T, hand):
 
 def test_kept_hand_counts_equal_a_recount_after_every_turn():
     """After every turn (draws, discards down, plays, instants used, quests and strikers
-    played from hand, a mulligan at set-up) each seat's kept counts equal its hand's, at two
-    seats and at four."""
+    played from hand, a mulligan at set-up) each seat's kept counts and quest positions
+    equal its hand's, at two seats and at four."""
     from sim.core.rng import py_below, py_stream_key
 
     def below(key, counter, n):  # the streams in plain integers
         return py_below(int(key), int(counter), int(n))
 
     turn = twin(Tu.take_turn, below=below)
-    seen = {"turns": 0, "held": 0, "used": 0, "mulligans": 0}
+    seen = {"turns": 0, "held": 0, "used": 0, "mulligans": 0, "quests": 0}
 
     def checked_turn(C):
         T, P = C[0], C[2]
@@ -45,7 +45,12 @@ def test_kept_hand_counts_equal_a_recount_after_every_turn():
             if P[p, S.HAND_STEPS] == 0:
                 continue
             kept = list(P[p, S.HAND_STEPS + 1:S.HAND_STEPS + S.N_STEPS])
-            assert kept == instants_by_step(T, P[p, S.HAND:S.HAND + P[p, S.HAND_N]])
+            hand = P[p, S.HAND:S.HAND + P[p, S.HAND_N]]
+            assert kept == instants_by_step(T, hand)
+            quests = [i for i, c in enumerate(hand) if T[c, K.C_KIND] == K.QUEST]
+            marked = [i for i in range(len(hand)) if (P[p, S.HAND_QUESTS] >> i) & 1]
+            assert marked == quests
+            seen["quests"] += len(quests)
             seen["held"] += sum(kept) > 0
             seen["used"] += any(b > k for b, k in zip(before[p], kept, strict=True))
         seen["turns"] += 1
@@ -65,7 +70,7 @@ def test_kept_hand_counts_equal_a_recount_after_every_turn():
             play((T, R, P, G, X, cs, KY, M, L, OP), D)
             seen["mulligans"] += int(P[:, S.MULLS].sum())
     assert seen["turns"] > 200 and seen["held"] > 20 and seen["used"] > 5
-    assert seen["mulligans"] > 5
+    assert seen["mulligans"] > 5 and seen["quests"] > 200
 
 
 def test_a_hand_set_by_hand_is_counted_at_its_first_read():

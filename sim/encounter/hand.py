@@ -1,5 +1,5 @@
-"""What a seat's hand holds that can maneuver: its instants counted by step, kept as cards
-enter or leave the hand."""
+"""What a seat's hand holds that the policies look for: its instants counted by step and its
+quests' positions, kept as cards enter or leave the hand."""
 
 from __future__ import annotations
 
@@ -18,31 +18,46 @@ def instant_step(T, c):
 
 @njit
 def count_hand(T, P, p):
-    """p's instants in hand counted again whole by step (state.py, HAND_STEPS; slot 0 says
-    they were counted): at the first read of a game, or of a state set by hand."""
+    """p's instants in hand counted again whole by step and its quests' positions marked
+    (state.py, HAND_STEPS, HAND_QUESTS; slot 0 of the counts says they were counted): at the
+    first read of a game, or of a state set by hand."""
     for s in range(S.N_STEPS):
         P[p, S.HAND_STEPS + s] = 0
+    quests = 0
     for i in range(P[p, S.HAND_N]):
-        P[p, S.HAND_STEPS + instant_step(T, P[p, S.HAND + i])] += 1
-    P[p, S.HAND_STEPS] = 1
-
-
-@njit(inline="always")
-def hand_moved(T, P, p, card, d):
-    """A card entered (d = 1) or left (d = -1) p's hand: its step's count moves with it
-    (nothing to do before the first count; a card with no maneuver from hand counts in
-    slot 0, the flag, never)."""
-    s = instant_step(T, card)
-    if s > 0 and P[p, S.HAND_STEPS] != 0:
-        P[p, S.HAND_STEPS + s] += d
+        c = P[p, S.HAND + i]
+        P[p, S.HAND_STEPS + instant_step(T, c)] += 1
+        if T[c, K.C_KIND] == K.QUEST:
+            quests |= 1 << i
+    P[p, S.HAND_STEPS], P[p, S.HAND_QUESTS] = 1, quests
 
 
 @njit
 def to_hand(T, P, p, card):
-    """Append a card to p's hand, kept in its counts."""
-    P[p, S.HAND + P[p, S.HAND_N]] = card
-    P[p, S.HAND_N] += 1
-    hand_moved(T, P, p, card, 1)
+    """Append a card to p's hand, kept in its counts (nothing to keep before the first
+    count)."""
+    i = P[p, S.HAND_N]
+    P[p, S.HAND + i] = card
+    P[p, S.HAND_N] = i + 1
+    if P[p, S.HAND_STEPS] != 0:
+        P[p, S.HAND_STEPS + instant_step(T, card)] += 1  # slot 0 for any other card
+        P[p, S.HAND_STEPS] = 1
+        bit = 1 << i  # every position is written as a card enters it
+        if T[card, K.C_KIND] == K.QUEST:
+            P[p, S.HAND_QUESTS] |= bit
+        else:
+            P[p, S.HAND_QUESTS] &= ~bit
+
+
+@njit(inline="always")
+def hand_left(T, P, p, i, card):
+    """Hand position i's card has left p's hand (the cards after it moved down one)."""
+    if P[p, S.HAND_STEPS] != 0:
+        s = instant_step(T, card)
+        if s > 0:
+            P[p, S.HAND_STEPS + s] -= 1
+        m = P[p, S.HAND_QUESTS]
+        P[p, S.HAND_QUESTS] = (m & ((1 << i) - 1)) | ((m >> (i + 1)) << i)
 
 
 @njit(inline="always")
@@ -51,3 +66,11 @@ def instants_in_hand(T, P, p, step):
     if P[p, S.HAND_STEPS] == 0:
         count_hand(T, P, p)
     return P[p, S.HAND_STEPS + step]
+
+
+@njit(inline="always")
+def quests_in_hand(T, P, p):
+    """The positions of p's quests in hand, bit i for position i (below HAND_N)."""
+    if P[p, S.HAND_STEPS] == 0:
+        count_hand(T, P, p)
+    return P[p, S.HAND_QUESTS]

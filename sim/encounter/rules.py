@@ -9,7 +9,7 @@ from sim.core.jit import njit
 from sim.core.rng import below
 from sim.encounter import codes as K
 from sim.encounter import state as S
-from sim.encounter.hand import hand_moved, to_hand
+from sim.encounter.hand import hand_left, to_hand
 from sim.encounter.stats import count_stats, party_strength_of, pc_stats_of, stat_of
 
 X_USES, X_DRAWN = 0, 1
@@ -104,7 +104,7 @@ def take_from_hand(T, P, p, i):
     for j in range(i, P[p, S.HAND_N] - 1):
         P[p, S.HAND + j] = P[p, S.HAND + j + 1]
     P[p, S.HAND_N] -= 1
-    hand_moved(T, P, p, card, -1)
+    hand_left(T, P, p, i, card)
     return card
 
 
