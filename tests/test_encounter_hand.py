@@ -50,6 +50,9 @@ def test_kept_hand_counts_equal_a_recount_after_every_turn():
             quests = [i for i, c in enumerate(hand) if T[c, K.C_KIND] == K.QUEST]
             marked = [i for i in range(len(hand)) if (P[p, S.HAND_QUESTS] >> i) & 1]
             assert marked == quests
+            instants = [i for i, c in enumerate(hand)
+                        if T[c, K.C_KIND] == K.ACTION and T[c, K.C_NATURE] == K.INSTANT]
+            assert [i for i in range(len(hand)) if (P[p, S.HAND_INSTANTS] >> i) & 1] == instants
             seen["quests"] += len(quests)
             seen["held"] += sum(kept) > 0
             seen["used"] += any(b > k for b, k in zip(before[p], kept, strict=True))

@@ -209,20 +209,26 @@ def list_maneuvers(C, p, step, n):
     can pay for, abilities of its cards in play not used up (ability_limit) whose
     ability_cost it can pay."""
     T, R, P, X, OP = C[0], C[1], C[2], C[4], C[9]
-    in_hand = instants_in_hand(T, P, p, step) > 0  # none of its step: no hand scan
+    left = instants_in_hand(T, P, p, step)  # none of its step: no hand scan
     in_play = may_act_in_play(P, p, step)
     # A start-of-turn or start-of-quest-step maneuver may be performed only once a turn,
     # whatever ability_limit.
     limited = R[K.R_ABILITY] != K.AB_UNLIMITED or step == K.S_START or step == K.S_QSTART
-    if not in_hand and not in_play:
+    if left == 0 and not in_play:
         return n  # most windows: no card of p's acts in this step
-    for i in range(P[p, S.HAND_N] if in_hand else 0):
+    # Only the instants in hand (HAND_INSTANTS), until the last of this step.
+    instants = P[p, S.HAND_INSTANTS]
+    for i in range(P[p, S.HAND_N] if left > 0 else 0):
         c = P[p, S.HAND + i]
-        if (T[c, K.C_NATURE] == K.INSTANT and T[c, K.C_KIND] == K.ACTION
-                and T[c, K.C_STEP] == step and can_pay(C, p, T[c, K.C_COST], 1)
-                and usable(C, p, T[c, K.C_AB1], T[c, K.C_ARG1], step)):
+        if (instants >> i) & 1 == 0 or T[c, K.C_STEP] != step:
+            continue
+        if can_pay(C, p, T[c, K.C_COST], 1) and usable(C, p, T[c, K.C_AB1], T[c, K.C_ARG1],
+                                                        step):
             OP[n, O_KIND], OP[n, O_WHERE], OP[n, O_CARD] = OPT_HAND, i, c
             n += 1
+        left -= 1
+        if left == 0:
+            break
     if in_play and P[p, S.PLAY_STEPS] & 1 == 0:
         count_actors(T, P, p)  # a state set by hand, not by the rules
     # Only the cards in play with a maneuver (count_actors), in the zones' order.

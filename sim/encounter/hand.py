@@ -1,5 +1,5 @@
-"""What a seat's hand holds that the policies look for: its instants counted by step and its
-quests' positions, kept as cards enter or leave the hand."""
+"""What a seat's hand holds that the rules and policies look for: its instants counted by
+step, where its quests and instants are, kept as cards enter or leave the hand."""
 
 from __future__ import annotations
 
@@ -18,18 +18,21 @@ def instant_step(T, c):
 
 @njit
 def count_hand(T, P, p):
-    """p's instants in hand counted again whole by step and its quests' positions marked
-    (state.py, HAND_STEPS, HAND_QUESTS; slot 0 of the counts says they were counted): at the
-    first read of a game, or of a state set by hand."""
+    """p's instants in hand counted again whole by step, its quests' and instants' positions
+    marked (state.py, HAND_STEPS, HAND_QUESTS, HAND_INSTANTS; slot 0 of the counts says
+    they were counted): at the first read of a game, or of a state set by hand."""
     for s in range(S.N_STEPS):
         P[p, S.HAND_STEPS + s] = 0
-    quests = 0
+    quests, instants = 0, 0
     for i in range(P[p, S.HAND_N]):
         c = P[p, S.HAND + i]
-        P[p, S.HAND_STEPS + instant_step(T, c)] += 1
+        s = instant_step(T, c)
+        P[p, S.HAND_STEPS + s] += 1
         if T[c, K.C_KIND] == K.QUEST:
             quests |= 1 << i
-    P[p, S.HAND_STEPS], P[p, S.HAND_QUESTS] = 1, quests
+        if s > 0:
+            instants |= 1 << i
+    P[p, S.HAND_STEPS], P[p, S.HAND_QUESTS], P[p, S.HAND_INSTANTS] = 1, quests, instants
 
 
 @njit
@@ -40,13 +43,18 @@ def to_hand(T, P, p, card):
     P[p, S.HAND + i] = card
     P[p, S.HAND_N] = i + 1
     if P[p, S.HAND_STEPS] != 0:
-        P[p, S.HAND_STEPS + instant_step(T, card)] += 1  # slot 0 for any other card
+        s = instant_step(T, card)
+        P[p, S.HAND_STEPS + s] += 1  # slot 0 for any other card
         P[p, S.HAND_STEPS] = 1
         bit = 1 << i  # every position is written as a card enters it
         if T[card, K.C_KIND] == K.QUEST:
             P[p, S.HAND_QUESTS] |= bit
         else:
             P[p, S.HAND_QUESTS] &= ~bit
+        if s > 0:
+            P[p, S.HAND_INSTANTS] |= bit
+        else:
+            P[p, S.HAND_INSTANTS] &= ~bit
 
 
 @njit(inline="always")
@@ -56,8 +64,10 @@ def hand_left(T, P, p, i, card):
         s = instant_step(T, card)
         if s > 0:
             P[p, S.HAND_STEPS + s] -= 1
-        m = P[p, S.HAND_QUESTS]
-        P[p, S.HAND_QUESTS] = (m & ((1 << i) - 1)) | ((m >> (i + 1)) << i)
+        low = (1 << i) - 1
+        for slot in (S.HAND_QUESTS, S.HAND_INSTANTS):
+            m = P[p, slot]
+            P[p, slot] = (m & low) | ((m >> (i + 1)) << i)
 
 
 @njit(inline="always")
