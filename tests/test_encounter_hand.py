@@ -14,6 +14,9 @@ from sim.encounter import turn as Tu
 from sim.encounter.batch import load_matchup
 
 FOLDER = Path(__file__).resolve().parents[1] / "decks" / "encounter"
+# The rulebook's boost plays: characteristics, locations, NPCs but strike NPCs, bulwark and
+# character actions.
+BOOST_KINDS = (K.CHARACTERISTIC, K.LOCATION, K.NPC, K.ACTION)
 
 
 def instants_by_step(T, hand):
@@ -53,6 +56,11 @@ def test_kept_hand_counts_equal_a_recount_after_every_turn():
             instants = [i for i, c in enumerate(hand)
                         if T[c, K.C_KIND] == K.ACTION and T[c, K.C_NATURE] == K.INSTANT]
             assert [i for i in range(len(hand)) if (P[p, S.HAND_INSTANTS] >> i) & 1] == instants
+            boosts = [i for i, c in enumerate(hand) if T[c, K.C_KIND] in BOOST_KINDS
+                      and (T[c, K.C_KIND] != K.NPC or T[c, K.C_NATURE] != K.STRIKE)
+                      and (T[c, K.C_KIND] != K.ACTION
+                           or T[c, K.C_NATURE] in (K.BULWARK, K.CHARACTER))]
+            assert [i for i in range(len(hand)) if (P[p, S.HAND_BOOSTS] >> i) & 1] == boosts
             seen["quests"] += len(quests)
             seen["held"] += sum(kept) > 0
             seen["used"] += any(b > k for b, k in zip(before[p], kept, strict=True))

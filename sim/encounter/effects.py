@@ -6,7 +6,7 @@ from sim.core.jit import njit
 from sim.encounter import codes as K
 from sim.encounter import state as S
 from sim.encounter.actors import count_actors, may_act_in_play, put_in_play
-from sim.encounter.hand import instants_in_hand
+from sim.encounter.hand import BOOST_CARDS, instants_in_hand
 from sim.encounter.params import M_STYLE, RANDOM
 from sim.encounter.policy import (
     O_CARD,
@@ -343,16 +343,6 @@ def play_from_hand(C, p, i):
         put_in_play(T, P, p, S.ATT, S.ATT_N, c)
         played(C, p, c, True)
     check_toughness(C, p)  # a negative toughness, or a location's leaving, may kill
-
-
-# The cards in hand that may be boost plays, by kind and nature (bit kind * 8 + nature, both
-# codes under 8): characteristics, locations, NPCs but strike NPCs, bulwarks and character
-# actions. One test where a chain of comparisons branched on every card of the hand.
-BOOST_CARDS = sum(1 << (kind * 8 + nat) for kind in range(len(K.KINDS))
-                  for nat in range(len(K.NATURES))
-                  if kind in (K.CHARACTERISTIC, K.LOCATION) or (kind == K.NPC and nat != K.STRIKE)
-                  or (kind == K.ACTION and nat in (K.BULWARK, K.CHARACTER)))
-assert len(K.KINDS) <= 8 and len(K.NATURES) <= 8 and BOOST_CARDS < 1 << 63
 
 
 @njit(inline="always")

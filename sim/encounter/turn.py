@@ -18,6 +18,7 @@ from sim.encounter.effects import (
     use_option,
 )
 from sim.encounter.encounter_mode import encounter_turn
+from sim.encounter.hand import boosts_in_hand
 from sim.encounter.moments import respond, start_of_turn
 from sim.encounter.policy import (
     O_CARD,
@@ -83,8 +84,10 @@ def boost_step(C):
         if G[S.OVER]:
             return
         G[S.NEED_N] = -1  # a play changes what the quests in hand still need
-        n = 0
+        n, boosts = 0, boosts_in_hand(T, P, a)  # only those that may be boost plays
         for i in range(P[a, S.HAND_N]):
+            if (boosts >> i) & 1 == 0:
+                continue
             c = P[a, S.HAND + i]
             if boost_playable(C, a, c):
                 OP[n, O_KIND], OP[n, O_WHERE], OP[n, O_CARD] = OPT_HAND, i, c
