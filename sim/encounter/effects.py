@@ -6,6 +6,7 @@ from sim.core.jit import njit
 from sim.encounter import codes as K
 from sim.encounter import state as S
 from sim.encounter.actors import count_actors, may_act_in_play, put_in_play
+from sim.encounter.hand import BOOST_CARDS, instants_in_hand
 from sim.encounter.params import M_STYLE, RANDOM
 from sim.encounter.policy import (
     O_CARD,
@@ -23,7 +24,6 @@ from sim.encounter.rules import (
     copies_in_play,
     discard,
     draw_card,
-    lacks,
     log,
     note,
     race_ok,
@@ -70,7 +70,7 @@ def pay(C, p, cost):
         P[p, S.POOL] -= cost
     elif cur == K.CUR_DISCARD:
         for _ in range(cost):
-            card = take_from_hand(P, p, discard_pick(C, p, -1))
+            card = take_from_hand(C[0], P, p, discard_pick(C, p, -1))
             discard(P, p, card)
             log(C, p, S.EV_DISCARD, card, 1, 0)
     elif p == G[S.ACTIVE]:
@@ -209,19 +209,26 @@ def list_maneuvers(C, p, step, n):
     can pay for, abilities of its cards in play not used up (ability_limit) whose
     ability_cost it can pay."""
     T, R, P, X, OP = C[0], C[1], C[2], C[4], C[9]
-    in_hand, in_play = not lacks(P, p, step), may_act_in_play(P, p, step)
+    left = instants_in_hand(T, P, p, step)  # none of its step: no hand scan
+    in_play = may_act_in_play(P, p, step)
     # A start-of-turn or start-of-quest-step maneuver may be performed only once a turn,
     # whatever ability_limit.
     limited = R[K.R_ABILITY] != K.AB_UNLIMITED or step == K.S_START or step == K.S_QSTART
-    if not in_hand and not in_play:
+    if left == 0 and not in_play:
         return n  # most windows: no card of p's acts in this step
-    for i in range(P[p, S.HAND_N] if in_hand else 0):
+    # Only the instants in hand (HAND_INSTANTS), until the last of this step.
+    instants = P[p, S.HAND_INSTANTS]
+    for i in range(P[p, S.HAND_N] if left > 0 else 0):
         c = P[p, S.HAND + i]
-        if (T[c, K.C_NATURE] == K.INSTANT and T[c, K.C_KIND] == K.ACTION
-                and T[c, K.C_STEP] == step and can_pay(C, p, T[c, K.C_COST], 1)
-                and usable(C, p, T[c, K.C_AB1], T[c, K.C_ARG1], step)):
+        if (instants >> i) & 1 == 0 or T[c, K.C_STEP] != step:
+            continue
+        if can_pay(C, p, T[c, K.C_COST], 1) and usable(C, p, T[c, K.C_AB1], T[c, K.C_ARG1],
+                                                        step):
             OP[n, O_KIND], OP[n, O_WHERE], OP[n, O_CARD] = OPT_HAND, i, c
             n += 1
+        left -= 1
+        if left == 0:
+            break
     if in_play and P[p, S.PLAY_STEPS] & 1 == 0:
         count_actors(T, P, p)  # a state set by hand, not by the rules
     # Only the cards in play with a maneuver (count_actors), in the zones' order.
@@ -290,7 +297,7 @@ def use_option(C, p, i):
     T, P, X, OP = C[0], C[2], C[4], C[9]
     c = OP[i, O_CARD]
     if OP[i, O_KIND] == OPT_HAND:
-        take_from_hand(P, p, OP[i, O_WHERE])
+        take_from_hand(C[0], P, p, OP[i, O_WHERE])
         pay(C, p, T[c, K.C_COST])
         played(C, p, c, True)
         discard(P, p, c)
@@ -311,7 +318,7 @@ def play_from_hand(C, p, i):
     (on the PC), or a location replacing p's; then any of p's characters left with no
     toughness is killed."""
     T, P = C[0], C[2]
-    c = take_from_hand(P, p, i)
+    c = take_from_hand(C[0], P, p, i)
     pay(C, p, T[c, K.C_COST])
     kind, nat = T[c, K.C_KIND], T[c, K.C_NATURE]
     log(C, p, S.EV_PLAY, c, 0, 0)
@@ -336,16 +343,6 @@ def play_from_hand(C, p, i):
         put_in_play(T, P, p, S.ATT, S.ATT_N, c)
         played(C, p, c, True)
     check_toughness(C, p)  # a negative toughness, or a location's leaving, may kill
-
-
-# The cards in hand that may be boost plays, by kind and nature (bit kind * 8 + nature, both
-# codes under 8): characteristics, locations, NPCs but strike NPCs, bulwarks and character
-# actions. One test where a chain of comparisons branched on every card of the hand.
-BOOST_CARDS = sum(1 << (kind * 8 + nat) for kind in range(len(K.KINDS))
-                  for nat in range(len(K.NATURES))
-                  if kind in (K.CHARACTERISTIC, K.LOCATION) or (kind == K.NPC and nat != K.STRIKE)
-                  or (kind == K.ACTION and nat in (K.BULWARK, K.CHARACTER)))
-assert len(K.KINDS) <= 8 and len(K.NATURES) <= 8 and BOOST_CARDS < 1 << 63
 
 
 @njit(inline="always")

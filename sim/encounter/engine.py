@@ -115,6 +115,7 @@ def set_up(C, D):
                 P[p, S.DECK + (P[p, S.DECK_HEAD] + P[p, S.DECK_N]) % S.CAP] = P[
                     p, S.HAND + P[p, S.HAND_N]]
                 P[p, S.DECK_N] += 1
+            P[p, S.HAND_STEPS] = 0  # the hand is gone: its counts start again
             shuffle_ring(C, p, S.SHUFFLE, S.DECK, P[p, S.DECK_HEAD], P[p, S.DECK_N])
             for _ in range(R[K.R_HAND]):
                 draw_card(C, p)

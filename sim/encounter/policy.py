@@ -7,6 +7,7 @@ from __future__ import annotations
 from sim.core.jit import njit
 from sim.encounter import codes as K
 from sim.encounter import state as S
+from sim.encounter.hand import quests_in_hand
 from sim.encounter.params import (
     BEHIND,
     CAREFUL,
@@ -123,11 +124,11 @@ def unmet_objectives(C, p):
     re-reading each quest and the PC's stats per card."""
     T, P, G = C[0], C[2], C[3]
     stats, read = (0, 0, 0), False  # the PC's stats, read at the first stat objective
-    n = 0
+    n, quests = 0, quests_in_hand(T, P, p)
     for i in range(P[p, S.HAND_N]):
-        q = P[p, S.HAND + i]
-        if T[q, K.C_KIND] != K.QUEST:
+        if (quests >> i) & 1 == 0:
             continue
+        q = P[p, S.HAND + i]
         for oc in (K.C_OBJ1, K.C_OBJ2):
             obj, arg = T[q, oc], T[q, oc + 1]
             if stat_objective(obj):
@@ -282,20 +283,20 @@ def pick_option(C, p, n):
 def quest_pick(C, p, forced):
     """quest: the hand position of the quest to play, -1 for none."""
     T, P, M = C[0], C[2], C[7]
-    n = P[p, S.HAND_N]
+    n, quests = P[p, S.HAND_N], quests_in_hand(T, P, p)
     style = M[p, M_STYLE]
     if style == RANDOM:
         opts = 0
         for i in range(n):
             c = P[p, S.HAND + i]
-            if T[c, K.C_KIND] == K.QUEST and race_ok(C, p, c):
+            if (quests >> i) & 1 == 1 and race_ok(C, p, c):
                 opts += 1
         if opts == 0:
             return -1
         j = rand(C, S.POLICY, p, opts if forced else opts + 1)
         for i in range(n):
             c = P[p, S.HAND + i]
-            if T[c, K.C_KIND] == K.QUEST and race_ok(C, p, c):
+            if (quests >> i) & 1 == 1 and race_ok(C, p, c):
                 if j == 0:
                     return i
                 j -= 1
@@ -304,8 +305,10 @@ def quest_pick(C, p, forced):
     strength, stats, read = 0, (0, 0, 0), False
     best, bv, cheap, cv = -1, -1, -1, 1 << 30  # with no quest to play: -1
     for i in range(n):
+        if (quests >> i) & 1 == 0:
+            continue
         c = P[p, S.HAND + i]
-        if T[c, K.C_KIND] != K.QUEST or not race_ok(C, p, c):
+        if not race_ok(C, p, c):
             continue
         if T[c, K.C_QCOST] < cv:
             cheap, cv = i, T[c, K.C_QCOST]

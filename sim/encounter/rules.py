@@ -9,6 +9,7 @@ from sim.core.jit import njit
 from sim.core.rng import below
 from sim.encounter import codes as K
 from sim.encounter import state as S
+from sim.encounter.hand import hand_left, to_hand
 from sim.encounter.stats import count_stats, party_strength_of, pc_stats_of, stat_of
 
 X_USES, X_DRAWN = 0, 1
@@ -61,8 +62,7 @@ def draw_card(C, p):
         if T[card, K.C_KIND] == K.BLANK:
             set_aside(C, p, card, 0)
             continue
-        P[p, S.HAND + P[p, S.HAND_N]] = card
-        P[p, S.HAND_N] += 1
+        to_hand(T, P, p, card)
         C[4][p, card, X_DRAWN] = 1
         log(C, p, S.EV_DRAW, card, 0, 0)
         return card
@@ -98,12 +98,13 @@ def loot_bottom(P, p, card):
 
 
 @njit
-def take_from_hand(P, p, i):
+def take_from_hand(T, P, p, i):
     """Remove hand position i (order kept) and return its card."""
     card = P[p, S.HAND + i]
     for j in range(i, P[p, S.HAND_N] - 1):
         P[p, S.HAND + j] = P[p, S.HAND + j + 1]
     P[p, S.HAND_N] -= 1
+    hand_left(T, P, p, i, card)
     return card
 
 

@@ -82,7 +82,16 @@ ATT_ON = ATT + CAP  # who bears it: -1 the PC, k party slot k
 ATT_BY = ATT_ON + CAP  # its owner (an opponent's strike card that stays on a character)
 ACTORS = ATT_BY + CAP  # a card in p's play zones with a maneuver (count_actors)
 PARTY_SUM = ACTORS + CAP  # 4 slots a party NPC
-PLAYER_SIZE = PARTY_SUM + 4 * CAP
+# p's instant actions in hand, counted by their step s in HAND_STEPS + s as cards enter or
+# leave the hand (hand.count_hand; HAND_STEPS + 0 is 1 once counted), and where its quests,
+# instants and cards that may be boost plays are: bit i of HAND_QUESTS (HAND_INSTANTS,
+# HAND_BOOSTS) for one at hand position i (bits from HAND_N up: anything).
+HAND_STEPS = PARTY_SUM + 4 * CAP
+N_STEPS = 11  # the steps and moments, codes.STEPS
+HAND_QUESTS = HAND_STEPS + N_STEPS
+HAND_INSTANTS = HAND_QUESTS + 1
+HAND_BOOSTS = HAND_INSTANTS + 1
+PLAYER_SIZE = HAND_BOOSTS + 1
 
 # Game row G.
 TURN = 0  # turns begun, both players together

@@ -18,6 +18,7 @@ from sim.encounter.effects import (
     use_option,
 )
 from sim.encounter.encounter_mode import encounter_turn
+from sim.encounter.hand import boosts_in_hand
 from sim.encounter.moments import respond, start_of_turn
 from sim.encounter.policy import (
     O_CARD,
@@ -62,7 +63,7 @@ def draw_step(C):
     start_step(C, K.S_DRAW)
     window(C, K.S_DRAW)
     while P[a, S.HAND_N] > R[K.R_HAND]:
-        card = take_from_hand(P, a, discard_pick(C, a, -1))
+        card = take_from_hand(C[0], P, a, discard_pick(C, a, -1))
         discard(P, a, card)
         log(C, a, S.EV_DISCARD, card, 0, 0)
     while P[a, S.HAND_N] < R[K.R_HAND] and G[S.OVER] == 0:
@@ -83,8 +84,10 @@ def boost_step(C):
         if G[S.OVER]:
             return
         G[S.NEED_N] = -1  # a play changes what the quests in hand still need
-        n = 0
+        n, boosts = 0, boosts_in_hand(T, P, a)  # only those that may be boost plays
         for i in range(P[a, S.HAND_N]):
+            if (boosts >> i) & 1 == 0:
+                continue
             c = P[a, S.HAND + i]
             if boost_playable(C, a, c):
                 OP[n, O_KIND], OP[n, O_WHERE], OP[n, O_CARD] = OPT_HAND, i, c
@@ -129,7 +132,7 @@ def quest_step(C):
     i = quest_pick(C, a, R[K.R_QMAND] == 1)
     if i < 0:
         return False
-    q = take_from_hand(P, a, i)
+    q = take_from_hand(C[0], P, a, i)
     G[S.QUEST] = q
     P[a, S.Q_ATT] += 1
     note(C, a, q, S.ST_PLAYED)
@@ -181,7 +184,7 @@ def strike_cards(C, b):
         pick = pick_option(C, b, n)
         if pick < 0:
             break
-        c = take_from_hand(P, b, OP[pick, O_WHERE])
+        c = take_from_hand(C[0], P, b, OP[pick, O_WHERE])
         G[S.BUDGET] -= T[c, K.C_COST]
         log(C, b, S.EV_STRIKE, c, T[c, K.C_COST], G[S.BUDGET])
         if T[c, K.C_NATURE] == K.STRIKE:

@@ -8,6 +8,7 @@ from sim.encounter import codes as K
 from sim.encounter import state as S
 from sim.encounter.actors import may_act_in_play
 from sim.encounter.effects import O_SCORE, list_maneuvers, maneuver_score, side_gone, use_option
+from sim.encounter.hand import instants_in_hand
 from sim.encounter.policy import (
     O_CARD,
     O_KIND,
@@ -18,7 +19,7 @@ from sim.encounter.policy import (
     might_uses,
     pick_option,
 )
-from sim.encounter.rules import lacks, next_seat
+from sim.encounter.rules import next_seat
 
 
 @njit
@@ -33,13 +34,13 @@ def anyone_may(C, step):
 @njit(inline="always")
 def window(C, step):
     """A maneuver window (`maneuver_window`). One where no player still in can have a
-    maneuver of this step (none of its cards brings one: lacks; none in play has one:
-    PLAY_STEPS) and none draws to pass
-    (`draws_to_pass`) is every player's pass at once: it closes here, without a call."""
-    P = C[2]
+    maneuver of this step (none in hand: HAND_STEPS; none in play has one: PLAY_STEPS) and
+    none draws to pass (`draws_to_pass`) is every player's pass at once: it closes here,
+    without a call."""
+    T, P = C[0], C[2]
     for q in range(C[1][K.R_PLAYERS]):
-        if P[q, S.OUT] == 0 and (not lacks(P, q, step) or may_act_in_play(P, q, step)
-                                 or draws_to_pass(C, q)):
+        if P[q, S.OUT] == 0 and (instants_in_hand(T, P, q, step) > 0
+                                 or may_act_in_play(P, q, step) or draws_to_pass(C, q)):
             maneuver_window(C, step)
             return
     if step != K.S_QSTART:  # a quest_start window opens only when someone has a maneuver
