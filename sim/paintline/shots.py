@@ -5,6 +5,7 @@ from; shared by the kernel and, as plain-Python twins, by the exact solver."""
 from __future__ import annotations
 
 import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from sim.core.jit import njit
 from sim.paintline import abilities as A
@@ -268,9 +269,10 @@ def listed_hits(table, R, P, G, p, prm, weighs, hits, marks, shapes):
     hits[0] = best
     n = 1
     if boosts and R[O.R_BOOST_DEFAULT] == 1:
-        for j in range(hand_n):
-            if (single_mask >> j) & 1 == 0:
-                continue
+        left = single_mask
+        while left != 0:
+            j = trailing_zeros(left)
+            left &= left - 1
             e = P[p, S.HAND + j]
             ecost = table[e, T.C_COST]
             if ecost > ready:
@@ -347,7 +349,6 @@ def card_hits(table, R, G, P, p, prm, weighs, hits, shapes, n, top, best, src, i
         ignore = 1 if shape & A.SHAPE_IGNORE else 0
     need = target + (0 if ignore == 1 else in_pen)
     nxt = next_target(R, G, surge)
-    hand_n = P[p, S.HAND_N] if fits else 0
     for adv in range(1 + ((advantage >> table[card, T.C_TYPE]) & 1)):
         b, pen = value_set(table, card, adv)
         if att >= 0:
@@ -360,9 +361,12 @@ def card_hits(table, R, G, P, p, prm, weighs, hits, shapes, n, top, best, src, i
         if take:
             best = word
         n += 1
-        for j in range(hand_n):
-            if (fits >> j) & 1 == 0:
-                continue
+        # Only the positions set in fits, lowest first (one loop turn each, where a test
+        # of every hand position mispredicted where the bits fell).
+        left = fits
+        while left != 0:
+            j = trailing_zeros(left)
+            left &= left - 1
             e = P[p, S.HAND + j]
             ecost = table[e, T.C_COST]
             if cost + ecost > ready:
