@@ -5,7 +5,6 @@ from; shared by the kernel and, as plain-Python twins, by the exact solver."""
 from __future__ import annotations
 
 import numpy as np
-from numba.cpython.unsafe.numbers import trailing_zeros
 
 from sim.core.jit import njit
 from sim.paintline import abilities as A
@@ -15,6 +14,7 @@ from sim.paintline import policy as Pol
 from sim.paintline import pool as T
 from sim.paintline import rules as Ru
 from sim.paintline import state as S
+from sim.paintline.bits import lowest_bit
 
 # A hit option is a shot (or the Default Shot) with at most one enhancement from hand; shot
 # cards and enhancements share one deck of at most CAP cards, so s shots and e enhancements
@@ -271,7 +271,7 @@ def listed_hits(table, R, P, G, p, prm, weighs, hits, marks, shapes):
     if boosts and R[O.R_BOOST_DEFAULT] == 1:
         left = single_mask
         while left != 0:
-            j = trailing_zeros(left)
+            j = lowest_bit(left)
             left &= left - 1
             e = P[p, S.HAND + j]
             ecost = table[e, T.C_COST]
@@ -365,7 +365,7 @@ def card_hits(table, R, G, P, p, prm, weighs, hits, shapes, n, top, best, src, i
         # of every hand position mispredicted where the bits fell).
         left = fits
         while left != 0:
-            j = trailing_zeros(left)
+            j = lowest_bit(left)
             left &= left - 1
             e = P[p, S.HAND + j]
             ecost = table[e, T.C_COST]
