@@ -292,14 +292,17 @@ def listed_hits(table, R, P, G, p, prm, weighs, hits, marks, shapes):
         if cost > ready:  # every copy costs as much: none is marked
             continue
         att = P[p, S.ATT + i]
-        mark = marks[card] - stamp
-        if mark == att + 2:  # the first untapped copy bore att too
-            continue
-        if mark > 0:  # an earlier untapped copy with another attachment
-            if same_untapped_before(P, p, i, card, att):
+        # Only a random pick needs the options distinct: a later copy's options score as
+        # the first copy's and a weighing policy takes the first of the highest scores.
+        if weighs == Pol.WEIGHS_NOTHING:
+            mark = marks[card] - stamp
+            if mark == att + 2:  # the first untapped copy bore att too
                 continue
-        else:
-            marks[card] = stamp + att + 2
+            if mark > 0:  # an earlier untapped copy with another attachment
+                if same_untapped_before(P, p, i, card, att):
+                    continue
+            else:
+                marks[card] = stamp + att + 2
         n, top, best = card_hits(
             table, R, G, P, p, prm, weighs, hits, shapes, n, top, best, SRC_PLAY, i, card,
             cost, att, boost_mask | (attach_mask if att < 0 else 0), ready, serve, mute_cost, tie,
