@@ -233,7 +233,9 @@ def listed_hits(table, R, P, G, p, prm, weighs, hits, marks, shapes):
     onto a card that has none), so the hit is chosen knowing its enhancement. Returns how
     many there are and the one the policy takes (weigh_option) as pack_hit's word. The
     options are weighed as they are listed (a policy that weighs nothing finds them in
-    `hits`): the features a policy weighs (Pol.hit_weighs) are those choose_hit reads. `marks`,
+    `hits`): the features a policy weighs (Pol.hit_weighs) are those choose_hit reads. Only
+    a random pick needs the cards in play distinct: under a weighing policy a later copy's
+    options score as the first's and are listed again (counted too), never taken. `marks`,
     one a card and then the latest list's stamp (zeros at first), holds for each card in
     play met so far, above this list's stamp, the attachment its first untapped copy
     bears plus 2: a later copy bearing the same is the same hit, and only one bearing
