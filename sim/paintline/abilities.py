@@ -61,14 +61,18 @@ def draw(arg, table, P, G, R, p, seen):
 @njit
 def tapped_choices(prm, table, P, p, skip_slot, worths, cand):
     """The distinct tapped shot cards in play but skip_slot (same card, tap and attachment
-    count once), with what one untap step on each is worth to the policy."""
+    count once), with what one untap step on each is worth to the policy. Only a random
+    pick needs them distinct: a copy is worth what its first copy is, so the first of the
+    highest worths (Pol.highest, every other policy's choice) is a first copy either way,
+    and the scan of the cards listed before each one is left out."""
+    distinct = prm[Pol.RANDOM] != 0
     n = 0
     for i in range(P[p, PLAY_N]):
         tap = P[p, TAP + i]
         if i == skip_slot or tap == 0:
             continue
         same = False
-        for j in range(n):
+        for j in range(n if distinct else 0):
             s = cand[j]
             if (P[p, PLAY + s] == P[p, PLAY + i] and P[p, TAP + s] == tap
                     and P[p, ATT + s] == P[p, ATT + i]):

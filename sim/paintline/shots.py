@@ -14,6 +14,7 @@ from sim.paintline import policy as Pol
 from sim.paintline import pool as T
 from sim.paintline import rules as Ru
 from sim.paintline import state as S
+from sim.paintline.bits import lowest_bit
 
 # A hit option is a shot (or the Default Shot) with at most one enhancement from hand; shot
 # cards and enhancements share one deck of at most CAP cards, so s shots and e enhancements
@@ -232,7 +233,9 @@ def listed_hits(table, R, P, G, p, prm, weighs, hits, marks, shapes):
     onto a card that has none), so the hit is chosen knowing its enhancement. Returns how
     many there are and the one the policy takes (weigh_option) as pack_hit's word. The
     options are weighed as they are listed (a policy that weighs nothing finds them in
-    `hits`): the features a policy weighs (Pol.hit_weighs) are those choose_hit reads. `marks`,
+    `hits`): the features a policy weighs (Pol.hit_weighs) are those choose_hit reads. Only
+    a random pick needs the cards in play distinct: under a weighing policy a later copy's
+    options score as the first's and are listed again (counted too), never taken. `marks`,
     one a card and then the latest list's stamp (zeros at first), holds for each card in
     play met so far, above this list's stamp, the attachment its first untapped copy
     bears plus 2: a later copy bearing the same is the same hit, and only one bearing
@@ -268,9 +271,10 @@ def listed_hits(table, R, P, G, p, prm, weighs, hits, marks, shapes):
     hits[0] = best
     n = 1
     if boosts and R[O.R_BOOST_DEFAULT] == 1:
-        for j in range(hand_n):
-            if (single_mask >> j) & 1 == 0:
-                continue
+        left = single_mask
+        while left != 0:
+            j = lowest_bit(left)
+            left &= left - 1
             e = P[p, S.HAND + j]
             ecost = table[e, T.C_COST]
             if ecost > ready:
@@ -290,14 +294,17 @@ def listed_hits(table, R, P, G, p, prm, weighs, hits, marks, shapes):
         if cost > ready:  # every copy costs as much: none is marked
             continue
         att = P[p, S.ATT + i]
-        mark = marks[card] - stamp
-        if mark == att + 2:  # the first untapped copy bore att too
-            continue
-        if mark > 0:  # an earlier untapped copy with another attachment
-            if same_untapped_before(P, p, i, card, att):
+        # Only a random pick needs the options distinct: a later copy's options score as
+        # the first copy's and a weighing policy takes the first of the highest scores.
+        if weighs == Pol.WEIGHS_NOTHING:
+            mark = marks[card] - stamp
+            if mark == att + 2:  # the first untapped copy bore att too
                 continue
-        else:
-            marks[card] = stamp + att + 2
+            if mark > 0:  # an earlier untapped copy with another attachment
+                if same_untapped_before(P, p, i, card, att):
+                    continue
+            else:
+                marks[card] = stamp + att + 2
         n, top, best = card_hits(
             table, R, G, P, p, prm, weighs, hits, shapes, n, top, best, SRC_PLAY, i, card,
             cost, att, boost_mask | (attach_mask if att < 0 else 0), ready, serve, mute_cost, tie,
@@ -347,7 +354,6 @@ def card_hits(table, R, G, P, p, prm, weighs, hits, shapes, n, top, best, src, i
         ignore = 1 if shape & A.SHAPE_IGNORE else 0
     need = target + (0 if ignore == 1 else in_pen)
     nxt = next_target(R, G, surge)
-    hand_n = P[p, S.HAND_N] if fits else 0
     for adv in range(1 + ((advantage >> table[card, T.C_TYPE]) & 1)):
         b, pen = value_set(table, card, adv)
         if att >= 0:
@@ -360,9 +366,12 @@ def card_hits(table, R, G, P, p, prm, weighs, hits, shapes, n, top, best, src, i
         if take:
             best = word
         n += 1
-        for j in range(hand_n):
-            if (fits >> j) & 1 == 0:
-                continue
+        # Only the positions set in fits, lowest first (one loop turn each, where a test
+        # of every hand position mispredicted where the bits fell).
+        left = fits
+        while left != 0:
+            j = lowest_bit(left)
+            left &= left - 1
             e = P[p, S.HAND + j]
             ecost = table[e, T.C_COST]
             if cost + ecost > ready:
