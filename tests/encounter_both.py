@@ -3,10 +3,18 @@ side by side (each asserted equal), and a card column edited in both."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import numpy as np
+
+from sim.core.jit import pure
+from sim.core.rng import py_below, py_stream_key
 from sim.encounter import actors as Ac
+from sim.encounter import engine as E
 from sim.encounter import rules as Ru
 from sim.encounter import state as S
 from sim.encounter import windows as Wi
+from sim.encounter.batch import load_matchup
 
 from .test_encounter_decisions import card, name, twin
 
@@ -73,3 +81,28 @@ def edited_stat(b, card_name, column, value):
 def window(b, step):
     """A maneuver window of the step, in both engines."""
     b.step(lambda C: twin(Wi.window)(C, step), lambda g: g.window(step))
+
+
+def plain_below(key, counter, n):
+    """The streams' draw in plain integers, for the kernel's plain-Python twins."""
+    return py_below(int(key), int(counter), int(n))
+
+
+def twin_matches(take_turn, settings, matches=10):
+    """Whole matches of the sample decks in the kernel's plain-Python twin, `take_turn` in
+    place of its turn (a check wrapped round the twin's own): for each (players, policy,
+    rules) of `settings`, `matches` matches; yields each match's player rows as it ends."""
+    folder = Path(__file__).resolve().parents[1] / "decks" / "encounter"
+    play = pure(E.play_match, take_turn=take_turn, below=plain_below)
+    for players, policy, rules in settings:
+        m = load_matchup(folder, "orc-warband", "grey-expedition", policy,
+                         rules={"players": players, **rules})
+        T, R, M, D, _ = m.arrays()
+        for match in range(matches):
+            P, G, X, KY, OP = E.new_work(T.shape[0], players)
+            pure(E.reset)(P, G, X)
+            KY[:] = [py_stream_key(5, match, s) for s in range(S.N_PURPOSES * players)]
+            cs = np.zeros((players, T.shape[0], S.N_CARD_STATS), np.int64)
+            L = np.zeros((1, S.LOG_COLS), np.int32)
+            play((T, R, P, G, X, cs, KY, M, L, OP), D)
+            yield P

@@ -3,8 +3,6 @@ positions of its quests equal a count of its hand after every turn of whole matc
 
 from pathlib import Path
 
-import numpy as np
-
 from sim.core.jit import pure as twin
 from sim.encounter import codes as K
 from sim.encounter import engine as E
@@ -12,6 +10,8 @@ from sim.encounter import hand as H
 from sim.encounter import state as S
 from sim.encounter import turn as Tu
 from sim.encounter.batch import load_matchup
+
+from .encounter_both import plain_below, twin_matches
 
 FOLDER = Path(__file__).resolve().parents[1] / "decks" / "encounter"
 # The rulebook's boost plays: characteristics, locations, NPCs but strike NPCs, bulwark and
@@ -32,12 +32,7 @@ def test_kept_hand_counts_equal_a_recount_after_every_turn():
     """After every turn (draws, discards down, plays, instants used, quests and strikers
     played from hand, a mulligan at set-up) each seat's kept counts and quest positions
     equal its hand's, at two seats and at four."""
-    from sim.core.rng import py_below, py_stream_key
-
-    def below(key, counter, n):  # the streams in plain integers
-        return py_below(int(key), int(counter), int(n))
-
-    turn = twin(Tu.take_turn, below=below)
+    turn = twin(Tu.take_turn, below=plain_below)
     seen = {"turns": 0, "held": 0, "used": 0, "mulligans": 0, "quests": 0}
 
     def checked_turn(C):
@@ -66,20 +61,11 @@ def test_kept_hand_counts_equal_a_recount_after_every_turn():
             seen["used"] += any(b > k for b, k in zip(before[p], kept, strict=True))
         seen["turns"] += 1
 
-    play = twin(E.play_match, take_turn=checked_turn, below=below)
     # random mulligans on a coin, careful a hand without a quest it can play
-    for players, policy, mulls in ((2, "careful", 0), (2, "random", 2), (4, "careful", 1)):
-        m = load_matchup(FOLDER, "orc-warband", "grey-expedition", policy,
-                         rules={"players": players, "mulligans": mulls})
-        T, R, M, D, _ = m.arrays()
-        for match in range(10):
-            P, G, X, KY, OP = E.new_work(T.shape[0], players)
-            twin(E.reset)(P, G, X)
-            KY[:] = [py_stream_key(5, match, s) for s in range(S.N_PURPOSES * players)]
-            cs = np.zeros((players, T.shape[0], S.N_CARD_STATS), np.int64)
-            L = np.zeros((1, S.LOG_COLS), np.int32)
-            play((T, R, P, G, X, cs, KY, M, L, OP), D)
-            seen["mulligans"] += int(P[:, S.MULLS].sum())
+    settings = ((2, "careful", {"mulligans": 0}), (2, "random", {"mulligans": 2}),
+                (4, "careful", {"mulligans": 1}))
+    for P in twin_matches(checked_turn, settings):
+        seen["mulligans"] += int(P[:, S.MULLS].sum())
     assert seen["turns"] > 200 and seen["held"] > 20 and seen["used"] > 5
     assert seen["mulligans"] > 5 and seen["quests"] > 200
 

@@ -20,6 +20,8 @@ from sim.encounter import wounds as Wo
 from sim.encounter.batch import load_matchup, with_rules
 from sim.encounter.exact import combat_outcome
 
+from .encounter_both import plain_below, twin_matches
+
 FOLDER = Path(__file__).resolve().parents[1] / "decks" / "encounter"
 BASE = load_matchup(FOLDER, "orc-warband", "grey-expedition", "careful")
 
@@ -278,12 +280,7 @@ def test_kept_stat_sums_equal_a_recount_after_every_turn():
     kept as cards enter or leave play (stats.py); after every turn of whole matches (plays,
     loot, party NPCs killed, locations replaced) it equals the sums counted again from the
     zones, at two seats and at four."""
-    from sim.core.rng import py_below, py_stream_key
-
-    def below(key, counter, n):  # the streams in plain integers
-        return py_below(int(key), int(counter), int(n))
-
-    turn, count = twin(Tu.take_turn, below=below), twin(St.count_stats)
+    turn, count = twin(Tu.take_turn, below=plain_below), twin(St.count_stats)
     seen = {"turns": 0, "left play": 0}
 
     def checked_turn(C):
@@ -302,18 +299,9 @@ def test_kept_stat_sums_equal_a_recount_after_every_turn():
             seen["left play"] += (loc >= 0 and P[p, S.LOC] != loc) + (P[p, S.PARTY_N] < party)
         seen["turns"] += 1
 
-    play = twin(E.play_match, take_turn=checked_turn, below=below)
     # random also puts gear and strike cards that stay on party NPCs; at four seats the
     # folder's [table] decks fill seats C and D
-    for players, policy in ((2, "careful"), (2, "random"), (4, "careful")):
-        m = load_matchup(FOLDER, "orc-warband", "grey-expedition", policy,
-                         rules={"players": players})
-        T, R, M, D, _ = m.arrays()
-        for match in range(10):
-            P, G, X, KY, OP = E.new_work(T.shape[0], players)
-            twin(E.reset)(P, G, X)
-            KY[:] = [py_stream_key(5, match, s) for s in range(S.N_PURPOSES * players)]
-            cs = np.zeros((players, T.shape[0], S.N_CARD_STATS), np.int64)
-            L = np.zeros((1, S.LOG_COLS), np.int32)
-            play((T, R, P, G, X, cs, KY, M, L, OP), D)
+    for _ in twin_matches(checked_turn, ((2, "careful", {}), (2, "random", {}),
+                                         (4, "careful", {}))):
+        pass
     assert seen["turns"] > 200 and seen["left play"] > 0
