@@ -23,7 +23,6 @@ import tomllib
 from datetime import date
 from pathlib import Path
 
-import checkout  # noqa: F401  (this checkout's sim first on the import path)
 import numba
 
 ROOT = Path(__file__).resolve().parents[1]

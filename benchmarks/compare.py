@@ -16,8 +16,6 @@ import os
 import subprocess
 import sys
 
-import checkout  # noqa: F401  (this checkout's sim first on the import path)
-
 CODE = r'''
 import json, sys, tempfile, time
 from sim.core.blocks import set_threads

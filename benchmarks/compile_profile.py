@@ -20,8 +20,6 @@ import sys
 import tempfile
 from pathlib import Path
 
-import checkout  # noqa: F401  (this checkout's sim first on the import path)
-
 ROOT = Path(__file__).resolve().parents[1]
 
 PROBE = r"""

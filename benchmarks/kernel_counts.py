@@ -25,8 +25,6 @@ import subprocess
 import sys
 import tempfile
 
-import checkout  # noqa: F401  (this checkout's sim first on the import path)
-
 BATCH = """
 import sys
 from sim.core.blocks import set_threads

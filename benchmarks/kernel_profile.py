@@ -26,8 +26,6 @@ import tempfile
 import time
 from pathlib import Path
 
-import checkout  # noqa: F401  (this checkout's sim first on the import path)
-
 CHILD = "CARDLAB_PROFILE_CHILD"
 
 

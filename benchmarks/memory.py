@@ -11,7 +11,6 @@ import sys
 import tempfile
 import time
 
-import checkout  # noqa: F401  (this checkout's sim first on the import path)
 import psutil
 
 

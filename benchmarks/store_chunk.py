@@ -18,8 +18,6 @@ import tempfile
 import time
 from pathlib import Path
 
-import checkout  # noqa: F401  (this checkout's sim first on the import path)
-
 from sim.core import blocks
 from sim.kit import game as registry
 from sim.kit.folders import read_folder

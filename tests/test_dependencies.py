@@ -68,8 +68,7 @@ def notebook_source(path: Path) -> str:
 
 
 def third_party(part: str) -> dict[str, set[str]]:
-    """Module name -> the files of `part` that import it, stdlib and local modules left out
-    (a script's own folder is on its import path: a module beside it is local)."""
+    """Module name -> the files of `part` that import it, stdlib and local modules left out."""
     found: dict[str, set[str]] = {}
     for path in sorted((ROOT / part).rglob("*")):
         if path.suffix == ".py":
@@ -78,9 +77,8 @@ def third_party(part: str) -> dict[str, set[str]]:
             source = notebook_source(path)
         else:
             continue
-        beside = {p.stem for p in path.parent.glob("*.py")}
         for name in imported_modules(source):
-            if name not in sys.stdlib_module_names and name not in LOCAL | beside:
+            if name not in sys.stdlib_module_names and name not in LOCAL:
                 found.setdefault(name, set()).add(str(path.relative_to(ROOT)))
     return found
 
