@@ -23,6 +23,38 @@ def test_wilson_known_values():
     assert lo[0] == pytest.approx(0.2366, abs=1e-4) and np.isnan(lo[1])
 
 
+@pytest.mark.parametrize("alpha", [0.05, 0.1, 0.01])
+def test_wilson_is_the_statsmodels_interval_to_the_last_bit(alpha):
+    """The interval is written out so that a summary does not load scipy.stats; statsmodels'
+    `proportion_confint` is the yardstick, to every bit (so no printed figure moves)."""
+    from statsmodels.stats.proportion import proportion_confint
+
+    n = np.concatenate([np.full(k + 1, k) for k in (1, 2, 7, 200)] + [np.full(60, 10**6)])
+    k = np.concatenate([np.arange(k + 1) for k in (1, 2, 7, 200)]
+                       + [np.arange(0, 10**6 + 1, 16_949)[:60]])
+    lo, hi = stats.wilson(k, n, alpha)
+    want_lo, want_hi = proportion_confint(k, n, alpha=alpha, method="wilson")
+    np.testing.assert_array_equal(lo, want_lo)
+    np.testing.assert_array_equal(hi, want_hi)
+
+
+def test_a_summary_of_a_run_loads_no_scipy_stats(tmp_path):
+    """A first `simulate` pays for every import: scipy.stats is most of a second of it, and
+    neither a win rate's interval nor an exact check (Payne's chain, Encounter's) needs it."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from sim.cli.app import app\n"
+            "try:\n    app(sys.argv[1:])\nexcept SystemExit as e:\n    assert not e.code\n"
+            "print('scipy.stats' in sys.modules, 'statsmodels' in sys.modules)")
+    for game in ("payne", "encounter", "paintline"):
+        out = subprocess.run([sys.executable, "-c", code, "simulate", "--folder", game, "-n",
+                              "1000", "--results", str(tmp_path), "--quiet"],
+                             capture_output=True, text=True, check=True)
+        assert out.stdout.split()[-2:] == ["False", "False"]
+        assert ("exact check" in out.stdout) == (game != "paintline")  # greedy: none exact
+
+
 def test_benjamini_hochberg_known_values():
     reject, adjusted = stats.bh([0.01, 0.04, 0.03, 0.005])
     assert adjusted == pytest.approx([0.02, 0.04, 0.04, 0.02])

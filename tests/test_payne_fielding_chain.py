@@ -4,6 +4,7 @@ small decks, and the expected unfielded rounds beside matches the kernel plays."
 import dataclasses
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from sim.kit.decklists import Deck
@@ -64,3 +65,15 @@ def test_the_chain_agrees_with_matches_played():
     chain = table[table.quantity.str.contains("role chain")]
     assert len(chain) == 2 and (chain.exact > 1).all()
     assert (chain.z.abs() < 4).all(), chain
+
+
+def test_the_chain_draws_by_the_hypergeometric_law():
+    """The chain's draw probabilities beside scipy's hypergeometric distribution (the chain
+    computes them from binomial coefficients, so that a run loads no scipy.stats)."""
+    from scipy.stats import hypergeom
+
+    for total, marked, drawn in ((40, 20, 5), (7, 3, 7), (12, 0, 4), (30, 30, 2), (9, 4, 0)):
+        k = np.arange(-1, drawn + 2)
+        np.testing.assert_allclose(F.hypergeom_pmf(k, total, marked, drawn),
+                                   hypergeom.pmf(k, total, marked, drawn), rtol=1e-13,
+                                   atol=1e-300)

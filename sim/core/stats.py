@@ -9,16 +9,26 @@ Z95 = 1.959963984540054
 
 
 def wilson(k, n, alpha: float = 0.05):
-    """Wilson score interval(s) for k successes in n trials (statsmodels)."""
-    # deferred: scipy and statsmodels load only when a statistic needs them
-    from statsmodels.stats.proportion import proportion_confint
+    """Wilson score interval(s) for k successes in n trials: statsmodels' `proportion_confint`
+    (method "wilson") step for step, without loading scipy.stats, which would add most of a
+    second to every command that prints a rate (tests/test_analysis.py checks it against
+    statsmodels)."""
+    # deferred: scipy loads only when a statistic needs it (scipy.special, not scipy.stats)
+    from scipy.special import ndtri
 
     k = np.asarray(k, dtype=float)
     n = np.asarray(n, dtype=float)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        lo, hi = proportion_confint(k, np.where(n > 0, n, 1), alpha=alpha, method="wilson")
-    lo = np.where(n > 0, lo, np.nan)
-    hi = np.where(n > 0, hi, np.nan)
+    nobs = np.where(n > 0, n, 1)
+    crit = -ndtri(alpha / 2)  # scipy's norm.isf(alpha / 2)
+    crit2 = crit**2
+    q_ = k / nobs
+    denom = 1 + crit2 / nobs
+    center = (q_ + crit2 / (2 * nobs)) / denom
+    with np.errstate(invalid="ignore"):
+        dist = crit * np.sqrt(q_ * (1.0 - q_) / nobs + crit2 / (4.0 * nobs**2))
+    dist /= denom
+    lo = np.where(n > 0, np.clip(center - dist, 0, 1), np.nan)
+    hi = np.where(n > 0, np.clip(center + dist, 0, 1), np.nan)
     return lo, hi
 
 

@@ -7,7 +7,12 @@ import functools
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.stats import hypergeom
+from scipy.special import comb
+
+
+def hypergeom_pmf(k, total, marked, drawn):
+    """P(k marked among `drawn` cards drawn from `total`, `marked` of them marked)."""
+    return comb(marked, k) * comb(total - marked, drawn - k) / comb(total, drawn)
 
 
 @dataclass(frozen=True)
@@ -28,7 +33,7 @@ def opening(seat: Seat, hand: int) -> tuple[np.ndarray, float]:
     both roles (a hand without one is redrawn), and the chance q that a hand lacks one."""
     h = min(hand, seat.cards)
     k = np.arange(seat.off + 1)
-    pmf = hypergeom.pmf(k, seat.cards, seat.off, h)
+    pmf = hypergeom_pmf(k, seat.cards, seat.off, h)
     both = (k >= 1) & (h - k >= 1)
     kept = float(pmf[both].sum())
     return np.where(both, pmf, 0.0) / kept if kept > 0 else np.zeros_like(pmf), 1.0 - kept
@@ -44,7 +49,7 @@ def draw_step(seat: Seat, left: int, draw: int) -> np.ndarray:
         return np.eye(seat.off + 1)
     r = np.arange(min(seat.off, left) + 1)[:, None]
     j = np.arange(k + 1)[None, :]
-    p = hypergeom.pmf(j, left, r, k)  # j offensive among the k drawn
+    p = hypergeom_pmf(j, left, r, k)  # j offensive among the k drawn
     ok = (j <= r) & (k - j <= left - r)
     rows, cols = np.nonzero(ok)
     np.add.at(t, (rows, rows - cols), p[rows, cols])
