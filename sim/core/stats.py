@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 
 Z95 = 1.959963984540054
+Z975 = 1.9599639845400545  # scipy.stats.norm.isf(0.025), to the last bit (Z95 is one bit off)
 
 
 def wilson(k, n, alpha: float = 0.05):
@@ -13,13 +14,16 @@ def wilson(k, n, alpha: float = 0.05):
     (method "wilson") step for step, without loading scipy.stats, which would add most of a
     second to every command that prints a rate (tests/test_analysis.py checks it against
     statsmodels)."""
-    # deferred: scipy loads only when a statistic needs it (scipy.special, not scipy.stats)
-    from scipy.special import ndtri
-
     k = np.asarray(k, dtype=float)
     n = np.asarray(n, dtype=float)
     nobs = np.where(n > 0, n, 1)
-    crit = -ndtri(alpha / 2)  # scipy's norm.isf(alpha / 2)
+    if alpha == 0.05:
+        crit = Z975  # what statsmodels reads from scipy: no scipy to load
+    else:
+        # deferred: scipy loads only when a statistic needs it (scipy.special, not scipy.stats)
+        from scipy.special import ndtri
+
+        crit = -ndtri(alpha / 2)  # scipy's norm.isf(alpha / 2)
     crit2 = crit**2
     q_ = k / nobs
     denom = 1 + crit2 / nobs

@@ -4,15 +4,21 @@ and blanks: a Markov chain on the offensive characters left in each deck."""
 from __future__ import annotations
 
 import functools
+import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.special import comb
+
+
+def _comb(n: int, k: int) -> int:
+    return math.comb(n, k) if 0 <= k <= n else 0
 
 
 def hypergeom_pmf(k, total, marked, drawn):
-    """P(k marked among `drawn` cards drawn from `total`, `marked` of them marked)."""
-    return comb(marked, k) * comb(total - marked, drawn - k) / comb(total, drawn)
+    """P(k marked among `drawn` cards drawn from `total`, `marked` of them marked), from
+    whole binomial coefficients (the counts stay exact; no scipy to load in a run)."""
+    ways = np.frompyfunc(lambda j, m: _comb(m, j) * _comb(total - m, drawn - j), 2, 1)
+    return (ways(k, marked) / math.comb(total, drawn)).astype(float)
 
 
 @dataclass(frozen=True)
