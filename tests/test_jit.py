@@ -4,6 +4,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
+import numba
+
 from sim.core import jit
 
 
@@ -209,3 +211,32 @@ def test_what_python_calls_compiles_with_headroom(monkeypatch):
     assert tripled(4) == 12
     assert len(calls) == 2  # the twin's
     assert kernel(5) == 16 and len(calls) == 2  # compiled once
+
+
+def _with_a_closure(x):
+    def add(y):
+        return x + y
+
+    return add(1)
+
+
+def _with_a_with_block(x):
+    with numba.objmode(y="int64"):
+        y = x + 1
+    return y
+
+
+def test_a_rule_holding_a_closure_or_a_with_block_is_refused_by_name():
+    """The rules' pipeline (sim.core.pipeline) leaves out numba's passes for closures and
+    `with` blocks, so such a function stops at a check that names it and says why; the
+    rules themselves (every kernel of every game) hold neither and compile."""
+    import pytest
+
+    if not jit.RULES:
+        pytest.skip("a numba version the rules' pipeline was not checked on")
+    for fn, what in ((_with_a_closure, "a closure"), (_with_a_with_block, "a with block")):
+        with pytest.raises(Exception, match=f"{fn.__name__} holds {what}.*sim/core/pipeline"):
+            jit.njit(entry=True)(fn)(2)
+    # numba's own pipeline compiles both: the refusal is the check's, not numba's
+    assert numba.njit(_with_a_closure)(2) == 3
+    assert numba.njit(_with_a_with_block)(2) == 3

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numba
 
-from sim.core import linking
+from sim.core import linking, pipeline
 from sim.core.headroom import with_headroom
 
 _SOURCES = Path(__file__).resolve().parents[1]  # sim/: the core's helpers and the games
@@ -28,11 +28,13 @@ def group_of(module: str) -> str:
 
 def kernel_sources(group: str = COMMON) -> list[Path]:
     """The files a group's compiled code depends on: the shared compiled helpers, this
-    configuration and how it finalises code (sim.core.linking), plus, for a game, every
+    configuration, numba's passes for the rules (sim.core.pipeline) and how it finalises
+    code (sim.core.linking), plus, for a game, every
     module of its package. A game's kernels call only its own package and the shared
     helpers, so a change elsewhere leaves its cache."""
     shared = [p for p in sorted((_SOURCES / "core").glob("*.py"))
-              if p.name in ("jit.py", "linking.py") or "@njit" in p.read_text(encoding="utf-8")]
+              if p.name in ("jit.py", "linking.py", "pipeline.py")
+              or "@njit" in p.read_text(encoding="utf-8")]
     if group == COMMON:
         return shared
     return shared + sorted((_SOURCES / group).glob("*.py"))
@@ -197,7 +199,7 @@ def njit(fn=None, **kwargs):
         inline = {"forceinline": True} if "forceinline" not in options and _inlined(f) else {}
         # An internal function leaves no machine code to cache (sim.core.linking).
         cache = _cache_for(f.__module__) and (entry or not LINK_ONLY)
-        compiled = numba.njit(cache=cache, **options, **inline)(f)
+        compiled = numba.njit(cache=cache, **options, **inline, **RULES)(f)
         if compiled is f:  # NUMBA_DISABLE_JIT=1: the plain function stands for its own twin
             f.py_func = f
         else:
@@ -261,6 +263,7 @@ def _private_rules(dispatcher) -> bool:
     return getattr(sys.modules.get(module.rpartition(".")[0]), "PRIVATE_RULES", False)
 
 
+RULES = pipeline.options()  # numba's passes less those for what no rule holds
 LINK_ONLY = linking.install(lambda dispatcher: isinstance(dispatcher, _Internal), _private_rules)
 
 
