@@ -1,15 +1,19 @@
 """numba's passes for compiled rules, without those for code the rules never hold.
 
-numba runs some thirty passes over every function it compiles. Five of them look for what
+numba runs some thirty passes over every function it compiles. Six of them look for what
 no compiled rule uses: `with` blocks (objmode), closures and functions made inside a
-function, `literally` and `literal_unroll`, and parallel loops. Each still walks the whole
-function, in every compile. The rules' pipeline leaves them out and checks, once the IR is
-built, that the function holds neither a `with` block nor a closure; where one does, the
-compile stops with an error that names it, not with one from deep inside numba. Every pass
-that changes the code of a rule is kept in numba's order, so the code is the same.
+function (two passes), `literally`, `literal_unroll`, and parallel loops' diagnostics. Each
+still walks the whole function, in every compile. The rules' pipeline leaves them out and
+checks, once the IR is built, that the function holds neither a `with` block nor a
+closure; where one does, the compile stops with an error that names it, not with one from
+deep inside numba. The other passes run as numba runs them, in its order. Records are
+identical (every policy pair of every game) and the kernels as fast; a first run from an
+empty cache 0.90 of the time before for Encounter, 0.98 for Payne (benchmarks/README.md,
+"Later on 2026-12-07").
 
 This reaches into numba's pass manager, so it is installed only on the numba versions it
 was checked on (as sim.core.linking); elsewhere numba's own pipeline compiles the rules.
+CARDLAB_RULE_PIPELINE=0 turns it off.
 """
 
 from __future__ import annotations
@@ -71,37 +75,46 @@ class PlainRule(FunctionPass):
         return False
 
 
+# numba's nopython pipeline (numba.core.compiler.DefaultPassBuilder) in its order, less the
+# passes for `with` (WithLifting), closures (InlineClosureLikes, MakeFunctionToJitFunction),
+# `literally` (FindLiterallyCalls), `literal_unroll` (LiteralUnroll) and parfor diagnostics;
+# SSA is rebuilt between the two halves where numba's flags ask for it.
+BEFORE_SSA = (
+    (IRProcessing, "processing IR"),
+    (PlainRule, "no with block, no closure"),
+    (RewriteSemanticConstants, "rewrite semantic constants"),
+    (DeadBranchPrune, "dead branch pruning"),
+    (GenericRewrites, "nopython rewrites"),
+    (RewriteDynamicRaises, "rewrite dynamic raises"),
+    (InlineInlinables, "inline inlinable functions"),
+    (DeadBranchPrune, "dead branch pruning"),
+)
+AFTER_SSA = (
+    (DeadBranchPrune, "dead branch pruning"),
+    (LiteralPropagationSubPipelinePass, "Literal propagation"),
+    (NopythonTypeInference, "nopython frontend"),
+    (PreLowerStripPhis, "remove phis nodes"),
+    (InlineOverloads, "inline overloaded functions"),
+    (NopythonRewrites, "nopython rewrites"),
+    (NoPythonSupportedFeatureValidation, "ensure features that are in use are in a valid form"),
+    (IRLegalization, "ensure IR is legal prior to lowering"),
+    (AnnotateTypes, "annotate types"),
+    (NativeLowering, "native lowering"),
+    (NoPythonBackend, "nopython mode backend"),
+)
+
+
 class RuleCompiler(CompilerBase):
-    """numba's nopython pipeline less the passes for `with`, closures, `literally`,
-    `literal_unroll` and parfors, and with the PlainRule check after the IR is built."""
+    """numba's nopython pipeline less the passes for what no rule holds, with the PlainRule
+    check once the IR is built."""
 
     def define_pipelines(self):
         pm = PassManager("cardlab_rules")
-        if self.state.func_ir is None:
-            pm.add_pass(TranslateByteCode, "analyzing bytecode")
-            pm.add_pass(FixupArgs, "fix up args")
-        pm.add_pass(IRProcessing, "processing IR")
-        pm.add_pass(PlainRule, "no with block, no closure")
-        pm.add_pass(RewriteSemanticConstants, "rewrite semantic constants")
-        pm.add_pass(DeadBranchPrune, "dead branch pruning")
-        pm.add_pass(GenericRewrites, "nopython rewrites")
-        pm.add_pass(RewriteDynamicRaises, "rewrite dynamic raises")
-        pm.add_pass(InlineInlinables, "inline inlinable functions")
-        pm.add_pass(DeadBranchPrune, "dead branch pruning")
-        if self.state.flags.enable_ssa:
-            pm.add_pass(ReconstructSSA, "ssa")
-        pm.add_pass(DeadBranchPrune, "dead branch pruning")
-        pm.add_pass(LiteralPropagationSubPipelinePass, "Literal propagation")
-        pm.add_pass(NopythonTypeInference, "nopython frontend")
-        pm.add_pass(PreLowerStripPhis, "remove phis nodes")
-        pm.add_pass(InlineOverloads, "inline overloaded functions")
-        pm.add_pass(NopythonRewrites, "nopython rewrites")
-        pm.add_pass(NoPythonSupportedFeatureValidation,
-                    "ensure features that are in use are in a valid form")
-        pm.add_pass(IRLegalization, "ensure IR is legal prior to lowering")
-        pm.add_pass(AnnotateTypes, "annotate types")
-        pm.add_pass(NativeLowering, "native lowering")
-        pm.add_pass(NoPythonBackend, "nopython mode backend")
+        start = ((TranslateByteCode, "analyzing bytecode"), (FixupArgs, "fix up args")) \
+            if self.state.func_ir is None else ()
+        ssa = ((ReconstructSSA, "ssa"),) if self.state.flags.enable_ssa else ()
+        for cls, what in start + BEFORE_SSA + ssa + AFTER_SSA:
+            pm.add_pass(cls, what)
         pm.finalize()
         return [pm]
 
