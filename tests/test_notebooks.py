@@ -2,10 +2,13 @@
 are exactly what their generators (notebooks/build.py and build_*.py) write."""
 
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import nbformat
 import pytest
+from jupyter_client.manager import AsyncKernelManager
 from nbclient import NotebookClient
 from nbformat.v4 import new_code_cell
 
@@ -38,8 +41,17 @@ def test_notebook_runs(path, tmp_path, monkeypatch):
     assert all(not c.get("outputs") for c in nb.cells if c.cell_type == "code")
     if path.stem in AFTER:
         nb.cells.append(new_code_cell(AFTER[path.stem]))
-    NotebookClient(nb, timeout=600, kernel_name="python3",
-                   resources={"metadata": {"path": str(path.parent)}}).execute()
+    # The kernel talks over Unix sockets, not TCP ports: a kernel's ports are picked free,
+    # then bound by the kernel a moment later, and under pytest-xdist another test's
+    # process can take one in between (jupyter_client issue 487), which left a run waiting
+    # minutes on a kernel that never answered.
+    sockets = tempfile.mkdtemp(prefix="nbk")  # short: a socket's path has at most 107 bytes
+    km = AsyncKernelManager(kernel_name="python3", transport="ipc", ip=f"{sockets}/k")
+    try:
+        NotebookClient(nb, km=km, timeout=600, kernel_name="python3",
+                       resources={"metadata": {"path": str(path.parent)}}).execute()
+    finally:
+        shutil.rmtree(sockets, ignore_errors=True)
     errors = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs
               if o.output_type == "error"]
     assert not errors
