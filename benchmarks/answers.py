@@ -3,7 +3,7 @@ one after another from the command line with --quiet, engines compiled (`cardlab
 first): `simulate -n 100000`, the `verdicts` of that run, `flags`, `meta -n 2000`,
 `deckbuild` and `balance --fields F`. Prints a markdown table.
 
-Run from the repository root: `python benchmarks/answers.py [--tree DIR] [--game NAME ...]
+Run as `python benchmarks/answers.py [--tree DIR] [--game NAME ...]
 [--only ANSWER ...]`. `--tree` times another checkout (a worktree of an older commit) with
 the same commands, for a before-and-after table in one sitting.
 """
@@ -40,7 +40,8 @@ def commands(game: str, results: str) -> dict[str, list[str]]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--tree", default=".", help="the checkout to time (default: this one)")
+    ap.add_argument("--tree", default=str(Path(__file__).resolve().parents[1]),
+                    help="the checkout to time (default: the one this script is in)")
     ap.add_argument("--game", action="append", help="only these games (repeatable)")
     ap.add_argument("--only", action="append", choices=ANSWERS, help="only these answers")
     args = ap.parse_args()
@@ -49,16 +50,17 @@ def main() -> None:
     subprocess.run([sys.executable, "-m", "sim", "warm"], cwd=tree, env=env, check=True,
                    capture_output=True)
     print(f"tree {tree}\n\n| game | answer | wall s | exit |\n|---|---|---:|---:|", flush=True)
+    wanted = args.only or ANSWERS
     for game in args.game or list(BALANCE_FIELDS):
         with tempfile.TemporaryDirectory() as results:
             for answer, argv in commands(game, results).items():
-                if args.only and answer not in args.only and answer != "simulate":
+                if answer not in wanted and answer != "simulate":
                     continue  # verdicts reads simulate's run: it always plays
                 start = time.perf_counter()
                 done = subprocess.run([sys.executable, "-m", "sim", *argv], cwd=tree, env=env,
                                       capture_output=True, text=True)
                 wall = time.perf_counter() - start
-                if not args.only or answer in args.only:
+                if answer in wanted:
                     print(f"| {game} | `{answer}` | {wall:.1f} | {done.returncode} |",
                           flush=True)
                 if done.returncode not in (0, 1):  # 1: a verdict or a check said no

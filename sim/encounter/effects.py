@@ -297,7 +297,7 @@ def use_option(C, p, i):
     T, P, X, OP = C[0], C[2], C[4], C[9]
     c = OP[i, O_CARD]
     if OP[i, O_KIND] == OPT_HAND:
-        take_from_hand(C[0], P, p, OP[i, O_WHERE])
+        take_from_hand(T, P, p, OP[i, O_WHERE])
         pay(C, p, T[c, K.C_COST])
         played(C, p, c, True)
         discard(P, p, c)
@@ -318,7 +318,7 @@ def play_from_hand(C, p, i):
     (on the PC), or a location replacing p's; then any of p's characters left with no
     toughness is killed."""
     T, P = C[0], C[2]
-    c = take_from_hand(C[0], P, p, i)
+    c = take_from_hand(T, P, p, i)
     pay(C, p, T[c, K.C_COST])
     kind, nat = T[c, K.C_KIND], T[c, K.C_NATURE]
     log(C, p, S.EV_PLAY, c, 0, 0)

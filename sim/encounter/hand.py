@@ -44,14 +44,20 @@ def count_hand(T, P, p):
     for i in range(P[p, S.HAND_N]):
         c = P[p, S.HAND + i]
         s = instant_step(T, c)
-        P[p, S.HAND_STEPS + s] += 1
+        if s > 0:
+            P[p, S.HAND_STEPS + s] += 1
+            instants |= 1 << i
         if T[c, K.C_KIND] == K.QUEST:
             quests |= 1 << i
-        if s > 0:
-            instants |= 1 << i
         boosts |= may_boost(T, c) << i
     P[p, S.HAND_STEPS], P[p, S.HAND_QUESTS], P[p, S.HAND_INSTANTS] = 1, quests, instants
     P[p, S.HAND_BOOSTS] = boosts
+
+
+@njit(inline="always")
+def put_bit(P, p, slot, i, on):
+    """Bit i of P[p, slot] set to `on`."""
+    P[p, slot] = (P[p, slot] & ~(1 << i)) | (int(on) << i)
 
 
 @njit
@@ -63,18 +69,12 @@ def to_hand(T, P, p, card):
     P[p, S.HAND_N] = i + 1
     if P[p, S.HAND_STEPS] != 0:
         s = instant_step(T, card)
-        P[p, S.HAND_STEPS + s] += 1  # slot 0 for any other card
-        P[p, S.HAND_STEPS] = 1
-        bit = 1 << i  # every position is written as a card enters it
-        if T[card, K.C_KIND] == K.QUEST:
-            P[p, S.HAND_QUESTS] |= bit
-        else:
-            P[p, S.HAND_QUESTS] &= ~bit
         if s > 0:
-            P[p, S.HAND_INSTANTS] |= bit
-        else:
-            P[p, S.HAND_INSTANTS] &= ~bit
-        P[p, S.HAND_BOOSTS] = (P[p, S.HAND_BOOSTS] & ~bit) | (may_boost(T, card) << i)
+            P[p, S.HAND_STEPS + s] += 1
+        # every position is written as a card enters it (bits from HAND_N up: anything)
+        put_bit(P, p, S.HAND_QUESTS, i, T[card, K.C_KIND] == K.QUEST)
+        put_bit(P, p, S.HAND_INSTANTS, i, s > 0)
+        put_bit(P, p, S.HAND_BOOSTS, i, may_boost(T, card))
 
 
 @njit(inline="always")
@@ -91,24 +91,26 @@ def hand_left(T, P, p, i, card):
 
 
 @njit(inline="always")
-def instants_in_hand(T, P, p, step):
-    """How many instants of this step p holds in hand (counted at the first read)."""
+def hand_summary(T, P, p, slot):
+    """P[p, slot] of p's hand summary, counted first at the first read."""
     if P[p, S.HAND_STEPS] == 0:
         count_hand(T, P, p)
-    return P[p, S.HAND_STEPS + step]
+    return P[p, slot]
+
+
+@njit(inline="always")
+def instants_in_hand(T, P, p, step):
+    """How many instants of this step p holds in hand."""
+    return hand_summary(T, P, p, S.HAND_STEPS + step)
 
 
 @njit(inline="always")
 def boosts_in_hand(T, P, p):
     """The positions of p's cards in hand that may be boost plays (BOOST_CARDS)."""
-    if P[p, S.HAND_STEPS] == 0:
-        count_hand(T, P, p)
-    return P[p, S.HAND_BOOSTS]
+    return hand_summary(T, P, p, S.HAND_BOOSTS)
 
 
 @njit(inline="always")
 def quests_in_hand(T, P, p):
     """The positions of p's quests in hand, bit i for position i (below HAND_N)."""
-    if P[p, S.HAND_STEPS] == 0:
-        count_hand(T, P, p)
-    return P[p, S.HAND_QUESTS]
+    return hand_summary(T, P, p, S.HAND_QUESTS)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from sim.encounter.codes import STEPS
+
 # Every zone can hold a whole deck (40 draw + 20 loot + PC and characteristics < 64).
 CAP = 64
 
@@ -87,7 +89,7 @@ PARTY_SUM = ACTORS + CAP  # 4 slots a party NPC
 # instants and cards that may be boost plays are: bit i of HAND_QUESTS (HAND_INSTANTS,
 # HAND_BOOSTS) for one at hand position i (bits from HAND_N up: anything).
 HAND_STEPS = PARTY_SUM + 4 * CAP
-N_STEPS = 11  # the steps and moments, codes.STEPS
+N_STEPS = len(STEPS)  # the steps and moments
 HAND_QUESTS = HAND_STEPS + N_STEPS
 HAND_INSTANTS = HAND_QUESTS + 1
 HAND_BOOSTS = HAND_INSTANTS + 1

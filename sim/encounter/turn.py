@@ -184,7 +184,7 @@ def strike_cards(C, b):
         pick = pick_option(C, b, n)
         if pick < 0:
             break
-        c = take_from_hand(C[0], P, b, OP[pick, O_WHERE])
+        c = take_from_hand(T, P, b, OP[pick, O_WHERE])
         G[S.BUDGET] -= T[c, K.C_COST]
         log(C, b, S.EV_STRIKE, c, T[c, K.C_COST], G[S.BUDGET])
         if T[c, K.C_NATURE] == K.STRIKE:
