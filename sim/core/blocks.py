@@ -8,7 +8,11 @@ import os
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
-PIECES_PER_THREAD = 4  # more pieces than threads, so a slow piece does not hold the others
+# Many pieces a thread: matches vary in length, and at the end of a batch one thread idles
+# while the other plays its last piece; with 4 pieces a thread that idle half-piece cost
+# Encounter and Paint the Line a tenth of their two-thread rate. A piece's own cost (its
+# scratch arrays and the call) is about 10 us, a match's 8 .. 20 us.
+PIECES_PER_THREAD = 32
 MIN_PIECE = 64  # matches: below this a piece's set-up outweighs its matches
 
 _threads: int | None = None
