@@ -311,3 +311,49 @@ def test_a_setting_of_the_wrong_type_is_told_at_its_own_line(name, tmp_path):
     assert out.returncode == 2
     said = [ln for ln in (out.stdout + out.stderr).splitlines() if setting in ln]
     assert said and f"{path}:{at + 1}:" in said[0], said
+
+
+# Every pair of policies at two seats, and each policy at the most seats the game has, as
+# sha256 of the records; run once with bounds checks on and once without.
+_RECORDS = """
+import hashlib, sys, tomllib
+from pathlib import Path
+from sim.kit import game as registry
+from sim.kit.folders import read_folder
+name, root = sys.argv[1], Path(sys.argv[2])
+g, info = registry.get(name), read_folder(root / "decks" / name)
+names = list(tomllib.loads((root / "decks" / name / "policies.toml").read_text()))
+h = hashlib.sha256()
+tables = [({}, a, b) for a in names for b in names]
+if g.seats[1] > 2:
+    tables += [({"players": g.seats[1]}, a, a) for a in names]
+for k, (rules, a, b) in enumerate(tables):
+    m = g.load_matchup(info.path, *info.decks, a, b, rules, [])
+    r = g.run_batch(m, 150, 11 + k, n_log=2)
+    for part in (r.matches, r.card_stats, r.log, r.log_n):
+        h.update(part.tobytes())
+print(h.hexdigest())
+"""
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_kernel_reads_inside_its_arrays_and_never_from_the_end(name, tmp_path):
+    """Every pair of policies (and the largest table) played with numba's bounds checks on
+    (CARDLAB_BOUNDSCHECK=1, compiled afresh): no rule reads or writes outside an array, nor
+    at a negative index, which the rules' pipeline does not wrap around to the end
+    (sim.core.pipeline): a rule that did would end the run here (numba raises IndexError;
+    inside the kernel's threads the process dies of it). The records are those of the
+    kernel compiled without the checks."""
+    import os
+    import subprocess
+    import sys
+
+    def records(**env):
+        out = subprocess.run([sys.executable, "-c", _RECORDS, name, str(ROOT)],
+                             env=dict(os.environ, PYTHONPATH=str(ROOT), **env), cwd=ROOT,
+                             capture_output=True, text=True, timeout=600)
+        assert out.returncode == 0, f"exit {out.returncode}: {out.stderr[-3000:]}"
+        return out.stdout.strip()
+
+    checked = records(CARDLAB_BOUNDSCHECK="1", CARDLAB_CACHE_DIR=str(tmp_path))
+    assert len(checked) == 64 and checked == records()

@@ -240,3 +240,71 @@ def test_a_rule_holding_a_closure_or_a_with_block_is_refused_by_name():
     # numba's own pipeline compiles both: the refusal is the check's, not numba's
     assert numba.njit(_with_a_closure)(2) == 3
     assert numba.njit(_with_a_with_block)(2) == 3
+
+
+def _reads_the_last(a):
+    return a[-1]
+
+
+def _writes_the_last(a):
+    a[-1] = 7
+    return 0
+
+
+def _reads_at(a, i):
+    return a[i]
+
+
+def test_a_rule_indexing_from_the_end_is_refused_by_name():
+    """Python's a[-1] is the last item; the rules are lowered without that wrap-around
+    (sim.core.pipeline), so a rule that writes an index from the end as a constant stops at
+    the check, by name, reading or writing; numba's own pipeline reads the last item."""
+    import numpy as np
+    import pytest
+
+    if not jit.RULES:
+        pytest.skip("a numba version the rules' pipeline was not checked on")
+    for fn in (_reads_the_last, _writes_the_last):
+        with pytest.raises(Exception, match=f"{fn.__name__} holds an index from the end"):
+            jit.njit(entry=True)(fn)(np.arange(3))
+    a = np.arange(3)
+    assert numba.njit(_reads_the_last)(a) == 2
+    assert numba.njit(_writes_the_last)(a) == 0 and a.tolist() == [0, 1, 7]
+
+
+_FRONT_CHECK = """
+import numba, numpy as np
+from sim.core import jit
+import tests.test_jit as t
+a = np.arange(5)
+rule = jit.njit(entry=True)(t._reads_at)
+assert rule(a, 4) == 4
+try:
+    rule(a, -1)
+    print("wrapped")
+except IndexError:
+    print("refused")
+print(numba.njit(t._reads_at)(a, -1))
+"""
+
+
+def test_a_rule_reads_its_index_from_the_front(tmp_path):
+    """With bounds checks on (CARDLAB_BOUNDSCHECK=1), numba wraps -1 to the last item and
+    only then checks it, so a rule lowered without the wrap-around reports -1 as out of
+    bounds; in the same process a function compiled by numba's own pipeline still reads
+    a[-1] as the last item."""
+    import os
+    import subprocess
+    import sys
+
+    import pytest
+
+    if not jit.RULES:
+        pytest.skip("a numba version the rules' pipeline was not checked on")
+    root = Path(jit.__file__).parents[2]
+    env = dict(os.environ, CARDLAB_BOUNDSCHECK="1", CARDLAB_CACHE_DIR=str(tmp_path),
+               PYTHONPATH=str(root))
+    out = subprocess.run([sys.executable, "-c", _FRONT_CHECK], env=env, cwd=root,
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["refused", "4"]

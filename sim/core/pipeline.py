@@ -11,9 +11,18 @@ identical (every policy pair of every game) and the kernels as fast; a first run
 empty cache 0.90 of the time before for Encounter, 0.98 for Payne (benchmarks/README.md,
 "Later on 2026-12-07").
 
-This reaches into numba's pass manager, so it is installed only on the numba versions it
-was checked on (as sim.core.linking); elsewhere numba's own pipeline compiles the rules.
-CARDLAB_RULE_PIPELINE=0 turns it off.
+Rules index arrays from the front. Python reads `a[-1]` as the last item, so numba gives
+every index it cannot prove non-negative (a seat, a card, a slot read from the state) a
+test and an add that wrap it around; no rule indexes from the end, and the rules' own code
+is lowered without them (`FrontIndexLower`): Encounter's kernel 1.10x, Payne's 1.17x,
+records identical. The check refuses a rule that writes a negative index as a constant;
+one computed at run time reads outside the array, which a run with CARDLAB_BOUNDSCHECK=1
+reports as an IndexError (tests/test_bounds.py runs every game's kernel so). Functions
+numba compiles for itself, and any compiled outside the rules, keep the wrap-around.
+
+This reaches into numba's pass manager and its array indexing, so it is installed only on
+the numba versions it was checked on (as sim.core.linking); elsewhere numba's own pipeline
+compiles the rules. CARDLAB_RULE_PIPELINE=0 turns it off.
 """
 
 from __future__ import annotations
@@ -21,7 +30,7 @@ from __future__ import annotations
 import os
 
 import numba
-from numba.core import ir
+from numba.core import ir, lowering, types
 from numba.core.compiler import CompilerBase
 from numba.core.compiler_machinery import FunctionPass, PassManager, register_pass
 from numba.core.errors import UnsupportedError
@@ -48,14 +57,53 @@ from numba.core.untyped_passes import (
     RewriteSemanticConstants,
     TranslateByteCode,
 )
+from numba.np import arrayobj
 
 # The numba versions whose pass manager this was checked against (as sim.core.linking).
 CHECKED = ((0, 60), (0, 69))
 
 
+def _constant(func_ir, var):
+    """The value of an IR variable defined as a constant (a tuple of such, item by item),
+    else None."""
+    try:
+        d = func_ir.get_definition(var)
+    except KeyError:
+        return None
+    if isinstance(d, (ir.Const, ir.FreeVar, ir.Global)):
+        return d.value
+    if isinstance(d, ir.Expr) and d.op == "build_tuple":
+        return tuple(_constant(func_ir, item) for item in d.items)
+    return None
+
+
+def _from_the_end(index) -> bool:
+    """A constant index that counts from the end (-1, or a tuple holding one)."""
+    parts = index if isinstance(index, tuple) else (index,)
+    return any(isinstance(i, int) and i < 0 for i in parts)
+
+
+def _refused(func_ir, stmt) -> str | None:
+    """What in one IR statement the rules' pipeline does not compile, in words."""
+    if isinstance(stmt, ir.EnterWith):
+        return "a with block"
+    index = None
+    if isinstance(stmt, (ir.SetItem, ir.StaticSetItem)):
+        index = stmt.index
+    elif isinstance(stmt, ir.Assign) and isinstance(stmt.value, ir.Expr):
+        if stmt.value.op == "make_function":
+            return "a closure"
+        if stmt.value.op in ("getitem", "static_getitem"):
+            index = stmt.value.index
+    if isinstance(index, ir.Var):
+        index = _constant(func_ir, index)
+    return "an index from the end" if _from_the_end(index) else None
+
+
 @register_pass(mutates_CFG=False, analysis_only=True)
 class PlainRule(FunctionPass):
-    """Refuse a `with` block or a closure: the passes that handle them are left out."""
+    """Refuse a `with` block or a closure (the passes that handle them are left out) and a
+    constant index from the end (the rules are lowered without the wrap-around)."""
 
     _name = "cardlab_plain_rule"
 
@@ -65,14 +113,46 @@ class PlainRule(FunctionPass):
     def run_pass(self, state):
         for block in state.func_ir.blocks.values():
             for stmt in block.body:
-                if isinstance(stmt, ir.EnterWith) or (
-                        isinstance(stmt, ir.Assign) and isinstance(stmt.value, ir.Expr)
-                        and stmt.value.op == "make_function"):
-                    what = "a with block" if isinstance(stmt, ir.EnterWith) else "a closure"
+                what = _refused(state.func_ir, stmt)
+                if what:
                     raise UnsupportedError(
                         f"{state.func_id.func_qualname} holds {what}, which the compiled "
                         "rules' pipeline (sim/core/pipeline.py) does not compile", stmt.loc)
         return False
+
+
+# The LLVM functions whose body is a rule's own code: their array indices are not wrapped.
+_FRONT_INDEXED: set[str] = set()
+_wrapped_index = arrayobj.fix_integer_index
+
+
+def _front_index(context, builder, idxty, idx, size):
+    """numba's index fix-up (arrayobj.fix_integer_index), less the wrap-around of a
+    negative index inside a rule's own code."""
+    if idxty.signed and builder.function.name in _FRONT_INDEXED:
+        return context.cast(builder, idx, idxty, types.intp)
+    return _wrapped_index(context, builder, idxty, idx, size)
+
+
+class FrontIndexLower(lowering.Lower):
+    """numba's lowering of a rule, which names the rule's function as one whose indices
+    count from the front; the code numba lowers for itself meanwhile (its own functions,
+    built in functions of their own) keeps the wrap-around."""
+
+    def lower(self):
+        _FRONT_INDEXED.add(self.fndesc.mangled_name)
+        super().lower()
+
+
+@register_pass(mutates_CFG=True, analysis_only=False)
+class RuleLowering(NativeLowering):
+    """numba's native lowering with FrontIndexLower."""
+
+    _name = "cardlab_rule_lowering"
+
+    @property
+    def lowering_class(self):
+        return FrontIndexLower
 
 
 # numba's nopython pipeline (numba.core.compiler.DefaultPassBuilder) in its order, less the
@@ -99,7 +179,7 @@ AFTER_SSA = (
     (NoPythonSupportedFeatureValidation, "ensure features that are in use are in a valid form"),
     (IRLegalization, "ensure IR is legal prior to lowering"),
     (AnnotateTypes, "annotate types"),
-    (NativeLowering, "native lowering"),
+    (RuleLowering, "native lowering, indices from the front"),
     (NoPythonBackend, "nopython mode backend"),
 )
 
@@ -121,8 +201,10 @@ class RuleCompiler(CompilerBase):
 
 def options() -> dict:
     """The njit option that compiles with RuleCompiler, on the numba versions it was
-    checked on (none elsewhere, or with CARDLAB_RULE_PIPELINE=0)."""
+    checked on (none elsewhere, or with CARDLAB_RULE_PIPELINE=0); where it is given,
+    numba's index fix-up is replaced by the one that leaves the rules' indices alone."""
     version = tuple(int(x) for x in numba.__version__.split(".")[:2])
     if not CHECKED[0] <= version < CHECKED[1] or os.environ.get("CARDLAB_RULE_PIPELINE") == "0":
         return {}
+    arrayobj.fix_integer_index = _front_index
     return {"pipeline_class": RuleCompiler}

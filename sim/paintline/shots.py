@@ -244,8 +244,9 @@ def listed_hits(table, R, P, G, p, prm, weighs, hits, marks, shapes):
     ready = P[p, S.PP_READY]
     # This list's marks lie above every earlier list's (a mark is the stamp plus a card's
     # attachment plus 2, at most the cards in the pool plus 1), so none is cleared.
-    stamp = marks[-1] + len(marks) + 1
-    marks[-1] = stamp
+    last = len(marks) - 1  # the stamp's slot
+    stamp = marks[last] + len(marks) + 1
+    marks[last] = stamp
     serve = G[S.IS_SERVE]
     mute_cost = G[S.MUTE_COST]
     tie = R[O.R_TIE_RULE]
