@@ -10,7 +10,7 @@ Payne's and Encounter's under half, so their shares are a guide only).
 
 Run from the repository root (needs Linux `perf`):
 `python benchmarks/kernel_profile.py GAME [--policy NAME] [--matches N] [--rule KEY=VALUE ...]
-[--no-inline | --lines]`
+[--freq HZ] [--no-inline | --lines]` (HZ: perf's samples a second, 999 by default)
 """
 
 from __future__ import annotations
@@ -109,6 +109,7 @@ def main() -> None:
     ap.add_argument("--matches", type=int, default=50_000)
     ap.add_argument("--rule", action="append", default=[], help="rule option KEY=VALUE")
     ap.add_argument("--top", type=int, default=20)
+    ap.add_argument("--freq", type=int, default=999, help="samples a second (perf -F)")
     ap.add_argument("--no-inline", action="store_true", help="inline no function by force")
     ap.add_argument("--lines", action="store_true", help="each source line's share (line "
                     "tables on)")
@@ -120,7 +121,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         data = str(Path(tmp) / "perf.data")
         extra = ["--keep", tmp] if args.lines else []
-        cmd = ["perf", "record", "-F", "999", "-o", data, "--", sys.executable, *sys.argv, *extra]
+        cmd = ["perf", "record", "-F", str(args.freq), "-o", data, "--", sys.executable,
+               *sys.argv, *extra]
         env = dict(os.environ, **{CHILD: "1"}, **({"CARDLAB_INLINE": "0"} if args.no_inline
                                                     else {}),
                    **({"NUMBA_DEBUGINFO": "1"} if args.lines else {}))

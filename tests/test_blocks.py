@@ -61,3 +61,20 @@ def test_thread_setting_and_its_default(monkeypatch):
     finally:
         blocks.set_threads(None)
     assert blocks.get_threads() == 3
+
+
+def test_arrays_written_by_a_kernel_share_no_memory_with_its_others():
+    """A kernel's entry is compiled on the promise that an array it writes shares no memory
+    with any other argument (sim.core.pipeline.DISTINCT_ARRAYS): a scratch array that is a
+    view of the records is refused; read-only inputs may share memory with each other."""
+    import numpy as np
+
+    from sim.kit.records import distinct_writes, read_only
+
+    table = read_only(np.arange(12).reshape(3, 4))
+    records = np.zeros((5, 3))
+    assert distinct_writes((table, read_only(table[1]), 7, records, (np.zeros(4),)))
+    with pytest.raises(ValueError, match="share memory"):
+        distinct_writes((table, records, (np.zeros(4), records[2])))
+    with pytest.raises(ValueError, match="share memory"):
+        distinct_writes((table, 7, table.base))

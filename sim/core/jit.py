@@ -187,7 +187,8 @@ def njit(fn=None, **kwargs):
 
     A function is compiled for calls from compiled code alone, without the wrapper that
     lets Python call it (`_Internal`), unless it is an `entry`: a kernel's `play_piece`,
-    which compiles with room on Python's frame stack (`_Roomy`)."""
+    which compiles with room on Python's frame stack (`_Roomy`) and is called with arrays
+    that share no memory where one is written (sim.core.pipeline.DISTINCT_ARRAYS)."""
     entry = kwargs.pop("entry", False)
     options = {"fastmath": False, "boundscheck": _BOUNDSCHECK, "nogil": True,
                "error_model": "numpy", "_nrt": False}
@@ -196,6 +197,8 @@ def njit(fn=None, **kwargs):
         options.update(INTERNAL)
 
     def decorate(f):
+        if entry:
+            pipeline.DISTINCT_ARRAYS.add(f)
         inline = {"forceinline": True} if "forceinline" not in options and _inlined(f) else {}
         # An internal function leaves no machine code to cache (sim.core.linking).
         cache = _cache_for(f.__module__) and (entry or not LINK_ONLY)

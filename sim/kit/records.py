@@ -153,6 +153,23 @@ def read_only(a):
     return a
 
 
+def distinct_writes(args) -> bool:
+    """Check that no array a kernel's entry writes (a writable one, tuples opened) shares
+    memory with another of its arguments: the entry is compiled on that promise (numba's
+    noalias, sim.core.jit.njit), so that its code keeps what it read from one array across a
+    write to another; a game whose scratch broke it would get wrong records, not an error."""
+    flat = []
+    for a in args:
+        flat.extend(a if isinstance(a, tuple) else (a,))
+    arrays = [a for a in flat if isinstance(a, np.ndarray)]
+    for i, a in enumerate(arrays):
+        for b in arrays[i + 1:]:
+            if (a.flags.writeable or b.flags.writeable) and np.may_share_memory(a, b):
+                raise ValueError("two arrays given to a kernel's entry share memory, and one "
+                                 f"is written: shapes {a.shape} and {b.shape}")
+    return True
+
+
 def kernel_entry(schema, engine: str, work: Callable | None = None,
                  bins: Callable | None = None) -> Callable:
     """A compiled kernel's run_batch (the Game contract's), where the module `engine`, imported
@@ -171,11 +188,16 @@ def kernel_entry(schema, engine: str, work: Callable | None = None,
         written = schema(matchup) if callable(schema) else schema
         n_cards = len(matchup.pool)
 
+        checked = []
+
         def play(rec: BatchRecords, card_stats: np.ndarray, lo: int, hi: int) -> None:
             scratch = work(kernel, matchup) if work else (kernel.new_work(n_cards),)
-            kernel.play_piece(lo, hi, *arrays, seed, first_match, rec.matches,
-                              *(rec.hists[h] for h in written.histograms), card_stats, rec.log,
-                              rec.log_n, *scratch)
+            args = (*arrays, seed, first_match, rec.matches,
+                    *(rec.hists[h] for h in written.histograms), card_stats, rec.log,
+                    rec.log_n, *scratch)
+            if not checked:  # every piece's arrays are made the same way
+                checked.append(distinct_writes(args))
+            kernel.play_piece(lo, hi, *args)
 
         return play_in_pieces(written, n, n_cards, seed, first_match, n_log, play, block,
                               bins(matchup) if bins else None)
