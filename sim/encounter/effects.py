@@ -234,7 +234,9 @@ def list_maneuvers(C, p, step, n):
     # Only the cards in play with a maneuver (count_actors), in the zones' order.
     for i in range(P[p, S.ACTORS_N] if in_play else 0):
         c = P[p, S.ACTORS + i] >> 3  # card * 8 + its zone (count_actors)
-        if T[c, K.C_STEP] != step or (limited and X[p, c, X_USES] >= copies_in_play(
+        # An actor is in play, one copy at least: its copies are counted once it is used.
+        used = X[p, c, X_USES]
+        if T[c, K.C_STEP] != step or (limited and used > 0 and used >= copies_in_play(
                 C, p, c)) or not can_pay(C, p, T[c, K.C_ABCOST], 0):
             continue
         for j in range(2):
