@@ -104,7 +104,7 @@ print(json.dumps({"total": time.perf_counter() - start, "cpu": time.process_time
 # numba's other passes (bytecode, SSA, inlining, checks).
 PHASES = ("typing", "lowering", "llvm", "other passes")
 TYPING = ("nopython_type_inference", "partial_type_inference", "nopython_rewrites")
-LOWERING = ("native_lowering", "nopython_backend")
+LOWERING = ("native_lowering", "cardlab_rule_lowering", "nopython_backend")
 
 
 def phase_of(name: str) -> str:
