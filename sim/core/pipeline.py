@@ -14,11 +14,12 @@ empty cache 0.90 of the time before for Encounter, 0.98 for Payne (benchmarks/RE
 Rules index arrays from the front. Python reads `a[-1]` as the last item, so numba gives
 every index it cannot prove non-negative (a seat, a card, a slot read from the state) a
 test and an add that wrap it around; no rule indexes from the end, and the rules' own code
-is lowered without them (`FrontIndexLower`): Encounter's kernel 1.10x, Payne's 1.17x,
-records identical. The check refuses a rule that writes a negative index as a constant;
-one computed at run time reads outside the array, which a run with CARDLAB_BOUNDSCHECK=1
-reports as an IndexError (tests/test_bounds.py runs every game's kernel so). Functions
-numba compiles for itself, and any compiled outside the rules, keep the wrap-around.
+is lowered without them (`FrontIndexLower`): Encounter's kernel 1.10x, Payne's 1.15x,
+Paint the Line's 1.07x, records identical. The check refuses a rule that writes a negative
+index as a constant; one computed at run time reads outside the array, which numba's
+bounds checks catch (CARDLAB_BOUNDSCHECK=1: tests/test_contract.py runs every game's kernel
+so). Functions numba compiles for itself, and any compiled outside the rules, keep the
+wrap-around.
 
 This reaches into numba's pass manager and its array indexing, so it is installed only on
 the numba versions it was checked on (as sim.core.linking); elsewhere numba's own pipeline
@@ -187,9 +188,9 @@ AFTER_SSA = (
 # Functions called with arrays that share no memory where one is written (a kernel's
 # entry): numba's `noalias` flag declares their arrays so to LLVM, which then keeps a value
 # read from one array (the game state) in a register across a write to another (the card
-# statistics, the log) and inlines the rules into code that knows it. Encounter's and
-# Payne's kernels 1.05x, Paint the Line's as fast; the caller checks the promise
-# (sim.kit.records.distinct_writes).
+# statistics, the log) and inlines the rules into code that knows it. Payne's kernel 1.04
+# to 1.05x, Encounter's and Paint the Line's as fast (within what two compiles of the same
+# sources differ by); the caller checks the promise (sim.kit.records.distinct_writes).
 DISTINCT_ARRAYS: set = set()
 
 

@@ -157,7 +157,8 @@ def distinct_writes(args) -> bool:
     """Check that no array a kernel's entry writes (a writable one, tuples opened) shares
     memory with another of its arguments: the entry is compiled on that promise (numba's
     noalias, sim.core.jit.njit), so that its code keeps what it read from one array across a
-    write to another; a game whose scratch broke it would get wrong records, not an error."""
+    write to another. Unchecked, a game whose scratch broke it would get wrong records
+    rather than an error."""
     flat = []
     for a in args:
         flat.extend(a if isinstance(a, tuple) else (a,))
