@@ -266,7 +266,7 @@ def _private_rules(dispatcher) -> bool:
     return getattr(sys.modules.get(module.rpartition(".")[0]), "PRIVATE_RULES", False)
 
 
-RULES = pipeline.options()  # numba's passes less those for what no rule holds
+RULES = pipeline.install()  # numba's passes less those for what no rule holds
 LINK_ONLY = linking.install(lambda dispatcher: isinstance(dispatcher, _Internal), _private_rules)
 
 

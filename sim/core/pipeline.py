@@ -211,10 +211,11 @@ class RuleCompiler(CompilerBase):
         return [pm]
 
 
-def options() -> dict:
-    """The njit option that compiles with RuleCompiler, on the numba versions it was
-    checked on (none elsewhere, or with CARDLAB_RULE_PIPELINE=0); where it is given,
-    numba's index fix-up is replaced by the one that leaves the rules' indices alone."""
+def install() -> dict:
+    """Put in numba's index fix-up that leaves the rules' indices alone (`_front_index`) and
+    return the njit option that compiles with RuleCompiler, on the numba versions it was
+    checked on; elsewhere, or with CARDLAB_RULE_PIPELINE=0, change nothing and return none
+    (as sim.core.linking.install)."""
     version = tuple(int(x) for x in numba.__version__.split(".")[:2])
     if not CHECKED[0] <= version < CHECKED[1] or os.environ.get("CARDLAB_RULE_PIPELINE") == "0":
         return {}

@@ -158,7 +158,7 @@ def distinct_writes(args) -> bool:
     memory with another of its arguments: the entry is compiled on that promise (numba's
     noalias, sim.core.jit.njit), so that its code keeps what it read from one array across a
     write to another. Unchecked, a game whose scratch broke it would get wrong records
-    rather than an error."""
+    rather than an error. True when none does."""
     flat = []
     for a in args:
         flat.extend(a if isinstance(a, tuple) else (a,))
@@ -197,7 +197,8 @@ def kernel_entry(schema, engine: str, work: Callable | None = None,
                     *(rec.hists[h] for h in written.histograms), card_stats, rec.log,
                     rec.log_n, *scratch)
             if not checked:  # every piece's arrays are made the same way
-                checked.append(distinct_writes(args))
+                distinct_writes(args)
+                checked.append(True)
             kernel.play_piece(lo, hi, *args)
 
         return play_in_pieces(written, n, n_cards, seed, first_match, n_log, play, block,
